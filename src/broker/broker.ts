@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { loadOrCreateConfig } from '../config/config-file.js';
+import type { NotifyPaths } from '../config/paths.js';
+import { SettingsSource } from '../config/settings-source.js';
+import { buildHttpServer } from '../http/server.js';
+import { DailyFileLogger, type Logger } from '../log/logger.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { NotificationStore } from '../store/notification-store.js';
+import { VERSION } from '../version.js';
+import { systemClock, type Clock } from './clock.js';
+import { createIdGenerator } from './ids.js';
+import { NotificationService } from './notification-service.js';
+import { RetentionJob } from './retention.js';
+
+const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface BrokerOptions {
+  paths: NotifyPaths;
+  clock?: Clock;
+}
+
+export interface RunningBroker {
+  port: number;
+  settings: SettingsSource;
+  log: Logger;
+  stop(): Promise<void>;
+}
+
+/** Thrown when the port is taken; the message names the port and the config file to change. */
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
+}
+
+/**
+ * The composition root. Starts config → log → store → service → HTTP → background jobs, and stops
+ * them in the reverse order so in-flight writes finish before the database closes.
+ */
+export async function startBroker(options: BrokerOptions): Promise<RunningBroker> {
+  const { paths } = options;
+  const clock = options.clock ?? systemClock;
+  const config = loadOrCreateConfig(paths.configFile);
+  const settings = new SettingsSource(paths.configFile, config.settings);
+  const log = new DailyFileLogger(paths.logDir, () => [settings.current.authToken], clock);
+  config.warnings.forEach((warning) => log.warn(`config: ${warning}`));
+
+  const db: Db = openDatabase(paths.databaseFile);
+  const store = new NotificationStore(db);
+  const service = new NotificationService({
+    store,
+    clock,
+    newId: createIdGenerator(clock),
+    types: () => settings.current.types,
+  });
+  const app: FastifyInstance = buildHttpServer({
+    notifications: service,
+    health: { version: VERSION, startedAt: clock(), clock, activeCount: () => service.countActive() },
+    settings: () => settings.current,
+    log,
+    clock,
+  });
+
+  const port = settings.current.port;
+  try {
+    await app.listen({ host: '127.0.0.1', port });
+  } catch (error) {
+    db.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      const message = `port ${port} on 127.0.0.1 is already in use; stop the other program or set another "port" in ${paths.configFile}`;
+      log.error(`cannot start: ${message}`);
+      throw new PortInUseError(message);
+    }
+    throw error;
+  }
+
+  const retention = new RetentionJob(store, () => settings.current.retentionDays, clock, log);
+  retention.start(RETENTION_INTERVAL_MS);
+  settings.watch({
+    onReload: (changed) => log.info(`config reloaded: ${changed.join(', ')}`),
+    onProblem: (message) => log.warn(message),
+  });
+  log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
+
+  return {
+    port,
+    settings,
+    log,
+    async stop() {
+      settings.stop();
+      retention.stop();
+      await app.close();
+      db.close();
+      log.info('Notify stopped');
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { randomFillSync } from 'node:crypto';
+
+/**
+ * UUIDv7 ids (RFC 9562): 48-bit millisecond time, then a 12-bit sequence that keeps ids made in the same
+ * millisecond increasing, then random bits. Sorting ids sorts by creation time.
+ */
+export function createIdGenerator(now: () => number = Date.now): () => string {
+  let lastMs = -1;
+  let sequence = 0;
+  const random = Buffer.alloc(8);
+  return () => {
+    let ms = now();
+    if (ms <= lastMs) {
+      ms = lastMs;
+      sequence++;
+      if (sequence > 0xfff) {
+        ms = ++lastMs;
+        sequence = 0;
+      }
+    } else {
+      lastMs = ms;
+      sequence = 0;
+    }
+    randomFillSync(random);
+    const bytes = Buffer.alloc(16);
+    bytes.writeUIntBE(ms, 0, 6);
+    bytes.writeUInt16BE(0x7000 | sequence, 6);
+    random.copy(bytes, 8);
+    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+    const hex = bytes.toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
+}

@@ -1,0 +1,78 @@
+import { parseCreateRequest } from '../domain/create-request.js';
+import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { parseListQuery } from '../domain/list-query.js';
+import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
+import { checkTransition, parseStatusChange } from '../domain/status-transition.js';
+import { effectivePriority, type TypeCatalog } from '../domain/type-definition.js';
+import {
+  ActiveKeyTakenError,
+  type NotificationStore,
+  type UpsertResult,
+} from '../store/notification-store.js';
+import type { Clock } from './clock.js';
+
+export interface NotificationServiceDeps {
+  store: NotificationStore;
+  clock: Clock;
+  newId: () => string;
+  types: () => TypeCatalog;
+}
+
+/** The native use cases: create with dedup by key, read, list, and status changes. */
+export class NotificationService {
+  constructor(private readonly deps: NotificationServiceDeps) {}
+
+  create(body: unknown): UpsertResult {
+    const request = parseCreateRequest(body);
+    const draft: NotificationDraft = {
+      ...request,
+      priority: effectivePriority(request.priority, request.type, this.deps.types()),
+    };
+    return this.store(draft);
+  }
+
+  /** Persists a validated draft: a new notification, or the in-place refresh of its key's active one. */
+  store(draft: NotificationDraft): UpsertResult {
+    return this.deps.store.upsert(this.deps.newId(), draft, this.deps.clock());
+  }
+
+  get(id: string): NotificationRecord {
+    const record = this.deps.store.get(id);
+    if (!record) throw new NotFoundError();
+    return record;
+  }
+
+  list(query: Record<string, string | string[] | undefined>): NotificationRecord[] {
+    return this.deps.store.list(parseListQuery(query));
+  }
+
+  changeStatus(id: string, body: unknown): NotificationRecord {
+    const target = parseStatusChange(body);
+    return this.transition(id, target);
+  }
+
+  dismiss(id: string): NotificationRecord {
+    return this.transition(id, 'dismissed');
+  }
+
+  countActive(): number {
+    return this.deps.store.countActive();
+  }
+
+  private transition(id: string, target: Status): NotificationRecord {
+    const current = this.get(id);
+    if (!checkTransition(current.status, target)) return current;
+    try {
+      const updated = this.deps.store.setStatus(id, target, this.deps.clock());
+      if (!updated) throw new NotFoundError();
+      return updated;
+    } catch (error) {
+      if (error instanceof ActiveKeyTakenError) {
+        throw new InvalidRequestError(
+          `cannot reopen: another active notification already has key "${current.key}"; dismiss or resolve it first`,
+        );
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import { PortInUseError, startBroker } from '../broker/broker.js';
+import { resolvePaths } from '../config/paths.js';
+import { MalformedConfigError } from '../config/settings.js';
+import { VERSION } from '../version.js';
+
+const USAGE = `notifyd ${VERSION}: the Notify broker, in the foreground.
+
+Usage: notifyd
+
+Listens on http://127.0.0.1:<port> (config.json "port", default 47821) until SIGTERM or Ctrl+C.
+Files: config $XDG_CONFIG_HOME/notify/config.json, data $XDG_DATA_HOME/notify/,
+logs $XDG_STATE_HOME/notify/logs/.`;
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (argv.includes('--version')) {
+    console.log(`notifyd ${VERSION}`);
+    return 0;
+  }
+  if (argv.length > 0) {
+    console.error(`notifyd: unknown argument '${argv[0]}'. Run 'notifyd --help'.`);
+    return 1;
+  }
+  const paths = resolvePaths();
+  let broker;
+  try {
+    broker = await startBroker({ paths });
+  } catch (error) {
+    if (error instanceof PortInUseError || error instanceof MalformedConfigError) {
+      console.error(`Notify cannot start: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  console.log(`Notify listening on http://127.0.0.1:${broker.port}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await broker.stop();
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`Notify stopped on an unexpected error: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,46 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface NotifyPaths {
+  configDir: string;
+  configFile: string;
+  dataDir: string;
+  databaseFile: string;
+  logDir: string;
+}
+
+/** Where Notify keeps its files (conventions.md "Directories"); XDG on Linux. */
+export function resolvePaths(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = env['HOME'] || homedir(),
+): NotifyPaths {
+  const { configDir, dataDir, logDir } = baseDirs(env, platform, home);
+  return {
+    configDir,
+    configFile: join(configDir, 'config.json'),
+    dataDir,
+    databaseFile: join(dataDir, 'notify.db'),
+    logDir,
+  };
+}
+
+function baseDirs(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string) {
+  if (platform === 'darwin') {
+    const root = join(home, 'Library', 'Application Support', 'notify');
+    return { configDir: root, dataDir: root, logDir: join(root, 'logs') };
+  }
+  if (platform === 'win32') {
+    const root = join(env['APPDATA'] || join(home, 'AppData', 'Roaming'), 'notify');
+    return { configDir: root, dataDir: root, logDir: join(root, 'logs') };
+  }
+  const xdg = (name: string, fallback: string) => {
+    const value = env[name];
+    return value && value.startsWith('/') ? value : join(home, fallback);
+  };
+  return {
+    configDir: join(xdg('XDG_CONFIG_HOME', '.config'), 'notify'),
+    dataDir: join(xdg('XDG_DATA_HOME', '.local/share'), 'notify'),
+    logDir: join(xdg('XDG_STATE_HOME', '.local/state'), 'notify', 'logs'),
+  };
+}

@@ -1,0 +1,80 @@
+import type { Priority } from './priority.js';
+
+export const STATUSES = ['active', 'dismissed', 'resolved'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export function isStatus(value: unknown): value is Status {
+  return typeof value === 'string' && (STATUSES as readonly string[]).includes(value);
+}
+
+export type Metadata = Record<string, unknown>;
+
+/** What a producer asks to show; everything a create or an in-place update writes. */
+export interface NotificationDraft {
+  key?: string;
+  agent: string;
+  agentInstance?: string;
+  project?: string;
+  type: string;
+  priority: Priority;
+  title: string;
+  message: string;
+  cwd?: string;
+  pid?: number;
+  metadata?: Metadata;
+}
+
+/** A stored notification; times are epoch milliseconds. */
+export interface NotificationRecord extends NotificationDraft {
+  id: string;
+  status: Status;
+  createdAt: number;
+  updatedAt: number;
+  resolvedAt?: number;
+}
+
+/** The wire shape of the spec's Notification resource. */
+export interface NotificationDto {
+  id: string;
+  key?: string;
+  agent: string;
+  agentInstance?: string;
+  project?: string;
+  type: string;
+  priority: Priority;
+  title: string;
+  message: string;
+  cwd?: string;
+  pid?: number;
+  status: Status;
+  createdAt: string;
+  updatedAt: string;
+  resolvedAt?: string;
+  metadata: Metadata | null;
+}
+
+/** ISO 8601 in UTC with an explicit `+00:00` offset, e.g. 2026-11-22T16:45:00.123+00:00. */
+export function formatTimestamp(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace('Z', '+00:00');
+}
+
+export function toDto(record: NotificationRecord): NotificationDto {
+  return {
+    id: record.id,
+    ...(record.key !== undefined && { key: record.key }),
+    agent: record.agent,
+    ...(record.agentInstance !== undefined && { agentInstance: record.agentInstance }),
+    ...(record.project !== undefined && { project: record.project }),
+    type: record.type,
+    priority: record.priority,
+    title: record.title,
+    message: record.message,
+    ...(record.cwd !== undefined && { cwd: record.cwd }),
+    ...(record.pid !== undefined && { pid: record.pid }),
+    status: record.status,
+    createdAt: formatTimestamp(record.createdAt),
+    updatedAt: formatTimestamp(record.updatedAt),
+    ...(record.resolvedAt !== undefined && { resolvedAt: formatTimestamp(record.resolvedAt) }),
+    metadata: record.metadata ?? null,
+  };
+}

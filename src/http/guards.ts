@@ -1,0 +1,74 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Needs `Authorization: Bearer <authToken>`. */
+    auth?: boolean;
+    /** Counts against the POST rate limit of the token. */
+    rateLimited?: boolean;
+  }
+}
+
+export type Guard = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+
+/** DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host header. */
+export function hostGuard(port: () => number): Guard {
+  return (request, reply) => {
+    const host = request.headers.host?.toLowerCase();
+    const allowed = [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`];
+    if (host !== undefined && allowed.includes(host)) return undefined;
+    return sendError(
+      request,
+      reply,
+      421,
+      `Host header must be 127.0.0.1:${port()}, localhost:${port()} or [::1]:${port()}; other hosts are refused to prevent DNS rebinding`,
+    );
+  };
+}
+
+/** 413 before any work when the declared length is already too large. */
+export function declaredLengthGuard(limit: () => number): Guard {
+  return (request, reply) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > limit()) return sendError(request, reply, 413, 'request body too large');
+    return undefined;
+  };
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). */
+export function bearerGuard(token: () => string): Guard {
+  return (request, reply) => {
+    if (!request.routeOptions.config.auth) return undefined;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    const supplied = match?.[1];
+    const expected = token();
+    if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), sha256(expected))) {
+      return undefined;
+    }
+    return sendError(request, reply, 401, 'unauthorized');
+  };
+}
+
+/** One counter per token in a fixed one-second window (spec "Limits", Rate). */
+export function rateLimitGuard(perSecond: () => number, now: () => number): Guard {
+  const windows = new Map<string, { start: number; count: number }>();
+  return (request, reply) => {
+    if (!request.routeOptions.config.rateLimited) return undefined;
+    const token = request.headers.authorization ?? '';
+    const second = Math.floor(now() / 1000);
+    let window = windows.get(token);
+    if (!window || window.start !== second) {
+      if (windows.size > 1000) windows.clear();
+      window = { start: second, count: 0 };
+      windows.set(token, window);
+    }
+    window.count++;
+    if (window.count <= perSecond()) return undefined;
+    reply.header('retry-after', '1');
+    return sendError(request, reply, 429, 'rate limit exceeded');
+  };
+}

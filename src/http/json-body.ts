@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Parses every request body as JSON whatever its Content-Type (curl -d sends a form type), and
+ * enforces the body limit of the moment while streaming, so chunked bodies are bounded too.
+ */
+export function installJsonBodyParser(app: FastifyInstance, limit: () => number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload: IncomingMessage, done) => {
+    const max = limit();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let finished = false;
+    const finish = (error: Error | null, body?: unknown) => {
+      if (finished) return;
+      finished = true;
+      done(error, body);
+    };
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        payload.removeAllListeners('data');
+        payload.resume();
+        return finish(Object.assign(new Error('request body too large'), { statusCode: 413 }));
+      }
+      chunks.push(chunk);
+    });
+    payload.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return finish(null, undefined);
+      try {
+        finish(null, JSON.parse(text));
+      } catch (error) {
+        finish(error as SyntaxError);
+      }
+    });
+    payload.on('error', (error) => finish(error));
+  });
+}

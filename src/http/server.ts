@@ -1,0 +1,50 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Settings } from '../config/settings.js';
+import type { Logger } from '../log/logger.js';
+import { createErrorHandler, failureOf, pathOf, sendError } from './errors.js';
+import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard, type Guard } from './guards.js';
+import { installJsonBodyParser } from './json-body.js';
+import { registerRoutes, routeTable, type RouteDeps } from './route-table.js';
+
+export interface HttpDeps extends RouteDeps {
+  settings: () => Settings;
+  log: Logger;
+  clock: () => number;
+}
+
+/** The transport: guards in the order the spec implies, the JSON parser, routes, error mapping. */
+export function buildHttpServer(deps: HttpDeps): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: Number.MAX_SAFE_INTEGER,
+    forceCloseConnections: 'idle',
+    requestTimeout: 30_000,
+    return503OnClosing: true,
+  });
+  const settings = deps.settings;
+  const guards: Guard[] = [
+    hostGuard(() => settings().port),
+    declaredLengthGuard(() => settings().maxRequestBodyBytes),
+    bearerGuard(() => settings().authToken),
+    rateLimitGuard(() => settings().rateLimitPerSecond, deps.clock),
+  ];
+  app.addHook('onRequest', async (request, reply) => {
+    for (const guard of guards) {
+      if (guard(request, reply)) return reply;
+    }
+    return undefined;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 400) {
+      const reason = failureOf(request) ?? '';
+      deps.log.warn(`${request.method} ${pathOf(request)} -> ${reply.statusCode} ${reason}`.trimEnd());
+    }
+  });
+  installJsonBodyParser(app, () => settings().maxRequestBodyBytes);
+  app.setErrorHandler(createErrorHandler(deps.log));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, 404, `no such endpoint: ${request.method} ${pathOf(request)}`),
+  );
+  registerRoutes(app, routeTable(deps));
+  return app;
+}

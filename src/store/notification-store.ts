@@ -1,0 +1,159 @@
+import type { ListFilter } from '../domain/list-query.js';
+import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
+import type { Priority } from '../domain/priority.js';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './database.js';
+
+/** Reopening would give a key a second active notification, which the schema forbids. */
+export class ActiveKeyTakenError extends Error {
+  override name = 'ActiveKeyTakenError';
+}
+
+interface Row {
+  id: string;
+  key: string | null;
+  agent: string;
+  agent_instance: string | null;
+  project: string | null;
+  type: string;
+  priority: Priority;
+  title: string;
+  message: string;
+  cwd: string | null;
+  pid: number | null;
+  status: Status;
+  created_at: number;
+  updated_at: number;
+  resolved_at: number | null;
+  metadata: string | null;
+}
+
+const COLUMNS =
+  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata';
+
+export interface UpsertResult {
+  record: NotificationRecord;
+  created: boolean;
+}
+
+/** All SQL of the notifications table. */
+export class NotificationStore {
+  readonly #upsert;
+  readonly #byId;
+  readonly #setStatus;
+  readonly #activeCount;
+  readonly #prune;
+  readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], Row>>();
+
+  constructor(private readonly db: Db) {
+    // One statement: the partial unique index decides between insert and in-place update, so two
+    // concurrent creates with one key can never both insert.
+    this.#upsert = db.prepare<unknown[], Row>(`
+      INSERT INTO notifications (${COLUMNS})
+      VALUES (@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
+              'active', @now, @now, NULL, @metadata)
+      ON CONFLICT (key) WHERE status = 'active' DO UPDATE SET
+        agent = excluded.agent, agent_instance = excluded.agent_instance, project = excluded.project,
+        type = excluded.type, priority = excluded.priority, title = excluded.title, message = excluded.message,
+        cwd = excluded.cwd, pid = excluded.pid, metadata = excluded.metadata, updated_at = excluded.updated_at
+      RETURNING ${COLUMNS}`);
+    this.#byId = db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM notifications WHERE id = ?`);
+    this.#setStatus = db.prepare<unknown[], Row>(`
+      UPDATE notifications SET status = @status, updated_at = @now, resolved_at = @resolvedAt
+      WHERE id = @id RETURNING ${COLUMNS}`);
+    this.#activeCount = db.prepare<[], { count: number }>(
+      `SELECT count(*) AS count FROM notifications WHERE status = 'active'`,
+    );
+    this.#prune = db.prepare<[number]>(
+      `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
+    );
+  }
+
+  /** Inserts a new active notification, or refreshes the active one with the same key in place. */
+  upsert(id: string, draft: NotificationDraft, now: number): UpsertResult {
+    const row = this.#upsert.get({
+      id,
+      key: draft.key ?? null,
+      agent: draft.agent,
+      agent_instance: draft.agentInstance ?? null,
+      project: draft.project ?? null,
+      type: draft.type,
+      priority: draft.priority,
+      title: draft.title,
+      message: draft.message,
+      cwd: draft.cwd ?? null,
+      pid: draft.pid ?? null,
+      metadata: draft.metadata === undefined ? null : JSON.stringify(draft.metadata),
+      now,
+    }) as Row;
+    return { record: toRecord(row), created: row.id === id };
+  }
+
+  get(id: string): NotificationRecord | undefined {
+    const row = this.#byId.get(id);
+    return row && toRecord(row);
+  }
+
+  /** Throws ActiveKeyTakenError when reopening would give a key a second active notification. */
+  setStatus(id: string, status: Status, now: number): NotificationRecord | undefined {
+    try {
+      const row = this.#setStatus.get({ id, status, now, resolvedAt: status === 'resolved' ? now : null });
+      return row && toRecord(row);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ActiveKeyTakenError();
+      throw error;
+    }
+  }
+
+  list(filter: ListFilter): NotificationRecord[] {
+    const where: string[] = [];
+    const params: Record<string, string | number> = { limit: filter.limit };
+    for (const column of ['status', 'type', 'project', 'agent'] as const) {
+      const value = filter[column];
+      if (value !== undefined) {
+        where.push(`${column} = @${column}`);
+        params[column] = value;
+      }
+    }
+    const clause = where.join(' AND ');
+    let statement = this.#listStatements.get(clause);
+    if (!statement) {
+      statement = this.db.prepare<[Record<string, string | number>], Row>(
+        `SELECT ${COLUMNS} FROM notifications ${clause && `WHERE ${clause}`} ORDER BY seq DESC LIMIT @limit`,
+      );
+      this.#listStatements.set(clause, statement);
+    }
+    return statement.all(params).map(toRecord);
+  }
+
+  countActive(): number {
+    return this.#activeCount.get()!.count;
+  }
+
+  /** Deletes dismissed and resolved notifications whose last change is older than the cutoff. */
+  pruneTerminalBefore(cutoff: number): number {
+    return this.#prune.run(cutoff).changes;
+  }
+}
+
+function toRecord(row: Row): NotificationRecord {
+  const record: NotificationRecord = {
+    id: row.id,
+    agent: row.agent,
+    type: row.type,
+    priority: row.priority,
+    title: row.title,
+    message: row.message,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.key !== null) record.key = row.key;
+  if (row.agent_instance !== null) record.agentInstance = row.agent_instance;
+  if (row.project !== null) record.project = row.project;
+  if (row.cwd !== null) record.cwd = row.cwd;
+  if (row.pid !== null) record.pid = row.pid;
+  if (row.resolved_at !== null) record.resolvedAt = row.resolved_at;
+  if (row.metadata !== null) record.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  return record;
+}

@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const NOTIFYD = fileURLToPath(new URL('../../src/cli/notifyd.js', import.meta.url));
+
+/** A temp HOME with XDG folders inside it; nothing a test does touches the real user's files. */
+export interface TempHome {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  configFile: string;
+  logDir: string;
+  databaseFile: string;
+  cleanup(): void;
+}
+
+export function createTempHome(): TempHome {
+  const home = mkdtempSync(join(tmpdir(), 'notify-test-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    TZ: process.env['TZ'] ?? 'UTC',
+  };
+  return {
+    home,
+    env,
+    configFile: join(home, '.config', 'notify', 'config.json'),
+    logDir: join(home, '.local', 'state', 'notify', 'logs'),
+    databaseFile: join(home, '.local', 'share', 'notify', 'notify.db'),
+    cleanup: () => rmSync(home, { recursive: true, force: true }),
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export function writeConfig(home: TempHome, config: Record<string, unknown>): void {
+  mkdirSync(join(home.home, '.config', 'notify'), { recursive: true });
+  writeFileSync(home.configFile, JSON.stringify(config, null, 2));
+}
+
+export function readConfigFile(home: TempHome): Record<string, unknown> {
+  return JSON.parse(readFileSync(home.configFile, 'utf8')) as Record<string, unknown>;
+}
+
+export interface BrokerProcess {
+  home: TempHome;
+  port: number;
+  token: string;
+  baseUrl: string;
+  child: ChildProcess;
+  /** Authenticated fetch against the broker; `body` objects are sent as JSON. */
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** SIGTERM and wait; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  config?: Record<string, unknown>;
+  home?: TempHome;
+}
+
+/** Starts the real notifyd on a free loopback port and waits until it listens. */
+export async function startBroker(options: StartOptions = {}): Promise<BrokerProcess> {
+  const home = options.home ?? createTempHome();
+  const port = await freePort();
+  const existing = options.home ? safeRead(home) : {};
+  writeConfig(home, { ...existing, rateLimitPerSecond: 100000, ...options.config, port });
+  const child = spawn(process.execPath, [NOTIFYD], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Notify listening on')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) =>
+      reject(new Error(`notifyd exited with ${code} before listening:\n${output}`)),
+    );
+  });
+  const token = readConfigFile(home)['authToken'] as string;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    home,
+    port,
+    token,
+    baseUrl,
+    child,
+    request: (method, path, body, headers = {}) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      }),
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+function safeRead(home: TempHome): Record<string, unknown> {
+  try {
+    return readConfigFile(home);
+  } catch {
+    return {};
+  }
+}
