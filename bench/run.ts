@@ -1,0 +1,20 @@
+/**
+ * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
+ * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
+ */
+interface Suite {
+  name: string;
+  run: () => Promise<void>;
+}
+
+const suites: Suite[] = [];
+
+async function main(selected: string[]): Promise<void> {
+  for (const suite of suites) {
+    if (selected.length > 0 && !selected.includes(suite.name)) continue;
+    console.log(`\n== ${suite.name} ==`);
+    await suite.run();
+  }
+}
+
+await main(process.argv.slice(2));
