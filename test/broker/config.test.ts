@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { statSync, writeFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { createTempHome, readConfigFile, startBroker, writeConfig } from '../support/broker-process.js';
+
+describe('config.json', () => {
+  it('is created on first start with every default, a generated token and mode 0600', async () => {
+    const home = createTempHome();
+    const broker = await startBroker({ home });
+    try {
+      const config = readConfigFile(home);
+      assert.match(config['authToken'] as string, /^[A-Za-z0-9_-]{43}$/, '32 random bytes in base64url');
+      assert.equal(config['port'], broker.port);
+      assert.deepEqual(
+        {
+          maxRequestBodyBytes: config['maxRequestBodyBytes'],
+          pauseNotifications: config['pauseNotifications'],
+          soundsEnabled: config['soundsEnabled'],
+          doNotDisturb: config['doNotDisturb'],
+          playCriticalSoundsDuringDoNotDisturb: config['playCriticalSoundsDuringDoNotDisturb'],
+          maxVisibleToasts: config['maxVisibleToasts'],
+          retentionDays: config['retentionDays'],
+        },
+        {
+          maxRequestBodyBytes: 65536,
+          pauseNotifications: false,
+          soundsEnabled: true,
+          doNotDisturb: false,
+          playCriticalSoundsDuringDoNotDisturb: true,
+          maxVisibleToasts: 5,
+          retentionDays: 30,
+        },
+      );
+      assert.equal(statSync(home.configFile).mode & 0o777, 0o600);
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
+
+  it('keeps the token and unknown fields across restarts', async () => {
+    const home = createTempHome();
+    writeConfig(home, { authToken: 'my-own-token', futureSetting: { nested: [1, 2] } });
+    const first = await startBroker({ home });
+    await first.stop();
+    const second = await startBroker({ home });
+    try {
+      const config = readConfigFile(home);
+      assert.equal(config['authToken'], 'my-own-token');
+      assert.deepEqual(config['futureSetting'], { nested: [1, 2] });
+      assert.equal((await second.request('GET', '/v1/health')).status, 200);
+    } finally {
+      await second.stop();
+      home.cleanup();
+    }
+  });
+
+  it('resets out-of-range values and writes the effective ones back', async () => {
+    const home = createTempHome();
+    writeConfig(home, {
+      maxRequestBodyBytes: 0,
+      rateLimitPerSecond: -3,
+      maxVisibleToasts: 50,
+      retentionDays: 0,
+    });
+    const broker = await startBroker({ home, config: { rateLimitPerSecond: -3 } });
+    try {
+      const config = readConfigFile(home);
+      assert.equal(config['maxRequestBodyBytes'], 65536);
+      assert.equal(config['rateLimitPerSecond'], 30);
+      assert.equal(config['maxVisibleToasts'], 20);
+      assert.equal(config['retentionDays'], 30);
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
+
+  it('clamps maxVisibleToasts below 1 up to 1', async () => {
+    const home = createTempHome();
+    const broker = await startBroker({ home, config: { maxVisibleToasts: 0 } });
+    try {
+      assert.equal(readConfigFile(home)['maxVisibleToasts'], 1);
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
+
+  it('applies type and rate-limit changes without a restart', async () => {
+    const home = createTempHome();
+    const broker = await startBroker({ home });
+    try {
+      const priorityOfDeploy = async () =>
+        (
+          (await (
+            await broker.request('POST', '/v1/notifications', { title: 't', message: 'm', type: 'deploy' })
+          ).json()) as {
+            priority: string;
+          }
+        ).priority;
+      assert.equal(await priorityOfDeploy(), 'normal');
+      const config = readConfigFile(home);
+      writeFileSync(
+        home.configFile,
+        JSON.stringify({ ...config, types: { deploy: { defaultPriority: 'high' } } }),
+      );
+      const deadline = Date.now() + 10_000;
+      let priority = 'normal';
+      while (priority !== 'high' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        priority = await priorityOfDeploy();
+      }
+      assert.equal(priority, 'high');
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
+
+  it('keeps serving with the previous settings when the file turns malformed while running', async () => {
+    const home = createTempHome();
+    const broker = await startBroker({
+      home,
+      config: { types: { deploy: { defaultPriority: 'critical' } } },
+    });
+    try {
+      writeFileSync(home.configFile, '{ not json');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const response = await broker.request('POST', '/v1/notifications', {
+        title: 't',
+        message: 'm',
+        type: 'deploy',
+      });
+      assert.equal(response.status, 201);
+      assert.equal(((await response.json()) as { priority: string }).priority, 'critical');
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
+});
