@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MalformedConfigError, normalizeConfig } from './settings.js';
+
+const token = () => 'generated';
+
+describe('normalizeConfig', () => {
+  it('refuses wrong JSON types for known fields, naming the field', () => {
+    for (const [raw, message] of [
+      [[], 'the top level must be a JSON object'],
+      [{ port: '47821' }, '"port" must be a number'],
+      [{ pauseNotifications: 'yes' }, '"pauseNotifications" must be a boolean'],
+      [{ authToken: 42 }, '"authToken" must be a string'],
+      [{ types: [] }, '"types" must be an object'],
+    ] as const) {
+      assert.throws(() => normalizeConfig(raw, token), new MalformedConfigError(message));
+    }
+  });
+
+  it('resets a port outside 1-65535 with a warning', () => {
+    const { settings, warnings } = normalizeConfig({ port: 70000 }, token);
+    assert.equal(settings.port, 47821);
+    assert.deepEqual(warnings, ['port 70000 is out of range (1-65535); using 47821']);
+  });
+
+  it('reads type definitions, skipping bad entries with a warning', () => {
+    const { settings, warnings } = normalizeConfig(
+      {
+        types: {
+          deploy: { defaultPriority: 'High', color: '#f00' },
+          muted: { enabled: false },
+          'Bad-Id': {},
+          odd: 'x',
+          weird: { defaultPriority: 'urgent' },
+        },
+      },
+      token,
+    );
+    assert.deepEqual(settings.types, {
+      deploy: { enabled: true, defaultPriority: 'high', color: '#f00' },
+      muted: { enabled: false },
+      weird: { enabled: true },
+    });
+    assert.equal(warnings.length, 3);
+  });
+});
