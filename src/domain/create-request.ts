@@ -83,8 +83,21 @@ function readMetadata(input: Record<string, unknown>): Metadata | undefined {
   const value = input['metadata'];
   if (value === undefined || value === null) return undefined;
   if (!isJsonObject(value)) throw new InvalidRequestError('metadata must be a JSON object');
-  if (utf8ByteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) {
+  if (exceedsMetadataLimit(value)) {
     throw new InvalidRequestError(`metadata must be at most ${MAX_METADATA_BYTES} bytes`);
   }
   return value;
+}
+
+/**
+ * JSON.stringify recurses: nesting a few thousand levels deep (which fits in a 64 KiB body) overflows
+ * the stack. Such a value serializes to far more than the limit, so it is too large, not a 500.
+ */
+function exceedsMetadataLimit(value: Metadata): boolean {
+  try {
+    return utf8ByteLength(JSON.stringify(value)) > MAX_METADATA_BYTES;
+  } catch (error) {
+    if (error instanceof RangeError) return true;
+    throw error;
+  }
 }

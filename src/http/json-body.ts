@@ -35,6 +35,9 @@ export function installJsonBodyParser(app: FastifyInstance, limit: () => number)
         finish(error as SyntaxError);
       }
     });
-    payload.on('error', (error) => finish(error));
+    // The client went away mid-body (reset, or the connection ended early): its fault, not a 500.
+    payload.on('error', () =>
+      finish(Object.assign(new Error('request body ended before it was complete'), { statusCode: 400 })),
+    );
   });
 }
