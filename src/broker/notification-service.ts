@@ -36,6 +36,30 @@ export class NotificationService {
     return this.deps.store.upsert(this.deps.newId(), draft, this.deps.clock());
   }
 
+  /**
+   * Replaces the visible state of the active notification with the draft's key; never creates one.
+   * The upsert decides, and an insert it made is rolled back: 404 when no condition is active.
+   */
+  replaceActive(draft: NotificationDraft): NotificationRecord {
+    if (draft.key === undefined) throw new NotFoundError();
+    return this.deps.store.transaction(() => {
+      const result = this.store(draft);
+      if (result.created) throw new NotFoundError();
+      return result.record;
+    });
+  }
+
+  /**
+   * Resolves the active notification with this key. When none is active, the latest one with the key
+   * is returned unchanged (resolving again is idempotent); 404 when the key was never used.
+   */
+  resolveCondition(key: string): NotificationRecord {
+    const current = this.deps.store.conditionByKey(key);
+    if (!current) throw new NotFoundError();
+    if (current.status !== 'active') return current;
+    return this.transition(current.id, 'resolved');
+  }
+
   get(id: string): NotificationRecord {
     const record = this.deps.store.get(id);
     if (!record) throw new NotFoundError();

@@ -41,4 +41,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notifications_terminal_age ON notifications (updated_at) WHERE status <> 'active';
     `,
   },
+  {
+    version: 2,
+    description: 'ARC event identity: one row per (sender id, event id) of an unkeyed request.created',
+    sql: `
+      -- The primary key makes a replayed or concurrent duplicate event fail to insert, so it can never
+      -- create a second notification. The row lives exactly as long as its notification.
+      CREATE TABLE arc_events (
+        sender_id       TEXT    NOT NULL,
+        event_id        TEXT    NOT NULL,
+        notification_id TEXT    NOT NULL REFERENCES notifications (id) ON DELETE CASCADE,
+        received_at     INTEGER NOT NULL,
+        PRIMARY KEY (sender_id, event_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX arc_events_notification ON arc_events (notification_id);
+      -- request.resolved looks up the latest notification of a key whatever its status.
+      CREATE INDEX notifications_key ON notifications (key, seq) WHERE key IS NOT NULL;
+    `,
+  },
 ];

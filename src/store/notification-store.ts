@@ -43,6 +43,7 @@ export class NotificationStore {
   readonly #setStatus;
   readonly #activeCount;
   readonly #prune;
+  readonly #conditionByKey;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], Row>>();
 
   constructor(private readonly db: Db) {
@@ -67,6 +68,20 @@ export class NotificationStore {
     this.#prune = db.prepare<[number]>(
       `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
     );
+    this.#conditionByKey = db.prepare<[string], Row>(`
+      SELECT ${COLUMNS} FROM notifications WHERE key = ?
+      ORDER BY status = 'active' DESC, seq DESC LIMIT 1`);
+  }
+
+  /** Runs fn in one write transaction (a savepoint when nested); a throw rolls everything back. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** The active notification with this key, else the most recently created one with it. */
+  conditionByKey(key: string): NotificationRecord | undefined {
+    const row = this.#conditionByKey.get(key);
+    return row && toRecord(row);
   }
 
   /** Inserts a new active notification, or refreshes the active one with the same key in place. */
