@@ -6,7 +6,6 @@ import { buildHttpServer } from '../http/server.js';
 import { DailyFileLogger, type Logger } from '../log/logger.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { NotificationStore } from '../store/notification-store.js';
-import { EventStore } from '../store/event-store.js';
 import { compileEnvelopeValidator } from '../domain/arc/envelope-validator.js';
 import { EventService, readArcSchema } from './event-service.js';
 import { VERSION } from '../version.js';
@@ -59,8 +58,6 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
-    events: new EventStore(db),
-    clock,
   });
   const app: FastifyInstance = buildHttpServer({
     notifications: service,

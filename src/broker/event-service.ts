@@ -4,8 +4,6 @@ import type { EnvelopeValidator } from '../domain/arc/envelope-validator.js';
 import type { ArcEnvelope } from '../domain/arc/envelope.js';
 import { conditionKey, toDraft } from '../domain/arc/mapping.js';
 import type { NotificationRecord } from '../domain/notification.js';
-import type { EventStore } from '../store/event-store.js';
-import type { Clock } from './clock.js';
 import type { NotificationService } from './notification-service.js';
 
 /** The published schema; the broker validates with this very file (dist/src/broker → repository root). */
@@ -20,8 +18,6 @@ export function readArcSchema(file: string = ARC_SCHEMA_FILE): object {
 export interface EventServiceDeps {
   validate: EnvelopeValidator;
   notifications: NotificationService;
-  events: EventStore;
-  clock: Clock;
 }
 
 export interface EventOutcome {
@@ -51,19 +47,13 @@ export class EventService {
 
   /**
    * Keyed: the condition lifecycle (refresh the active one in place, else start a new one). Unkeyed:
-   * identity is (sender.id, event_id), so a retry returns the original notification whatever its status.
+   * identity is (sender.id, event_id), enforced by a unique index, so a retry (or a concurrent duplicate)
+   * returns the original notification whatever its status.
    */
   private create(envelope: ArcEnvelope): EventOutcome {
     const draft = toDraft(envelope);
-    const { notifications } = this.deps;
-    if (draft.key !== undefined) return notifications.store(draft);
-    const outcome = this.deps.events.createOnce(
-      envelope.sender.id,
-      envelope.event_id,
-      this.deps.clock(),
-      () => notifications.store(draft),
-    );
-    if ('result' in outcome) return outcome.result;
-    return { record: notifications.get(outcome.originalId), created: false };
+    if (draft.key !== undefined) return this.deps.notifications.store(draft);
+    const event = { senderId: envelope.sender.id, eventId: envelope.event_id };
+    return this.deps.notifications.store(draft, { event });
   }
 }

@@ -7,6 +7,7 @@ import { effectivePriority, type TypeCatalog } from '../domain/type-definition.j
 import {
   ActiveKeyTakenError,
   type NotificationStore,
+  type UpsertOptions,
   type UpsertResult,
 } from '../store/notification-store.js';
 import type { Clock } from './clock.js';
@@ -31,22 +32,20 @@ export class NotificationService {
     return this.store(draft);
   }
 
-  /** Persists a validated draft: a new notification, or the in-place refresh of its key's active one. */
-  store(draft: NotificationDraft): UpsertResult {
-    return this.deps.store.upsert(this.deps.newId(), draft, this.deps.clock());
+  /**
+   * Persists a validated draft: a new notification, or the in-place refresh of its key's active one.
+   * With an ARC event identity seen before, the original notification comes back unchanged; with
+   * activeOnly (ARC request.updated), 404 when the key has no active notification, nothing created.
+   */
+  store(draft: NotificationDraft, options: UpsertOptions = {}): UpsertResult {
+    const result = this.deps.store.upsert(this.deps.newId(), draft, this.deps.clock(), options);
+    if (!result) throw new NotFoundError();
+    return result;
   }
 
-  /**
-   * Replaces the visible state of the active notification with the draft's key; never creates one.
-   * The upsert decides, and an insert it made is rolled back: 404 when no condition is active.
-   */
+  /** ARC request.updated: replaces the visible state of the key's active notification; never creates. */
   replaceActive(draft: NotificationDraft): NotificationRecord {
-    if (draft.key === undefined) throw new NotFoundError();
-    return this.deps.store.transaction(() => {
-      const result = this.store(draft);
-      if (result.created) throw new NotFoundError();
-      return result.record;
-    });
+    return this.store(draft, { activeOnly: true }).record;
   }
 
   /**

@@ -43,18 +43,15 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    description: 'ARC event identity: one row per (sender id, event id) of an unkeyed request.created',
+    description: 'ARC event identity of unkeyed request.created, and a lookup of the latest row per key',
     sql: `
-      -- The primary key makes a replayed or concurrent duplicate event fail to insert, so it can never
-      -- create a second notification. The row lives exactly as long as its notification.
-      CREATE TABLE arc_events (
-        sender_id       TEXT    NOT NULL,
-        event_id        TEXT    NOT NULL,
-        notification_id TEXT    NOT NULL REFERENCES notifications (id) ON DELETE CASCADE,
-        received_at     INTEGER NOT NULL,
-        PRIMARY KEY (sender_id, event_id)
-      ) WITHOUT ROWID;
-      CREATE INDEX arc_events_notification ON arc_events (notification_id);
+      ALTER TABLE notifications ADD COLUMN arc_sender_id TEXT;
+      ALTER TABLE notifications ADD COLUMN arc_event_id TEXT;
+      -- An unkeyed ARC request.created is identified by (sender.id, event_id). The index makes a retry or a
+      -- concurrent duplicate conflict instead of inserting, so it can never create a second notification;
+      -- the identity lives exactly as long as its notification.
+      CREATE UNIQUE INDEX notifications_arc_event ON notifications (arc_sender_id, arc_event_id)
+        WHERE arc_event_id IS NOT NULL;
       -- request.resolved looks up the latest notification of a key whatever its status.
       CREATE INDEX notifications_key ON notifications (key, seq) WHERE key IS NOT NULL;
     `,
