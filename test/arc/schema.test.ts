@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { arcEvent, DELETE, keyedEvent, readSchema, withPath, type Json } from './fixtures.js';
@@ -59,6 +61,13 @@ describe('schemas/arc-0.1.schema.json', () => {
       assert.equal(validate(event), true, JSON.stringify(validate.errors));
     });
   }
+
+  it('accepts the example envelope of docs/arc.md', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../docs/arc.md', import.meta.url)), 'utf8');
+    const example = /```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    assert.ok(example, 'docs/arc.md has a JSON example');
+    assert.equal(validate(JSON.parse(example)), true, JSON.stringify(validate.errors));
+  });
 
   const invalid: [string, Json][] = [
     ['arc_version 0.2', arcEvent({ arc_version: '0.2' })],
