@@ -6,6 +6,8 @@ import { buildHttpServer } from '../http/server.js';
 import { DailyFileLogger, type Logger } from '../log/logger.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { NotificationStore } from '../store/notification-store.js';
+import { compileEnvelopeValidator } from '../domain/arc/envelope-validator.js';
+import { EventService, readArcSchema } from './event-service.js';
 import { VERSION } from '../version.js';
 import { systemClock, type Clock } from './clock.js';
 import { createIdGenerator } from './ids.js';
@@ -43,6 +45,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const log = new DailyFileLogger(paths.logDir, () => [settings.current.authToken], clock);
   config.warnings.forEach((warning) => log.warn(`config: ${warning}`));
 
+  // Compiled once, before anything is opened: a broken schema file stops the start with its error.
+  const validateEnvelope = compileEnvelopeValidator(readArcSchema());
   const db: Db = openDatabase(paths.databaseFile);
   const store = new NotificationStore(db);
   const service = new NotificationService({
@@ -51,8 +55,13 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     newId: createIdGenerator(clock),
     types: () => settings.current.types,
   });
+  const events = new EventService({
+    validate: validateEnvelope,
+    notifications: service,
+  });
   const app: FastifyInstance = buildHttpServer({
     notifications: service,
+    events,
     health: { version: VERSION, startedAt: clock(), clock, activeCount: () => service.countActive() },
     settings: () => settings.current,
     log,

@@ -7,6 +7,7 @@ import { effectivePriority, type TypeCatalog } from '../domain/type-definition.j
 import {
   ActiveKeyTakenError,
   type NotificationStore,
+  type UpsertOptions,
   type UpsertResult,
 } from '../store/notification-store.js';
 import type { Clock } from './clock.js';
@@ -31,9 +32,31 @@ export class NotificationService {
     return this.store(draft);
   }
 
-  /** Persists a validated draft: a new notification, or the in-place refresh of its key's active one. */
-  store(draft: NotificationDraft): UpsertResult {
-    return this.deps.store.upsert(this.deps.newId(), draft, this.deps.clock());
+  /**
+   * Persists a validated draft: a new notification, or the in-place refresh of its key's active one.
+   * With an ARC event identity seen before, the original notification comes back unchanged; with
+   * activeOnly (ARC request.updated), 404 when the key has no active notification, nothing created.
+   */
+  store(draft: NotificationDraft, options: UpsertOptions = {}): UpsertResult {
+    const result = this.deps.store.upsert(this.deps.newId(), draft, this.deps.clock(), options);
+    if (!result) throw new NotFoundError();
+    return result;
+  }
+
+  /** ARC request.updated: replaces the visible state of the key's active notification; never creates. */
+  replaceActive(draft: NotificationDraft): NotificationRecord {
+    return this.store(draft, { activeOnly: true }).record;
+  }
+
+  /**
+   * Resolves the active notification with this key. When none is active, the latest one with the key
+   * is returned unchanged (resolving again is idempotent); 404 when the key was never used.
+   */
+  resolveCondition(key: string): NotificationRecord {
+    const current = this.deps.store.conditionByKey(key);
+    if (!current) throw new NotFoundError();
+    if (current.status !== 'active') return current;
+    return this.transition(current.id, 'resolved');
   }
 
   get(id: string): NotificationRecord {

@@ -3,9 +3,12 @@ import type { HealthDeps } from './health-routes.js';
 import { healthHandlers } from './health-routes.js';
 import { notificationHandlers } from './notification-routes.js';
 import type { NotificationService } from '../broker/notification-service.js';
+import type { EventService } from '../broker/event-service.js';
+import { eventHandlers } from './event-routes.js';
 
 export interface RouteDeps {
   notifications: NotificationService;
+  events: EventService;
   health: HealthDeps;
 }
 
@@ -21,6 +24,7 @@ interface RouteEntry {
 export function routeTable(deps: RouteDeps): RouteEntry[] {
   const health = healthHandlers(deps.health);
   const notifications = notificationHandlers(deps.notifications);
+  const events = eventHandlers(deps.events);
   const route = (
     method: RouteEntry['method'],
     url: string,
@@ -42,6 +46,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('GET', '/v1/notifications/:id', { auth: true }, notifications.get),
     route('PATCH', '/v1/notifications/:id', { auth: true }, notifications.changeStatus),
     route('POST', '/v1/notifications/:id/dismiss', { auth: true, rateLimited: true }, notifications.dismiss),
+    route('POST', '/v1/events', { auth: true, rateLimited: true }, events.receive),
   ];
 }
 

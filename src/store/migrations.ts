@@ -41,4 +41,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notifications_terminal_age ON notifications (updated_at) WHERE status <> 'active';
     `,
   },
+  {
+    version: 2,
+    description: 'ARC event identity of unkeyed request.created, and a lookup of the latest row per key',
+    sql: `
+      ALTER TABLE notifications ADD COLUMN arc_sender_id TEXT;
+      ALTER TABLE notifications ADD COLUMN arc_event_id TEXT;
+      -- An unkeyed ARC request.created is identified by (sender.id, event_id). The index makes a retry or a
+      -- concurrent duplicate conflict instead of inserting, so it can never create a second notification;
+      -- the identity lives exactly as long as its notification.
+      CREATE UNIQUE INDEX notifications_arc_event ON notifications (arc_sender_id, arc_event_id)
+        WHERE arc_event_id IS NOT NULL;
+      -- request.resolved looks up the latest notification of a key whatever its status.
+      CREATE INDEX notifications_key ON notifications (key, seq) WHERE key IS NOT NULL;
+    `,
+  },
 ];

@@ -31,6 +31,19 @@ interface Row {
 const COLUMNS =
   'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata';
 
+/** The identity of an unkeyed ARC request.created: a second insert with it returns the first row. */
+export interface EventIdentity {
+  senderId: string;
+  eventId: string;
+}
+
+export interface UpsertOptions {
+  /** Identity of an unkeyed ARC request.created. */
+  event?: EventIdentity;
+  /** Refresh the key's active notification, never insert (ARC request.updated). */
+  activeOnly?: boolean;
+}
+
 export interface UpsertResult {
   record: NotificationRecord;
   created: boolean;
@@ -39,24 +52,34 @@ export interface UpsertResult {
 /** All SQL of the notifications table. */
 export class NotificationStore {
   readonly #upsert;
+  readonly #refreshActive;
   readonly #byId;
   readonly #setStatus;
   readonly #activeCount;
   readonly #prune;
+  readonly #conditionByKey;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], Row>>();
 
   constructor(private readonly db: Db) {
     // One statement: the partial unique index decides between insert and in-place update, so two
-    // concurrent creates with one key can never both insert.
-    this.#upsert = db.prepare<unknown[], Row>(`
-      INSERT INTO notifications (${COLUMNS})
-      VALUES (@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
-              'active', @now, @now, NULL, @metadata)
+    // concurrent creates with one key can never both insert. Likewise an ARC event identity that exists
+    // already matches its row, which is returned untouched (the no-op update only makes RETURNING see it).
+    const values = `@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
+              'active', @now, @now, NULL, @metadata, @arc_sender_id, @arc_event_id`;
+    const onConflict = `
       ON CONFLICT (key) WHERE status = 'active' DO UPDATE SET
         agent = excluded.agent, agent_instance = excluded.agent_instance, project = excluded.project,
         type = excluded.type, priority = excluded.priority, title = excluded.title, message = excluded.message,
         cwd = excluded.cwd, pid = excluded.pid, metadata = excluded.metadata, updated_at = excluded.updated_at
-      RETURNING ${COLUMNS}`);
+      ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO UPDATE SET
+        arc_event_id = excluded.arc_event_id
+      RETURNING ${COLUMNS}`;
+    this.#upsert = db.prepare<unknown[], Row>(`
+      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id) VALUES (${values}) ${onConflict}`);
+    // The same upsert, offered only while the key has an active row: it can refresh, never insert.
+    this.#refreshActive = db.prepare<unknown[], Row>(`
+      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id) SELECT ${values}
+      WHERE EXISTS (SELECT 1 FROM notifications WHERE key = @key AND status = 'active') ${onConflict}`);
     this.#byId = db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM notifications WHERE id = ?`);
     this.#setStatus = db.prepare<unknown[], Row>(`
       UPDATE notifications SET status = @status, updated_at = @now, resolved_at = @resolvedAt
@@ -67,11 +90,37 @@ export class NotificationStore {
     this.#prune = db.prepare<[number]>(
       `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
     );
+    this.#conditionByKey = db.prepare<[string], Row>(`
+      SELECT ${COLUMNS} FROM notifications WHERE key = ?
+      ORDER BY status = 'active' DESC, seq DESC LIMIT 1`);
   }
 
-  /** Inserts a new active notification, or refreshes the active one with the same key in place. */
-  upsert(id: string, draft: NotificationDraft, now: number): UpsertResult {
-    const row = this.#upsert.get({
+  /** The active notification with this key, else the most recently created one with it. */
+  conditionByKey(key: string): NotificationRecord | undefined {
+    const row = this.#conditionByKey.get(key);
+    return row && toRecord(row);
+  }
+
+  /**
+   * Inserts a new active notification, or refreshes the active one with the same key in place. With an
+   * event identity that was stored before, nothing changes and the original notification is returned.
+   * With `activeOnly`, only the refresh can happen: undefined when the key has no active notification.
+   */
+  upsert(
+    id: string,
+    draft: NotificationDraft,
+    now: number,
+    options?: { event?: EventIdentity },
+  ): UpsertResult;
+  upsert(id: string, draft: NotificationDraft, now: number, options: UpsertOptions): UpsertResult | undefined;
+  upsert(
+    id: string,
+    draft: NotificationDraft,
+    now: number,
+    options: UpsertOptions = {},
+  ): UpsertResult | undefined {
+    const statement = options.activeOnly ? this.#refreshActive : this.#upsert;
+    const row = statement.get({
       id,
       key: draft.key ?? null,
       agent: draft.agent,
@@ -84,9 +133,11 @@ export class NotificationStore {
       cwd: draft.cwd ?? null,
       pid: draft.pid ?? null,
       metadata: draft.metadata === undefined ? null : JSON.stringify(draft.metadata),
+      arc_sender_id: options.event?.senderId ?? null,
+      arc_event_id: options.event?.eventId ?? null,
       now,
-    }) as Row;
-    return { record: toRecord(row), created: row.id === id };
+    });
+    return row && { record: toRecord(row), created: row.id === id };
   }
 
   get(id: string): NotificationRecord | undefined {

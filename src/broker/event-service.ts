@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { EnvelopeValidator } from '../domain/arc/envelope-validator.js';
+import type { ArcEnvelope } from '../domain/arc/envelope.js';
+import { conditionKey, toDraft } from '../domain/arc/mapping.js';
+import type { NotificationRecord } from '../domain/notification.js';
+import type { NotificationService } from './notification-service.js';
+
+/** The published schema; the broker validates with this very file (dist/src/broker → repository root). */
+export const ARC_SCHEMA_FILE = fileURLToPath(
+  new URL('../../../schemas/arc-0.1.schema.json', import.meta.url),
+);
+
+export function readArcSchema(file: string = ARC_SCHEMA_FILE): object {
+  return JSON.parse(readFileSync(file, 'utf8')) as object;
+}
+
+export interface EventServiceDeps {
+  validate: EnvelopeValidator;
+  notifications: NotificationService;
+}
+
+export interface EventOutcome {
+  record: NotificationRecord;
+  /** True when a new notification was persisted (201); false for every other success (200). */
+  created: boolean;
+}
+
+/**
+ * POST /v1/events: ARC 0.1 request.created / updated / resolved (spec "States and transitions").
+ * Every write goes through NotificationService, the path native creation takes.
+ */
+export class EventService {
+  constructor(private readonly deps: EventServiceDeps) {}
+
+  handle(body: unknown): EventOutcome {
+    const envelope = this.deps.validate(body);
+    switch (envelope.event_type) {
+      case 'request.created':
+        return this.create(envelope);
+      case 'request.updated':
+        return { record: this.deps.notifications.replaceActive(toDraft(envelope)), created: false };
+      case 'request.resolved':
+        return { record: this.deps.notifications.resolveCondition(conditionKey(envelope)!), created: false };
+    }
+  }
+
+  /**
+   * Keyed: the condition lifecycle (refresh the active one in place, else start a new one). Unkeyed:
+   * identity is (sender.id, event_id), enforced by a unique index, so a retry (or a concurrent duplicate)
+   * returns the original notification whatever its status.
+   */
+  private create(envelope: ArcEnvelope): EventOutcome {
+    const draft = toDraft(envelope);
+    if (draft.key !== undefined) return this.deps.notifications.store(draft);
+    const event = { senderId: envelope.sender.id, eventId: envelope.event_id };
+    return this.deps.notifications.store(draft, { event });
+  }
+}
