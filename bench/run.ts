@@ -2,12 +2,14 @@
  * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
  * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
  */
+import { runBrokerBench } from './broker-throughput.js';
+
 interface Suite {
   name: string;
   run: () => Promise<void>;
 }
 
-const suites: Suite[] = [];
+const suites: Suite[] = [{ name: 'broker', run: runBrokerBench }];
 
 async function main(selected: string[]): Promise<void> {
   for (const suite of suites) {
