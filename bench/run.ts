@@ -1,15 +1,19 @@
-import { runArcBench } from './arc-throughput.js';
-
 /**
  * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
  * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
  */
+import { runArcBench } from './arc-throughput.js';
+import { runBrokerBench } from './broker-throughput.js';
+
 interface Suite {
   name: string;
   run: () => Promise<void>;
 }
 
-const suites: Suite[] = [{ name: 'arc', run: runArcBench }];
+const suites: Suite[] = [
+  { name: 'broker', run: runBrokerBench },
+  { name: 'arc', run: runArcBench },
+];
 
 async function main(selected: string[]): Promise<void> {
   for (const suite of suites) {

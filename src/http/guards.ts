@@ -39,14 +39,23 @@ export function declaredLengthGuard(limit: () => number): Guard {
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
-/** Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). */
+/**
+ * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). The
+ * expected token's hash is kept until the token changes (a config reload), not recomputed per request.
+ */
 export function bearerGuard(token: () => string): Guard {
+  let hashedToken = '';
+  let hashedExpected = sha256('');
   return (request, reply) => {
     if (!request.routeOptions.config.auth) return undefined;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     const supplied = match?.[1];
     const expected = token();
-    if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), sha256(expected))) {
+    if (expected !== hashedToken) {
+      hashedExpected = sha256(expected);
+      hashedToken = expected;
+    }
+    if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected)) {
       return undefined;
     }
     return sendError(request, reply, 401, 'unauthorized');

@@ -1,0 +1,119 @@
+/**
+ * The baseline of the broker benchmark: a bare node:http server doing the least work a create can do
+ * — parse the JSON body, one better-sqlite3 insert into the same table with the same pragmas, answer
+ * 201 with a JSON body of the broker's size — and the least work a list can do (one SELECT,
+ * JSON.stringify). Run as its own process, like notifyd, so both are measured the same way:
+ *
+ *   node dist/bench/baseline-server.js <database file>
+ *
+ * prints `baseline listening on <port>` once it listens on a free loopback port.
+ */
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { PRAGMAS } from '../src/store/database.js';
+import { MIGRATIONS } from '../src/store/migrations.js';
+
+interface Body {
+  title: string;
+  message: string;
+  type?: string;
+  priority?: string;
+  agent?: string;
+  project?: string;
+  cwd?: string;
+  pid?: number;
+  metadata?: Record<string, unknown>;
+}
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: baseline-server <database file>');
+
+const db = new Database(file);
+for (const pragma of PRAGMAS) db.pragma(pragma);
+// The broker's own schema, indexes included, so both pay for the same index maintenance; user_version
+// is kept so the bench's seeding (openDatabase) sees the file as migrated.
+if (db.pragma('user_version', { simple: true }) === 0) {
+  for (const migration of MIGRATIONS) {
+    db.exec(migration.sql);
+    db.pragma(`user_version = ${migration.version}`);
+  }
+}
+
+const insert = db.prepare(`
+  INSERT INTO notifications (id, agent, project, type, priority, title, message, cwd, pid, status,
+                             created_at, updated_at, metadata)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`);
+const list = db.prepare(`SELECT * FROM notifications ORDER BY seq DESC LIMIT ?`);
+
+/** With a Content-Length, as fastify answers: writeHead without one would make the answer chunked. */
+function send(response: ServerResponse, status: number, payload: string): void {
+  response
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(payload),
+    })
+    .end(payload);
+}
+
+function create(request: IncomingMessage, response: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body;
+    const now = Date.now();
+    const stamp = new Date(now).toISOString();
+    const id = randomUUID();
+    const metadata = body.metadata ? JSON.stringify(body.metadata) : null;
+    insert.run(
+      id,
+      body.agent ?? 'unknown',
+      body.project ?? null,
+      body.type ?? 'info',
+      body.priority ?? 'normal',
+      body.title,
+      body.message,
+      body.cwd ?? null,
+      body.pid ?? null,
+      now,
+      now,
+      metadata,
+    );
+    const payload = JSON.stringify({
+      id,
+      agent: body.agent ?? 'unknown',
+      project: body.project,
+      type: body.type ?? 'info',
+      priority: body.priority ?? 'normal',
+      title: body.title,
+      message: body.message,
+      cwd: body.cwd,
+      pid: body.pid,
+      status: 'active',
+      createdAt: stamp,
+      updatedAt: stamp,
+      metadata: body.metadata ?? null,
+    });
+    send(response, 201, payload);
+  });
+}
+
+function listNewest(url: URL, response: ServerResponse): void {
+  const limit = Math.min(500, Math.max(1, Number(url.searchParams.get('limit') ?? 100)));
+  const payload = JSON.stringify(list.all(limit));
+  send(response, 200, payload);
+}
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  if (url.pathname === '/v1/notifications' && request.method === 'POST') return create(request, response);
+  if (url.pathname === '/v1/notifications' && request.method === 'GET') return listNewest(url, response);
+  response.writeHead(404).end();
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`baseline listening on ${typeof address === 'object' && address ? address.port : 0}`);
+});
+
+process.once('SIGTERM', () => server.close(() => (db.close(), process.exit(0))));
