@@ -1,0 +1,74 @@
+import { parseArgs, optionText, type FlagTable } from '../args.js';
+import { CliError } from '../failure.js';
+import { applyInstall, planInstall, type FileState } from './installer.js';
+import { AGENT_TOOLS, skillDirectory, type Scope } from './targets.js';
+
+const FLAGS: FlagTable = {
+  '--scope': { kind: 'value', name: 'scope' },
+  '--path': { kind: 'value', name: 'path' },
+  '--force': { kind: 'switch', name: 'force' },
+  '--dry-run': { kind: 'switch', name: 'dryRun' },
+};
+
+const USAGE =
+  'Usage: notify install-skill <claude|codex> [--scope user|project] [--path <dir>] [--force] [--dry-run].';
+
+/**
+ * Spec "install-skill": all or nothing. When a file differs and --force is absent, nothing is
+ * written, so SKILL.md and its descriptor never come from two versions.
+ */
+export async function run(argv: string[]): Promise<void> {
+  const parsed = parseArgs(
+    argv,
+    FLAGS,
+    (flag) => `unknown option '${flag}' for install-skill. Run 'notify help install-skill'.`,
+  );
+  const [toolName, extra] = parsed.positionals;
+  if (toolName === undefined) throw new CliError(`install-skill requires a tool: claude or codex. ${USAGE}`);
+  const tool = Object.hasOwn(AGENT_TOOLS, toolName.toLowerCase())
+    ? AGENT_TOOLS[toolName.toLowerCase()]!
+    : undefined;
+  if (tool === undefined) throw new CliError(`unknown tool '${toolName}' for install-skill. ${USAGE}`);
+  if (extra !== undefined) throw new CliError(`unexpected argument '${extra}' for install-skill. ${USAGE}`);
+
+  const force = parsed.options.has('force');
+  const dryRun = parsed.options.has('dryRun');
+  const path = optionText(parsed, 'path');
+  if (path !== undefined && path.trim() === '') throw new CliError('--path must not be empty.');
+  const dir = skillDirectory(tool, { scope: readScope(optionText(parsed, 'scope')), ...(path && { path }) });
+  const plan = planInstall(dir, tool.files);
+  const blocked = plan.filter((entry) => entry.state === 'changed' && !force);
+
+  const report = () => {
+    if (dryRun) console.log('Dry run: nothing is written.');
+    console.log(`${tool.label} skill: ${dir}`);
+    for (const entry of plan) console.log(`  ${entry.file.path}: ${describe(entry.state, force, dryRun)}`);
+  };
+  if (dryRun) return report();
+  if (blocked.length > 0) {
+    report();
+    const names = blocked.map((entry) => entry.file.path).join(' and ');
+    const them = blocked.length > 1 ? 'them' : 'it';
+    throw new CliError(
+      `Nothing written: ${names} ${blocked.length > 1 ? 'differ' : 'differs'} from the skill of this notify. Run again with --force to replace ${them}.`,
+    );
+  }
+  applyInstall(plan, force);
+  report();
+  console.log(
+    plan.every((entry) => entry.state === 'up-to-date') ? 'The skill is up to date.' : `Installed. ${tool.nextStep}`,
+  );
+}
+
+function readScope(value: string | undefined): Scope {
+  const scope = (value ?? 'user').trim().toLowerCase();
+  if (scope !== 'user' && scope !== 'project') throw new CliError('--scope must be user or project.');
+  return scope;
+}
+
+function describe(state: FileState, force: boolean, dryRun: boolean): string {
+  if (state === 'up-to-date') return 'up to date';
+  if (state === 'changed' && !force) return 'changed, kept (--force replaces it)';
+  const [done, planned] = state === 'missing' ? ['created', 'would create'] : ['replaced', 'would replace'];
+  return dryRun ? planned : done;
+}
