@@ -25,20 +25,16 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
   const envPort = nonEmpty(env['NOTIFY_PORT']);
   const envToken = nonEmpty(env['NOTIFY_TOKEN']);
 
-  let config: ClientConfig = {};
-  if ((portFlag ?? envPort) === undefined || (nonEmpty(tokenFlag) ?? envToken) === undefined) {
-    const read = readClientConfig(configFile);
-    if (read.state === 'found') config = read.config;
-    if (read.state === 'unreadable') console.error(`Warning: ${read.problem}; ignoring it.`);
-  }
-
-  const port =
+  const explicitPort =
     portFlag !== undefined
       ? parsePort(portFlag, '--port')
       : envPort !== undefined
         ? parsePort(envPort, 'NOTIFY_PORT')
-        : (config.port ?? DEFAULT_PORT);
-  const token = nonEmpty(tokenFlag) ?? envToken ?? config.authToken;
+        : undefined;
+  const explicitToken = nonEmpty(tokenFlag) ?? envToken;
+  const config = explicitPort === undefined || explicitToken === undefined ? readConfigLeniently(configFile) : {};
+  const port = explicitPort ?? config.port ?? DEFAULT_PORT;
+  const token = explicitToken ?? config.authToken;
   return { port, baseUrl: `http://127.0.0.1:${port}`, configFile, ...(token !== undefined && { token }) };
 }
 
@@ -56,6 +52,13 @@ export function warnWhenTokenless(connection: Connection): void {
     `Warning: no token found. Pass --token, set NOTIFY_TOKEN, or start Notify once so that it writes ` +
       `authToken to ${connection.configFile}. Sending the request without a token.`,
   );
+}
+
+/** A broken config.json is the broker's to report; the client warns and goes on with defaults. */
+function readConfigLeniently(file: string): ClientConfig {
+  const read = readClientConfig(file);
+  if (read.state === 'unreadable') console.error(`Warning: ${read.problem}; ignoring it.`);
+  return read.state === 'found' ? read.config : {};
 }
 
 function parsePort(text: string, source: string): number {
