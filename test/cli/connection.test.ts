@@ -58,7 +58,9 @@ describe('notify port and token resolution, and what it sends', () => {
 
   it('calls 127.0.0.1 with the native create body and no priority or type it was not given', async () => {
     writeConfig(home, { port: configPort(), authToken: 'from-config' });
-    const { request } = await send(['the message', '--project', 'api', '--pid', '12'], { NOTIFY_AGENT: 'ci' });
+    const { request } = await send(['the message', '--project', 'api', '--pid', '12'], {
+      NOTIFY_AGENT: 'ci',
+    });
     assert.equal(request.method, 'POST');
     assert.equal(request.url, '/v1/notifications');
     assert.equal(request.headers.host, `127.0.0.1:${configPort()}`);
@@ -76,11 +78,17 @@ describe('notify port and token resolution, and what it sends', () => {
   it('sends list filters as query parameters with the client default limit of 20', async () => {
     writeConfig(home, { port: configPort(), authToken: 'x' });
     brokers[2]!.requests.splice(0);
-    const result = await runNotify(['list', '--unresolved', '--type', 'Input-Required', '--agent', ' codex '], {
-      env: home.env,
-    });
+    const result = await runNotify(
+      ['list', '--unresolved', '--type', 'Input-Required', '--agent', ' codex '],
+      {
+        env: home.env,
+      },
+    );
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(lastCall().request.url, '/v1/notifications?limit=20&unresolved=true&type=input_required&agent=codex');
+    assert.equal(
+      lastCall().request.url,
+      '/v1/notifications?limit=20&unresolved=true&type=input_required&agent=codex',
+    );
   });
 
   it('warns on stderr without a token and still sends the request', async () => {
@@ -133,6 +141,10 @@ describe('notify port and token resolution, and what it sends', () => {
   it('exits 1 for an invalid NOTIFY_PORT', async () => {
     writeConfig(home, { port: configPort(), authToken: 'x' });
     const result = await runNotify(['T'], { env: { ...home.env, NOTIFY_PORT: '99999' } });
-    assert.deepEqual(result, { code: 1, stdout: '', stderr: 'NOTIFY_PORT must be an integer from 1 to 65535.\n' });
+    assert.deepEqual(result, {
+      code: 1,
+      stdout: '',
+      stderr: 'NOTIFY_PORT must be an integer from 1 to 65535.\n',
+    });
   });
 });

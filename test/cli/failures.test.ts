@@ -65,7 +65,11 @@ describe('notify failures', () => {
       const result = await run(COMMANDS['send']!, fake.port);
       await fake.close();
       const { STATUS_CODES } = await import('node:http');
-      assert.deepEqual(result, { code: 1, stdout: '', stderr: `Error ${status} ${STATUS_CODES[status]}: ${detail}\n` });
+      assert.deepEqual(result, {
+        code: 1,
+        stdout: '',
+        stderr: `Error ${status} ${STATUS_CODES[status]}: ${detail}\n`,
+      });
     });
   }
 

@@ -58,7 +58,9 @@ describe('notify health', () => {
 
   it('exits 1 with the error line when /v1/health fails otherwise', async () => {
     const fake = await startFakeBroker(() => ({ status: 503, body: 'maintenance' }));
-    const result = await runNotify(['health', '--port', String(fake.port), '--token', 't'], { env: broker.home.env });
+    const result = await runNotify(['health', '--port', String(fake.port), '--token', 't'], {
+      env: broker.home.env,
+    });
     await fake.close();
     assert.deepEqual(result, { code: 1, stdout: '', stderr: 'Error 503 Service Unavailable: maintenance\n' });
     assert.deepEqual(

@@ -16,7 +16,9 @@ describe('notify get, resolve and dismiss against a real broker', () => {
 
   const run = (...args: string[]) => runNotify(args, { env: broker.home.env });
   const create = async (title: string) =>
-    (await (await broker.request('POST', '/v1/notifications', { title, message: 'm' })).json()) as NotificationDto;
+    (await (
+      await broker.request('POST', '/v1/notifications', { title, message: 'm' })
+    ).json()) as NotificationDto;
   const printed = (stdout: string) => {
     const value = JSON.parse(stdout) as NotificationDto;
     assert.equal(stdout, `${JSON.stringify(value, null, 2)}\n`);
@@ -49,7 +51,11 @@ describe('notify get, resolve and dismiss against a real broker', () => {
   for (const command of ['get', 'resolve', 'dismiss']) {
     it(`${command} exits 3 with the HTTP error line when the id is unknown`, async () => {
       const result = await run(command, 'no-such-id');
-      assert.deepEqual(result, { code: 3, stdout: '', stderr: 'Error 404 Not Found: notification not found\n' });
+      assert.deepEqual(result, {
+        code: 3,
+        stdout: '',
+        stderr: 'Error 404 Not Found: notification not found\n',
+      });
     });
 
     for (const args of [[], ['--port', '1'], ['-x']]) {
@@ -104,7 +110,10 @@ describe('notify dismiss fallback to PATCH', () => {
         ? { status: 404, body: '{"error":"not here"}' }
         : { status: 200, body: JSON.stringify(dto) },
     );
-    assert.deepEqual(calls, ['POST /v1/notifications/n1/dismiss ', 'PATCH /v1/notifications/n1 {"status":"dismissed"}']);
+    assert.deepEqual(calls, [
+      'POST /v1/notifications/n1/dismiss ',
+      'PATCH /v1/notifications/n1 {"status":"dismissed"}',
+    ]);
     assert.deepEqual(result, { code: 0, stdout: `${JSON.stringify(dto, null, 2)}\n`, stderr: '' });
   });
 

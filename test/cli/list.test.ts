@@ -72,7 +72,12 @@ describe('notify list against a real broker', () => {
     assert.equal(await list('--json', '--agent', 'nobody'), '[]\n');
   });
 
-  for (const args of [['--unresolved'], ['--unresolved', 'true'], ['--unresolved=yes'], ['--unresolved', '--limit', '500']]) {
+  for (const args of [
+    ['--unresolved'],
+    ['--unresolved', 'true'],
+    ['--unresolved=yes'],
+    ['--unresolved', '--limit', '500'],
+  ]) {
     it(`shows only active notifications for ${args.join(' ')}`, async () => {
       const shown = await ids(...args, ...(args.includes('--limit') ? [] : ['--limit', '500']));
       assert.equal(shown.length, 23);

@@ -51,7 +51,9 @@ describe('notify send against a real broker', () => {
     assert.equal(created.agentInstance, 'run-7');
     assert.equal(created.pid, 4242);
     assert.equal(created.status, 'active');
-    const stored = (await (await broker.request('GET', `/v1/notifications/${created.id}`)).json()) as NotificationDto;
+    const stored = (await (
+      await broker.request('GET', `/v1/notifications/${created.id}`)
+    ).json()) as NotificationDto;
     assert.deepEqual(stored, created);
   });
 
@@ -144,16 +146,36 @@ describe('notify send against a real broker', () => {
       '--type must be a valid identifier containing letters, numbers, underscores, or hyphens (maximum 64 characters).',
     ],
     ['a type over 64 characters', ['T', '--type', `a${'b'.repeat(64)}`], '--type must be a valid identifier'],
-    ['an invalid priority', ['T', '--priority', 'urgent'], '--priority must be low, normal, high, or critical'],
-    ['an unknown option', ['T', '--colour', 'red'], "unknown option '--colour' for send. Run 'notify help send'."],
+    [
+      'an invalid priority',
+      ['T', '--priority', 'urgent'],
+      '--priority must be low, normal, high, or critical',
+    ],
+    [
+      'an unknown option',
+      ['T', '--colour', 'red'],
+      "unknown option '--colour' for send. Run 'notify help send'.",
+    ],
     ['an unknown option after send', ['send', '-x'], "unknown option '-x' for send. Run 'notify help send'."],
     ['an empty title', ['send', '--title', '  ', '--message', 'M'], '--title must not be empty.'],
     ['a title over 200 characters', ['x'.repeat(201), 'M'], '--title must be at most 200 characters.'],
     ['a message over 4000 characters', ['T', 'm'.repeat(4001)], '--message must be at most 4000 characters.'],
-    ['an agent over 100 characters', ['T', '--agent', 'a'.repeat(101)], '--agent must be at most 100 characters.'],
+    [
+      'an agent over 100 characters',
+      ['T', '--agent', 'a'.repeat(101)],
+      '--agent must be at most 100 characters.',
+    ],
     ['a key over 100 characters', ['T', '--key', 'k'.repeat(101)], '--key must be at most 100 characters.'],
-    ['a project over 200 characters', ['T', '--project', 'p'.repeat(201)], '--project must be at most 200 characters.'],
-    ['a cwd over 1024 characters', ['T', '--cwd', `/${'c'.repeat(1024)}`], '--cwd must be at most 1024 characters.'],
+    [
+      'a project over 200 characters',
+      ['T', '--project', 'p'.repeat(201)],
+      '--project must be at most 200 characters.',
+    ],
+    [
+      'a cwd over 1024 characters',
+      ['T', '--cwd', `/${'c'.repeat(1024)}`],
+      '--cwd must be at most 1024 characters.',
+    ],
     ['no title', ['send', '--message', 'M'], 'send requires a title'],
     ['no message', ['send', '--title', 'T'], 'send requires a message'],
     ['a third positional', ['send', 'a', 'b', 'c'], "unexpected argument 'c' for send"],
@@ -168,7 +190,9 @@ describe('notify send against a real broker', () => {
       assert.equal(result.stdout, '');
       assert.ok(result.stderr.startsWith(message), result.stderr);
       assert.ok(result.stderr.endsWith('\n') && result.stderr.split('\n').length === 2, 'one line');
-      const afterwards = (await (await broker.request('GET', '/v1/notifications?limit=500')).json()) as unknown[];
+      const afterwards = (await (
+        await broker.request('GET', '/v1/notifications?limit=500')
+      ).json()) as unknown[];
       assert.equal(afterwards.length, before.length, 'nothing was sent');
     });
   }

@@ -23,7 +23,16 @@ describe('notify usage, help and version', () => {
       assert.equal(result.stderr, '');
       assert.match(result.stdout, /^notify: /);
       assert.match(result.stdout, /Usage:\n {2}notify <command> \[options\]/);
-      for (const command of ['send', 'list', 'get', 'resolve', 'dismiss', 'health', 'token', 'install-skill']) {
+      for (const command of [
+        'send',
+        'list',
+        'get',
+        'resolve',
+        'dismiss',
+        'health',
+        'token',
+        'install-skill',
+      ]) {
         assert.match(result.stdout, new RegExp(`\\n  ${command}\\b`), command);
       }
     });
@@ -53,7 +62,10 @@ describe('notify usage, help and version', () => {
   });
 
   it('shows the install-skill topic for "install skill --help"', async () => {
-    const [install, topic] = await Promise.all([run('install', 'skill', '--help'), run('help', 'install-skill')]);
+    const [install, topic] = await Promise.all([
+      run('install', 'skill', '--help'),
+      run('help', 'install-skill'),
+    ]);
     assert.equal(install.stdout, topic.stdout);
   });
 

@@ -60,7 +60,12 @@ export async function startFakeBroker(reply: (request: RecordedRequest) => Canne
     let body = '';
     incoming.on('data', (chunk: Buffer) => (body += chunk.toString()));
     incoming.on('end', () => {
-      const recorded = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body };
+      const recorded = {
+        method: incoming.method ?? '',
+        url: incoming.url ?? '',
+        headers: incoming.headers,
+        body,
+      };
       requests.push(recorded);
       const answer = reply(recorded);
       outgoing.writeHead(answer.status, { 'content-type': answer.contentType ?? 'application/json' });
@@ -95,7 +100,10 @@ export async function startSilentServer(): Promise<SilentServer> {
   };
 }
 
-function listen(server: { listen: (port: number, host: string, done: () => void) => unknown; address: () => unknown }): Promise<number> {
+function listen(server: {
+  listen: (port: number, host: string, done: () => void) => unknown;
+  address: () => unknown;
+}): Promise<number> {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address() as { port: number };

@@ -7,9 +7,7 @@ export interface ClientConfig {
 }
 
 export type ConfigRead =
-  | { state: 'found'; config: ClientConfig }
-  | { state: 'missing' }
-  | { state: 'unreadable'; problem: string };
+  { state: 'found'; config: ClientConfig } | { state: 'missing' } | { state: 'unreadable'; problem: string };
 
 export function readClientConfig(file: string): ConfigRead {
   let text: string;

@@ -32,7 +32,8 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
         ? parsePort(envPort, 'NOTIFY_PORT')
         : undefined;
   const explicitToken = nonEmpty(tokenFlag) ?? envToken;
-  const config = explicitPort === undefined || explicitToken === undefined ? readConfigLeniently(configFile) : {};
+  const config =
+    explicitPort === undefined || explicitToken === undefined ? readConfigLeniently(configFile) : {};
   const port = explicitPort ?? config.port ?? DEFAULT_PORT;
   const token = explicitToken ?? config.authToken;
   return { port, baseUrl: `http://127.0.0.1:${port}`, configFile, ...(token !== undefined && { token }) };

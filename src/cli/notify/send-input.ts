@@ -42,10 +42,18 @@ export function buildSendBody(parsed: ParsedArgs, environment: SendEnvironment):
   if (type !== undefined) body.type = readTypeOption(type);
   const priority = optionText(parsed, 'priority');
   if (priority !== undefined) body.priority = normalizePriority(priority) ?? fail(PRIORITY_MESSAGE);
-  setIfPresent(body, 'agentInstance', optionalText('--agent-instance', optionText(parsed, 'agentInstance'), 100));
+  setIfPresent(
+    body,
+    'agentInstance',
+    optionalText('--agent-instance', optionText(parsed, 'agentInstance'), 100),
+  );
   setIfPresent(body, 'project', optionalText('--project', optionText(parsed, 'project'), 200));
   setIfPresent(body, 'key', optionalText('--key', optionText(parsed, 'key'), 100));
-  setIfPresent(body, 'cwd', optionalText('--cwd', optionText(parsed, 'cwd'), 1024) ?? defaultCwd(environment.cwd));
+  setIfPresent(
+    body,
+    'cwd',
+    optionalText('--cwd', optionText(parsed, 'cwd'), 1024) ?? defaultCwd(environment.cwd),
+  );
   setIfPresent(body, 'pid', parsePid(optionText(parsed, 'pid')));
   return body;
 }
@@ -60,7 +68,9 @@ function titleAndMessage(parsed: ParsedArgs): { title?: string; message?: string
   if (title === undefined) title = queue.shift();
   if (message === undefined) message = queue.shift();
   if (queue.length > 0) {
-    fail(`unexpected argument '${queue[0]}' for send: give at most a title and a message. Run 'notify help send'.`);
+    fail(
+      `unexpected argument '${queue[0]}' for send: give at most a title and a message. Run 'notify help send'.`,
+    );
   }
   return { title, message };
 }

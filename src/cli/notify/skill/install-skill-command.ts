@@ -25,9 +25,8 @@ export async function run(argv: string[]): Promise<void> {
   );
   const [toolName, extra] = parsed.positionals;
   if (toolName === undefined) throw new CliError(`install-skill requires a tool: claude or codex. ${USAGE}`);
-  const tool = Object.hasOwn(AGENT_TOOLS, toolName.toLowerCase())
-    ? AGENT_TOOLS[toolName.toLowerCase()]!
-    : undefined;
+  const key = toolName.toLowerCase();
+  const tool = Object.hasOwn(AGENT_TOOLS, key) ? AGENT_TOOLS[key] : undefined;
   if (tool === undefined) throw new CliError(`unknown tool '${toolName}' for install-skill. ${USAGE}`);
   if (extra !== undefined) throw new CliError(`unexpected argument '${extra}' for install-skill. ${USAGE}`);
 
@@ -39,14 +38,14 @@ export async function run(argv: string[]): Promise<void> {
   const plan = planInstall(dir, tool.files);
   const blocked = plan.filter((entry) => entry.state === 'changed' && !force);
 
-  const report = () => {
-    if (dryRun) console.log('Dry run: nothing is written.');
+  const report = (outcome: Outcome) => {
+    if (outcome === 'planned') console.log('Dry run: nothing is written.');
     console.log(`${tool.label} skill: ${dir}`);
-    for (const entry of plan) console.log(`  ${entry.file.path}: ${describe(entry.state, force, dryRun)}`);
+    for (const entry of plan) console.log(`  ${entry.file.path}: ${describe(entry.state, force, outcome)}`);
   };
-  if (dryRun) return report();
+  if (dryRun) return report('planned');
   if (blocked.length > 0) {
-    report();
+    report('blocked');
     const names = blocked.map((entry) => entry.file.path).join(' and ');
     const them = blocked.length > 1 ? 'them' : 'it';
     throw new CliError(
@@ -54,9 +53,11 @@ export async function run(argv: string[]): Promise<void> {
     );
   }
   applyInstall(plan, force);
-  report();
+  report('done');
   console.log(
-    plan.every((entry) => entry.state === 'up-to-date') ? 'The skill is up to date.' : `Installed. ${tool.nextStep}`,
+    plan.every((entry) => entry.state === 'up-to-date')
+      ? 'The skill is up to date.'
+      : `Installed. ${tool.nextStep}`,
   );
 }
 
@@ -66,9 +67,15 @@ function readScope(value: string | undefined): Scope {
   return scope;
 }
 
-function describe(state: FileState, force: boolean, dryRun: boolean): string {
+type Outcome = 'done' | 'planned' | 'blocked';
+
+const LABELS: Record<'missing' | 'changed', Record<Outcome, string>> = {
+  missing: { done: 'created', planned: 'would create', blocked: 'not created' },
+  changed: { done: 'replaced', planned: 'would replace', blocked: 'not replaced' },
+};
+
+function describe(state: FileState, force: boolean, outcome: Outcome): string {
   if (state === 'up-to-date') return 'up to date';
   if (state === 'changed' && !force) return 'changed, kept (--force replaces it)';
-  const [done, planned] = state === 'missing' ? ['created', 'would create'] : ['replaced', 'would replace'];
-  return dryRun ? planned : done;
+  return LABELS[state][outcome];
 }
