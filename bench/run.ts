@@ -1,3 +1,5 @@
+import { runClientStartupBench } from './client-startup.js';
+
 /**
  * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
  * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
@@ -7,7 +9,7 @@ interface Suite {
   run: () => Promise<void>;
 }
 
-const suites: Suite[] = [];
+const suites: Suite[] = [{ name: 'client', run: runClientStartupBench }];
 
 async function main(selected: string[]): Promise<void> {
   for (const suite of suites) {

@@ -1,13 +1,12 @@
 #!/usr/bin/env node
-import { EXIT_OK } from './failure.js';
-
 interface CommandModule {
   run(argv: string[]): Promise<void>;
 }
 
 /**
  * Spec "Client command": the known first words. Each command loads only when used, so
- * `notify --version` and `notify send` never pay for the others' code.
+ * `notify --version` and `notify send` never pay for the others' code; for the same reason this
+ * file imports nothing statically (exit code 0 is written out rather than imported).
  */
 const COMMANDS = new Map<string, () => Promise<CommandModule>>([
   ['send', () => import('./send.js')],
@@ -31,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   if (first === '--version') {
     const { VERSION } = await import('../../version.js');
     console.log(`notify ${VERSION}`);
-    return EXIT_OK;
+    return 0;
   }
   if (first === undefined || first === '--help' || first === '-h') return showHelp(undefined);
   const known = COMMANDS.has(first);
@@ -41,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const module = await COMMANDS.get(command)!();
   try {
     await module.run(args);
-    return EXIT_OK;
+    return 0;
   } catch (error) {
     const { reportFailure } = await import('./report.js');
     return reportFailure(error, command);
@@ -57,7 +56,7 @@ function asksForHelp(args: string[]): boolean {
 async function showHelp(topic: string | undefined): Promise<number> {
   const { helpText } = await import('./help.js');
   console.log(helpText(topic));
-  return EXIT_OK;
+  return 0;
 }
 
 // exitCode rather than exit(): a large JSON answer written to a pipe is flushed before Node ends.
