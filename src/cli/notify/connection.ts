@@ -3,6 +3,7 @@ import { NotifyClient } from '../../client/notify-client.js';
 import { optionText, type ParsedArgs } from './args.js';
 import { isPort, readClientConfig, type ClientConfig } from './client-config.js';
 import { CliError } from './failure.js';
+import { printError } from './output.js';
 
 export const DEFAULT_PORT = 47821;
 
@@ -49,7 +50,7 @@ export function createClient(connection: Connection): NotifyClient {
 /** Spec: without a token the request still goes out (the broker answers 401), after a warning. */
 export function warnWhenTokenless(connection: Connection): void {
   if (connection.token !== undefined) return;
-  console.error(
+  printError(
     `Warning: no token found. Pass --token, set NOTIFY_TOKEN, or start Notify once so that it writes ` +
       `authToken to ${connection.configFile}. Sending the request without a token.`,
   );
@@ -58,7 +59,7 @@ export function warnWhenTokenless(connection: Connection): void {
 /** A broken config.json is the broker's to report; the client warns and goes on with defaults. */
 function readConfigLeniently(file: string): ClientConfig {
   const read = readClientConfig(file);
-  if (read.state === 'unreadable') console.error(`Warning: ${read.problem}; ignoring it.`);
+  if (read.state === 'unreadable') printError(`Warning: ${read.problem}; ignoring it.`);
   return read.state === 'found' ? read.config : {};
 }
 

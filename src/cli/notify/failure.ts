@@ -1,5 +1,4 @@
-/** Spec "Exit codes". */
-export const EXIT_OK = 0;
+/** Spec "Exit codes"; 0 is success. */
 export const EXIT_FAILURE = 1;
 export const EXIT_UNAUTHORIZED = 2;
 export const EXIT_NOT_FOUND = 3;

@@ -3,11 +3,11 @@ import { isStatus } from '../../domain/notification.js';
 import { CONNECTION_FLAGS, optionText, parseArgs, type FlagTable, type ParsedArgs } from './args.js';
 import { createClient, resolveConnection, warnWhenTokenless } from './connection.js';
 import { CliError } from './failure.js';
-import { printJson } from './output.js';
+import { printJson, printLine } from './output.js';
 import { readTypeOption } from './type-option.js';
 
 /** Spec "List limit": the client asks for 20 unless told otherwise (the broker's own default is 100). */
-export const CLIENT_LIST_LIMIT = 20;
+const CLIENT_LIST_LIMIT = 20;
 
 const LIST_FLAGS: FlagTable = {
   '--unresolved': { kind: 'optional-boolean', name: 'unresolved' },
@@ -30,11 +30,11 @@ export async function run(argv: string[]): Promise<void> {
   warnWhenTokenless(connection);
   const notifications = await createClient(connection).list(query);
   if (parsed.options.has('json')) return printJson(notifications);
-  console.log(notifications.length === 0 ? '(no notifications)' : notifications.map(formatLine).join('\n'));
+  printLine(notifications.length === 0 ? '(no notifications)' : notifications.map(formatLine).join('\n'));
 }
 
 /** Spec: `{id} [{type}/{priority}] {status} {title} ({agent})`. */
-export function formatLine(n: NotificationDto): string {
+function formatLine(n: NotificationDto): string {
   return `${n.id} [${n.type}/${n.priority}] ${n.status} ${n.title} (${n.agent})`;
 }
 

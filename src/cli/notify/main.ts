@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { printLine } from './output.js';
+
 interface CommandModule {
   run(argv: string[]): Promise<void>;
 }
@@ -6,7 +8,7 @@ interface CommandModule {
 /**
  * Spec "Client command": the known first words. Each command loads only when used, so
  * `notify --version` and `notify send` never pay for the others' code; for the same reason this
- * file imports nothing statically (exit code 0 is written out rather than imported).
+ * file imports only the output helpers (exit code 0 is written out rather than imported).
  */
 const COMMANDS = new Map<string, () => Promise<CommandModule>>([
   ['send', () => import('./send.js')],
@@ -29,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
   const [first] = argv;
   if (first === '--version') {
     const { VERSION } = await import('../../version.js');
-    console.log(`notify ${VERSION}`);
+    printLine(`notify ${VERSION}`);
     return 0;
   }
   if (first === undefined || first === '--help' || first === '-h') return showHelp(undefined);
@@ -55,7 +57,7 @@ function asksForHelp(args: string[]): boolean {
 
 async function showHelp(topic: string | undefined): Promise<number> {
   const { helpText } = await import('./help.js');
-  console.log(helpText(topic));
+  printLine(helpText(topic));
   return 0;
 }
 

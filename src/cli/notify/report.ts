@@ -1,5 +1,6 @@
 import { BrokerTimeoutError, BrokerUnreachableError, HttpError } from '../../client/errors.js';
 import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED } from './failure.js';
+import { printError } from './output.js';
 
 /** Spec "Exit codes": the HTTP statuses that earn their own exit code, per command; others give 1. */
 const HTTP_EXIT_CODES: Record<string, Record<number, number>> = {
@@ -12,28 +13,28 @@ const HTTP_EXIT_CODES: Record<string, Record<number, number>> = {
 /** Prints why `command` failed to stderr, in the spec's words, and returns the exit code. */
 export function reportFailure(error: unknown, command: string): number {
   if (error instanceof CliError) {
-    console.error(error.message);
+    printError(error.message);
     return error.exitCode;
   }
   if (error instanceof HttpError) {
-    console.error(`Error ${error.status} ${error.statusText}: ${error.detail}`);
+    printError(`Error ${error.status} ${error.statusText}: ${error.detail}`);
     return HTTP_EXIT_CODES[command]?.[error.status] ?? EXIT_FAILURE;
   }
   if (error instanceof BrokerTimeoutError) {
-    console.error('Notify did not respond before the request timed out.');
+    printError('Notify did not respond before the request timed out.');
     return EXIT_FAILURE;
   }
   if (error instanceof BrokerUnreachableError) {
     if (command === 'health') {
-      console.error(
+      printError(
         `Could not reach Notify at ${error.baseUrl}: ${error.message}. Is the app running? Check the tray icon.`,
       );
     } else {
-      console.error(`Could not reach Notify at ${error.baseUrl}: ${error.message}`);
-      console.error('Is the tray app running?');
+      printError(`Could not reach Notify at ${error.baseUrl}: ${error.message}`);
+      printError('Is the tray app running?');
     }
     return EXIT_FAILURE;
   }
-  console.error(`notify: ${(error as Error).message ?? String(error)}`);
+  printError(`notify: ${(error as Error).message ?? String(error)}`);
   return EXIT_FAILURE;
 }

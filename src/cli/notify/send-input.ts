@@ -22,6 +22,13 @@ export const SEND_FLAGS: FlagTable = {
 
 const PRIORITY_MESSAGE = '--priority must be low, normal, high, or critical';
 
+/** Spec "send" limits of the optional text flags, by field of the request body. */
+const OPTIONAL_TEXT = [
+  ['agentInstance', '--agent-instance', 100],
+  ['project', '--project', 200],
+  ['key', '--key', 100],
+] as const;
+
 export interface SendEnvironment {
   agent: string | undefined;
   cwd: string;
@@ -42,18 +49,11 @@ export function buildSendBody(parsed: ParsedArgs, environment: SendEnvironment):
   if (type !== undefined) body.type = readTypeOption(type);
   const priority = optionText(parsed, 'priority');
   if (priority !== undefined) body.priority = normalizePriority(priority) ?? fail(PRIORITY_MESSAGE);
-  setIfPresent(
-    body,
-    'agentInstance',
-    optionalText('--agent-instance', optionText(parsed, 'agentInstance'), 100),
-  );
-  setIfPresent(body, 'project', optionalText('--project', optionText(parsed, 'project'), 200));
-  setIfPresent(body, 'key', optionalText('--key', optionText(parsed, 'key'), 100));
-  setIfPresent(
-    body,
-    'cwd',
-    optionalText('--cwd', optionText(parsed, 'cwd'), 1024) ?? defaultCwd(environment.cwd),
-  );
+  for (const [field, flag, max] of OPTIONAL_TEXT) {
+    setIfPresent(body, field, optionalText(flag, optionText(parsed, field), max));
+  }
+  const cwd = optionalText('--cwd', optionText(parsed, 'cwd'), 1024) ?? defaultCwd(environment.cwd);
+  setIfPresent(body, 'cwd', cwd);
   setIfPresent(body, 'pid', parsePid(optionText(parsed, 'pid')));
   return body;
 }

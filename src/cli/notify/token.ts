@@ -2,6 +2,7 @@ import { resolvePaths } from '../../config/paths.js';
 import { looksLikeOption } from './args.js';
 import { readClientConfig } from './client-config.js';
 import { CliError } from './failure.js';
+import { printLine } from './output.js';
 
 /** Spec "token": config.json's authToken as is; NOTIFY_TOKEN is deliberately not consulted. */
 export async function run(argv: string[]): Promise<void> {
@@ -22,5 +23,5 @@ export async function run(argv: string[]): Promise<void> {
       `No token yet: Notify creates one when it runs for the first time. Start it once (notifyd), then run 'notify token' again. Config file: ${file}`,
     );
   }
-  process.stdout.write(`${token}\n`);
+  printLine(token);
 }

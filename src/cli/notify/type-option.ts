@@ -1,7 +1,7 @@
 import { normalizeType } from '../../domain/notification-type.js';
 import { CliError } from './failure.js';
 
-export const TYPE_MESSAGE =
+const TYPE_MESSAGE =
   '--type must be a valid identifier containing letters, numbers, underscores, or hyphens (maximum 64 characters).';
 
 /** Spec "Type identifiers": `Input-Required`, `input_required` and `inputrequired` are one type. */

@@ -2,6 +2,7 @@ import { parseArgs, optionText, type FlagTable } from '../args.js';
 import { CliError } from '../failure.js';
 import { applyInstall, planInstall, type FileState } from './installer.js';
 import { AGENT_TOOLS, skillDirectory, type Scope } from './targets.js';
+import { printLine } from '../output.js';
 
 const FLAGS: FlagTable = {
   '--scope': { kind: 'value', name: 'scope' },
@@ -39,9 +40,9 @@ export async function run(argv: string[]): Promise<void> {
   const blocked = plan.filter((entry) => entry.state === 'changed' && !force);
 
   const report = (outcome: Outcome) => {
-    if (outcome === 'planned') console.log('Dry run: nothing is written.');
-    console.log(`${tool.label} skill: ${dir}`);
-    for (const entry of plan) console.log(`  ${entry.file.path}: ${describe(entry.state, force, outcome)}`);
+    if (outcome === 'planned') printLine('Dry run: nothing is written.');
+    printLine(`${tool.label} skill: ${dir}`);
+    for (const entry of plan) printLine(`  ${entry.file.path}: ${describe(entry.state, force, outcome)}`);
   };
   if (dryRun) return report('planned');
   if (blocked.length > 0) {
@@ -54,7 +55,7 @@ export async function run(argv: string[]): Promise<void> {
   }
   applyInstall(plan, force);
   report('done');
-  console.log(
+  printLine(
     plan.every((entry) => entry.state === 'up-to-date')
       ? 'The skill is up to date.'
       : `Installed. ${tool.nextStep}`,

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { OPENAI_YAML } from './openai-yaml.js';
 import { SKILL_MD } from './skill-md.js';
 
-export const SKILL_NAME = 'notify';
+const SKILL_NAME = 'notify';
 
 export interface SkillFile {
   /** Relative to the skill folder, with `/` separators. */
