@@ -22,6 +22,10 @@ describe('notify usage, help and version', () => {
       assert.equal(result.code, 0);
       assert.equal(result.stderr, '');
       assert.match(result.stdout, /^notify: /);
+      assert.ok(
+        result.stdout.split('\n').every((line) => line.length <= 80),
+        'fits 80 columns',
+      );
       assert.match(result.stdout, /Usage:\n {2}notify <command> \[options\]/);
       for (const command of [
         'send',
@@ -49,7 +53,12 @@ describe('notify usage, help and version', () => {
       assert.equal(viaHelp.code, 0);
       assert.match(viaHelp.stdout, new RegExp(`^notify ${topic}: `));
       assert.match(viaHelp.stdout, /Example/);
-      assert.ok(viaHelp.stdout.split('\n').length <= 40, 'fits one screen');
+      const lines = viaHelp.stdout.split('\n');
+      assert.ok(lines.length <= 40, 'fits one screen');
+      assert.ok(
+        lines.every((line) => line.length <= 80),
+        'fits 80 columns',
+      );
       const viaFlag = await run(topic, '--help');
       assert.deepEqual(viaFlag, viaHelp);
     });
