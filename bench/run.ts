@@ -1,3 +1,5 @@
+import { runClientStartupBench } from './client-startup.js';
+
 /**
  * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
  * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
@@ -13,6 +15,7 @@ interface Suite {
 const suites: Suite[] = [
   { name: 'broker', run: runBrokerBench },
   { name: 'arc', run: runArcBench },
+  { name: 'client', run: runClientStartupBench },
 ];
 
 async function main(selected: string[]): Promise<void> {

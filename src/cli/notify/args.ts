@@ -1,0 +1,84 @@
+import { CliError } from './failure.js';
+
+/**
+ * `value` takes the next word (or `=value`); `switch` takes none; `optional-boolean` takes a value
+ * only when the next word does not look like an option (`--unresolved` bare means true).
+ */
+export type FlagKind = 'value' | 'switch' | 'optional-boolean';
+
+export interface FlagDef {
+  kind: FlagKind;
+  /** The option's name in the result, shared by aliases (`--msg` and `--message`). */
+  name: string;
+}
+
+export type FlagTable = Record<string, FlagDef>;
+
+export interface ParsedArgs {
+  options: Map<string, string | true>;
+  positionals: string[];
+}
+
+export const CONNECTION_FLAGS: FlagTable = {
+  '--port': { kind: 'value', name: 'port' },
+  '--token': { kind: 'value', name: 'token' },
+};
+
+/**
+ * Options may appear anywhere; a repeated option keeps its last value; `--` ends the options so a
+ * title may start with a dash. `unknownOption` builds each command's own message for a stray flag.
+ */
+export function parseArgs(
+  argv: readonly string[],
+  table: FlagTable,
+  unknownOption: (flag: string) => string,
+): ParsedArgs {
+  const options = new Map<string, string | true>();
+  const positionals: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index]!;
+    if (word === '--') {
+      positionals.push(...argv.slice(index + 1));
+      break;
+    }
+    if (!looksLikeOption(word)) {
+      positionals.push(word);
+      continue;
+    }
+    const equals = word.indexOf('=');
+    const flag = equals > 0 && word.startsWith('--') ? word.slice(0, equals) : word;
+    const inline = flag === word ? undefined : word.slice(equals + 1);
+    const def = table[flag];
+    if (!def) throw new CliError(unknownOption(flag));
+    if (def.kind === 'switch') {
+      if (inline !== undefined) throw new CliError(`${flag} does not take a value.`);
+      options.set(def.name, true);
+    } else if (inline !== undefined) {
+      options.set(def.name, inline);
+    } else if (def.kind === 'value') {
+      const next = argv[index + 1];
+      if (next === undefined) throw new CliError(`${flag} requires a value.`);
+      options.set(def.name, next);
+      index++;
+    } else {
+      const next = argv[index + 1];
+      if (next !== undefined && !looksLikeOption(next) && next !== '--') {
+        options.set(def.name, next);
+        index++;
+      } else {
+        options.set(def.name, true);
+      }
+    }
+  }
+  return { options, positionals };
+}
+
+/** A lone `-` is a value (by habit, stdin), as is anything not starting with a dash. */
+export function looksLikeOption(word: string): boolean {
+  return word.length > 1 && word.startsWith('-');
+}
+
+export function optionText(parsed: ParsedArgs, name: string): string | undefined {
+  const value = parsed.options.get(name);
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+
+/** What the client takes from config.json; the broker owns the file, so the client only reads it. */
+export interface ClientConfig {
+  port?: number;
+  authToken?: string;
+}
+
+export type ConfigRead =
+  { state: 'found'; config: ClientConfig } | { state: 'missing' } | { state: 'unreadable'; problem: string };
+
+export function readClientConfig(file: string): ConfigRead {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
+    return { state: 'unreadable', problem: `${file} cannot be read (${(error as Error).message})` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { state: 'unreadable', problem: `${file} is not valid JSON (${(error as Error).message})` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { state: 'unreadable', problem: `${file} does not hold a JSON object` };
+  }
+  const { port, authToken } = raw as Record<string, unknown>;
+  const config: ClientConfig = {};
+  if (isPort(port)) config.port = port;
+  if (typeof authToken === 'string' && authToken.trim() !== '') config.authToken = authToken.trim();
+  return { state: 'found', config };
+}
+
+export function isPort(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535;
+}

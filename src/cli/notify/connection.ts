@@ -1,0 +1,75 @@
+import { resolvePaths } from '../../config/paths.js';
+import { NotifyClient } from '../../client/notify-client.js';
+import { optionText, type ParsedArgs } from './args.js';
+import { isPort, readClientConfig, type ClientConfig } from './client-config.js';
+import { CliError } from './failure.js';
+import { printError } from './output.js';
+
+export const DEFAULT_PORT = 47821;
+
+export interface Connection {
+  port: number;
+  baseUrl: string;
+  token?: string;
+  configFile: string;
+}
+
+/**
+ * Spec "Client command": port from --port, else NOTIFY_PORT, else config.json, else 47821; token
+ * from --token, else NOTIFY_TOKEN, else config.json's authToken. config.json is read only when a
+ * flag or variable leaves something open.
+ */
+export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = process.env): Connection {
+  const configFile = resolvePaths(env).configFile;
+  const portFlag = optionText(parsed, 'port');
+  const tokenFlag = optionText(parsed, 'token');
+  const envPort = nonEmpty(env['NOTIFY_PORT']);
+  const envToken = nonEmpty(env['NOTIFY_TOKEN']);
+
+  const explicitPort =
+    portFlag !== undefined
+      ? parsePort(portFlag, '--port')
+      : envPort !== undefined
+        ? parsePort(envPort, 'NOTIFY_PORT')
+        : undefined;
+  const explicitToken = nonEmpty(tokenFlag) ?? envToken;
+  const config =
+    explicitPort === undefined || explicitToken === undefined ? readConfigLeniently(configFile) : {};
+  const port = explicitPort ?? config.port ?? DEFAULT_PORT;
+  const token = explicitToken ?? config.authToken;
+  return { port, baseUrl: `http://127.0.0.1:${port}`, configFile, ...(token !== undefined && { token }) };
+}
+
+export function createClient(connection: Connection): NotifyClient {
+  return new NotifyClient({
+    baseUrl: connection.baseUrl,
+    ...(connection.token !== undefined && { token: connection.token }),
+  });
+}
+
+/** Spec: without a token the request still goes out (the broker answers 401), after a warning. */
+export function warnWhenTokenless(connection: Connection): void {
+  if (connection.token !== undefined) return;
+  printError(
+    `Warning: no token found. Pass --token, set NOTIFY_TOKEN, or start Notify once so that it writes ` +
+      `authToken to ${connection.configFile}. Sending the request without a token.`,
+  );
+}
+
+/** A broken config.json is the broker's to report; the client warns and goes on with defaults. */
+function readConfigLeniently(file: string): ClientConfig {
+  const read = readClientConfig(file);
+  if (read.state === 'unreadable') printError(`Warning: ${read.problem}; ignoring it.`);
+  return read.state === 'found' ? read.config : {};
+}
+
+function parsePort(text: string, source: string): number {
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!isPort(value)) throw new CliError(`${source} must be an integer from 1 to 65535.`);
+  return value;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}

@@ -1,0 +1,10 @@
+import { createClient, resolveConnection, warnWhenTokenless } from './connection.js';
+import { parseIdArgs } from './id-args.js';
+import { printJson } from './output.js';
+
+export async function run(argv: string[]): Promise<void> {
+  const { id, parsed } = parseIdArgs('resolve', argv);
+  const connection = resolveConnection(parsed);
+  warnWhenTokenless(connection);
+  printJson(await createClient(connection).setStatus(id, 'resolved'));
+}

@@ -1,0 +1,49 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { OPENAI_YAML } from './openai-yaml.js';
+import { SKILL_MD } from './skill-md.js';
+
+const SKILL_NAME = 'notify';
+
+export interface SkillFile {
+  /** Relative to the skill folder, with `/` separators. */
+  path: string;
+  content: string;
+}
+
+export interface AgentTool {
+  label: string;
+  /** The skills folder of the tool, relative to the home folder (user) or the project (project). */
+  skillsDir: string;
+  files: SkillFile[];
+  /** What the user does next for the tool to pick the skill up. */
+  nextStep: string;
+}
+
+/** platform-facts.md "Agent skills": where each tool looks, and what it reads. */
+export const AGENT_TOOLS: Record<string, AgentTool> = {
+  claude: {
+    label: 'Claude Code',
+    skillsDir: join('.claude', 'skills'),
+    files: [{ path: 'SKILL.md', content: SKILL_MD }],
+    nextStep: 'Claude Code loads it in sessions started from now on.',
+  },
+  codex: {
+    label: 'Codex',
+    skillsDir: join('.agents', 'skills'),
+    files: [
+      { path: 'SKILL.md', content: SKILL_MD },
+      { path: 'agents/openai.yaml', content: OPENAI_YAML },
+    ],
+    nextStep: 'Restart Codex to load it.',
+  },
+};
+
+export type Scope = 'user' | 'project';
+
+/** `--path` wins over the scope; either way the files go into a `notify` folder of their own. */
+export function skillDirectory(tool: AgentTool, where: { scope: Scope; path?: string }): string {
+  if (where.path !== undefined) return join(resolve(where.path), SKILL_NAME);
+  const base = where.scope === 'user' ? homedir() : process.cwd();
+  return join(base, tool.skillsDir, SKILL_NAME);
+}

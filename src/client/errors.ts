@@ -1,0 +1,32 @@
+/** The broker answered outside 2xx; `detail` is its `error` field, else the raw body, else a placeholder. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly detail: string,
+  ) {
+    super(`${status} ${statusText}: ${detail}`);
+  }
+}
+
+/** No answer arrived within the client's time budget. */
+export class BrokerTimeoutError extends Error {
+  override name = 'BrokerTimeoutError';
+}
+
+/** The connection failed before an answer: nothing listening, reset, refused. */
+export class BrokerUnreachableError extends Error {
+  override name = 'BrokerUnreachableError';
+  constructor(
+    readonly baseUrl: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** A 2xx answer whose body is not the JSON the API promises. */
+export class UnexpectedResponseError extends Error {
+  override name = 'UnexpectedResponseError';
+}

@@ -1,0 +1,113 @@
+import type {
+  BasicHealth,
+  CreateNotificationBody,
+  HealthResponse,
+  ListNotificationsQuery,
+  NotificationDto,
+  Status,
+} from './api-types.js';
+import { HttpError, UnexpectedResponseError } from './errors.js';
+import { sendRequest, type RawResponse } from './transport.js';
+
+/** Spec "Limits": every broker call of the client gives up after 10 seconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface NotifyClientOptions {
+  /** e.g. http://127.0.0.1:47821 */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer`; without it every /v1 call answers 401. */
+  token?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * The typed client of the broker's HTTP API. Non-2xx answers throw HttpError; failed connections
+ * throw BrokerUnreachableError; a silent broker throws BrokerTimeoutError.
+ */
+export class NotifyClient {
+  readonly baseUrl: string;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+
+  constructor(options: NotifyClientOptions) {
+    this.baseUrl = options.baseUrl;
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  create(body: CreateNotificationBody): Promise<NotificationDto> {
+    return this.#call('POST', '/v1/notifications', body);
+  }
+
+  list(query: ListNotificationsQuery = {}): Promise<NotificationDto[]> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) params.set(name, String(value));
+    }
+    const search = params.size > 0 ? `?${params.toString()}` : '';
+    return this.#call('GET', `/v1/notifications${search}`);
+  }
+
+  get(id: string): Promise<NotificationDto> {
+    return this.#call('GET', notificationPath(id));
+  }
+
+  setStatus(id: string, status: Status): Promise<NotificationDto> {
+    return this.#call('PATCH', notificationPath(id), { status });
+  }
+
+  dismiss(id: string): Promise<NotificationDto> {
+    return this.#call('POST', `${notificationPath(id)}/dismiss`);
+  }
+
+  /** GET /v1/health: needs the token. */
+  health(): Promise<HealthResponse> {
+    return this.#call('GET', '/v1/health');
+  }
+
+  /** GET /health: no token needed, tells only that the broker is alive. */
+  liveness(): Promise<BasicHealth> {
+    return this.#call('GET', '/health');
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#token !== undefined) headers['authorization'] = `Bearer ${this.#token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await sendRequest({
+      method,
+      url: new URL(path, this.baseUrl),
+      headers,
+      timeoutMs: this.#timeoutMs,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    if (response.status < 200 || response.status > 299) throw toHttpError(response);
+    try {
+      return JSON.parse(response.body) as T;
+    } catch {
+      throw new UnexpectedResponseError(
+        `${method} ${path} answered ${response.status} with a body that is not JSON`,
+      );
+    }
+  }
+}
+
+function notificationPath(id: string): string {
+  return `/v1/notifications/${encodeURIComponent(id)}`;
+}
+
+/** Spec "Client command": the payload's error field, else the raw body, else `(empty response)`. */
+function toHttpError(response: RawResponse): HttpError {
+  const raw = response.body.trim();
+  let detail = raw === '' ? '(empty response)' : raw;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) {
+      const error = (parsed as { error: unknown }).error;
+      if (typeof error === 'string') detail = error;
+    }
+  } catch {
+    // Not JSON: the raw body is the most useful thing to show.
+  }
+  return new HttpError(response.status, response.statusText, detail);
+}
