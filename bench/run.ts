@@ -1,11 +1,10 @@
-import { runClientStartupBench } from './client-startup.js';
-
 /**
  * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
  * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
  */
 import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
+import { runClientStartupBench } from './client-startup.js';
 
 interface Suite {
   name: string;
