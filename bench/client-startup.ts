@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startBroker } from '../test/support/broker-process.js';
 
-const NOTIFY = fileURLToPath(new URL('../src/cli/notify/main.js', import.meta.url));
+const NOTIFY = fileURLToPath(new URL('../notify.cjs', import.meta.url));
 const RUNS = 30;
 const TARGETS = { version: 1.3, send: 1.6 };
 

@@ -4,7 +4,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** The `bin` of package.json, as an installed `notify` runs it. */
-export const NOTIFY = fileURLToPath(new URL('../../src/cli/notify/main.js', import.meta.url));
+export const NOTIFY = fileURLToPath(new URL('../../notify.cjs', import.meta.url));
 
 export interface CliResult {
   code: number | null;

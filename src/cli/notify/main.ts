@@ -62,4 +62,4 @@ async function showHelp(topic: string | undefined): Promise<number> {
 }
 
 // exitCode rather than exit(): a large JSON answer written to a pipe is flushed before Node ends.
-process.exitCode = await main(process.argv.slice(2));
+void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
