@@ -26,6 +26,11 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const paths = resolvePaths();
+  // Listen for the stop signals before starting, so a SIGTERM during start-up still ends in a clean stop.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
   let broker;
   try {
     broker = await startBroker({ paths });
@@ -37,11 +42,7 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   console.log(`Notify listening on http://127.0.0.1:${broker.port}`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  await stopRequested;
   await broker.stop();
   return 0;
 }

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { MalformedConfigError, normalizeConfig, type NormalizedConfig } from './settings.js';
 
@@ -20,13 +30,26 @@ export function readConfig(file: string): NormalizedConfig | undefined {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new MalformedConfigError(`${file} is not valid JSON (${(error as Error).message})`);
+    throw new MalformedConfigError(`${file} is not valid JSON (${syntaxErrorPlace(error as Error, text)})`);
   }
   try {
     return normalizeConfig(raw, generateToken);
   } catch (error) {
     throw new MalformedConfigError(`${file}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Where the JSON breaks, as line and column. V8's own message quotes the text around the error, which
+ * can be the token, so it is never passed on.
+ */
+function syntaxErrorPlace(error: Error, text: string): string {
+  const position = /position (\d+)/.exec(error.message);
+  if (!position) return 'an unexpected character; check quotes, commas and braces';
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `syntax error at line ${line}, column ${column}`;
 }
 
 /**
@@ -45,10 +68,19 @@ export function writeConfigAtomically(file: string, document: Record<string, unk
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w', 0o600);
   try {
+    // A leftover temp file keeps its old mode on open; the token must never sit in a readable file.
+    fchmodSync(fd, 0o600);
     writeSync(fd, `${JSON.stringify(document, null, 2)}\n`);
     fsyncSync(fd);
-  } finally {
     closeSync(fd);
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(temp, { force: true });
+    throw error;
   }
-  renameSync(temp, file);
 }

@@ -2,16 +2,13 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { readConfig } from './config-file.js';
 import type { Settings } from './settings.js';
 
-/** Settings that need a new socket or a new identity; a change to them waits for a restart. */
-const RESTART_ONLY = ['port', 'authToken'] as const;
-
 export interface SettingsEvents {
   onReload(changed: string[]): void;
   onProblem(message: string): void;
 }
 
 /**
- * The live settings: start-time values, with hot-reloadable ones refreshed when config.json changes.
+ * The live settings: every value but the port is refreshed when config.json changes.
  * Polling (fs.watchFile) survives editors and atomic renames that replace the file's inode.
  */
 export class SettingsSource {
@@ -40,23 +37,27 @@ export class SettingsSource {
   }
 
   reload(events: SettingsEvents): void {
+    const previous = this.#current;
     let next: Settings;
     try {
       const config = readConfig(this.file);
       if (!config) return events.onProblem(`${this.file} was removed; keeping the current settings`);
       next = config.settings;
       config.warnings.forEach((warning) => events.onProblem(`config: ${warning}`));
+      if (config.tokenGenerated) {
+        // A token made here would live only in memory, and every client reading the file would fail.
+        events.onProblem('config: authToken was removed from the file; keeping the current token');
+        next = { ...next, authToken: previous.authToken };
+      }
     } catch (error) {
       return events.onProblem(
         `config not reloaded, keeping the current settings: ${(error as Error).message}`,
       );
     }
-    const previous = this.#current;
-    const restartNeeded = RESTART_ONLY.filter((field) => next[field] !== previous[field]);
-    for (const field of restartNeeded) {
-      events.onProblem(`config: a change of ${field} takes effect after a restart`);
-    }
-    const merged: Settings = { ...next, port: previous.port, authToken: previous.authToken };
+    if (next.port !== previous.port)
+      events.onProblem('config: a change of port takes effect after a restart');
+    // The listening socket stays; everything else, the token included, applies at once.
+    const merged: Settings = { ...next, port: previous.port };
     const changed = (Object.keys(merged) as (keyof Settings)[]).filter(
       (field) => JSON.stringify(merged[field]) !== JSON.stringify(previous[field]),
     );

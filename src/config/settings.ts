@@ -41,6 +41,8 @@ export interface NormalizedConfig {
   document: Record<string, unknown>;
   /** One sentence per value that was out of range and replaced. */
   warnings: string[];
+  /** The file had no authToken and a new one was made (not yet saved). */
+  tokenGenerated: boolean;
 }
 
 type Document = Record<string, unknown>;
@@ -78,6 +80,7 @@ export function normalizeConfig(raw: unknown, generateToken: () => string): Norm
   const maxVisibleToasts = readMaxVisibleToasts(document, warnings);
 
   let authToken = readValue(document, 'authToken', 'string');
+  const tokenGenerated = !authToken;
   if (!authToken) authToken = document['authToken'] = generateToken();
 
   return {
@@ -96,6 +99,7 @@ export function normalizeConfig(raw: unknown, generateToken: () => string): Norm
     },
     document,
     warnings,
+    tokenGenerated,
   };
 }
 

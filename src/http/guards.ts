@@ -4,7 +4,7 @@ import { sendError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Needs `Authorization: Bearer <authToken>`. */
+    /** Needs `Authorization: Bearer <authToken>`; unset (an unknown path) means: needed under /v1/. */
     auth?: boolean;
     /** Counts against the POST rate limit of the token. */
     rateLimited?: boolean;
@@ -39,6 +39,16 @@ export function declaredLengthGuard(limit: () => number): Guard {
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
+/** The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110). */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/** Spec "Authentication" 1: every /v1/* path, including ones that match no route. */
+function needsAuth(request: FastifyRequest): boolean {
+  return request.routeOptions.config.auth ?? request.url.startsWith('/v1/');
+}
+
 /**
  * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). The
  * expected token's hash is kept until the token changes (a config reload), not recomputed per request.
@@ -47,9 +57,8 @@ export function bearerGuard(token: () => string): Guard {
   let hashedToken = '';
   let hashedExpected = sha256('');
   return (request, reply) => {
-    if (!request.routeOptions.config.auth) return undefined;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const supplied = match?.[1];
+    if (!needsAuth(request)) return undefined;
+    const supplied = bearerToken(request);
     const expected = token();
     if (expected !== hashedToken) {
       hashedExpected = sha256(expected);
@@ -62,12 +71,15 @@ export function bearerGuard(token: () => string): Guard {
   };
 }
 
-/** One counter per token in a fixed one-second window (spec "Limits", Rate). */
+/**
+ * One counter per token in a fixed one-second window (spec "Limits", Rate). Runs after the bearer
+ * guard, so the token is the valid one however the header spells the scheme and spaces.
+ */
 export function rateLimitGuard(perSecond: () => number, now: () => number): Guard {
   const windows = new Map<string, { start: number; count: number }>();
   return (request, reply) => {
     if (!request.routeOptions.config.rateLimited) return undefined;
-    const token = request.headers.authorization ?? '';
+    const token = bearerToken(request) ?? '';
     const second = Math.floor(now() / 1000);
     let window = windows.get(token);
     if (!window || window.start !== second) {

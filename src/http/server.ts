@@ -22,6 +22,8 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     forceCloseConnections: 'idle',
     requestTimeout: 30_000,
     return503OnClosing: true,
+    // Any id gets the spec's 404 "notification not found", not a route miss at fastify's 100 characters.
+    routerOptions: { maxParamLength: 2048 },
     // A request without Host reaches the host guard (421 with the error shape), not Node's bare 400.
     http: { requireHostHeader: false },
     // Bad percent-encoding in the path, or an over-long id: the spec's `{"error"}` shape, not fastify's.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createTempHome, readConfigFile, startBroker, writeConfig } from '../support/broker-process.js';
 
@@ -139,4 +140,86 @@ describe('config.json', () => {
       home.cleanup();
     }
   });
+
+  it('applies a new maxRequestBodyBytes and a new authToken without a restart', async () => {
+    const home = createTempHome();
+    const broker = await startBroker({ home });
+    try {
+      const config = readConfigFile(home);
+      writeFileSync(
+        home.configFile,
+        JSON.stringify({ ...config, maxRequestBodyBytes: 100, authToken: 'rotated-token' }),
+      );
+      const big = JSON.stringify({ title: 't', message: 'x'.repeat(200) });
+      const send = (token: string) =>
+        fetch(`${broker.baseUrl}/v1/notifications`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: big,
+        });
+      await eventually(async () => (await send('rotated-token')).status === 413);
+      const small = { method: 'POST', body: '{"title":"t","message":"m"}' };
+      const withToken = (token: string) =>
+        fetch(`${broker.baseUrl}/v1/notifications`, {
+          ...small,
+          headers: { authorization: `Bearer ${token}` },
+        });
+      assert.equal((await withToken(broker.token)).status, 401, 'the old token stops working');
+      assert.equal((await withToken('rotated-token')).status, 201);
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
+
+  it('keeps the current token when authToken is removed from the file while running', async () => {
+    const home = createTempHome();
+    const broker = await startBroker({ home });
+    try {
+      const withoutToken: Record<string, unknown> = { ...readConfigFile(home), maxVisibleToasts: 3 };
+      delete withoutToken['authToken'];
+      writeFileSync(home.configFile, JSON.stringify(withoutToken));
+      await eventually(() =>
+        logText(home.logDir).includes('authToken was removed from the file; keeping the current token'),
+      );
+      assert.equal((await broker.request('GET', '/v1/health')).status, 200);
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
+
+  it('never logs any part of the token when a reload meets malformed JSON', async () => {
+    const home = createTempHome();
+    const broker = await startBroker({ home });
+    try {
+      writeFileSync(home.configFile, `{"port": ${broker.port},\n "authToken": ${broker.token}}`);
+      await eventually(() => logText(home.logDir).includes('config not reloaded'));
+      const log = logText(home.logDir);
+      assert.match(log, /is not valid JSON \(an unexpected character; check quotes, commas and braces\)/);
+      assert.equal(log.includes(broker.token.slice(0, 8)), false);
+    } finally {
+      await broker.stop();
+      home.cleanup();
+    }
+  });
 });
+
+function logText(dir: string): string {
+  try {
+    return readdirSync(dir)
+      .map((file) => readFileSync(join(dir, file), 'utf8'))
+      .join('');
+  } catch {
+    return '';
+  }
+}
+
+/** Polls until the condition holds (the broker notices file changes within about a second). */
+async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met within the time limit');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -39,6 +39,21 @@ describe('authentication', () => {
     });
   }
 
+  it('asks for the token on unknown /v1 paths too, and answers 404 once it is given', async () => {
+    const anonymous = await fetch(`${broker.baseUrl}/v1/no-such-thing`);
+    assert.equal(anonymous.status, 401);
+    assert.deepEqual(await anonymous.json(), { error: 'unauthorized' });
+    const known = await broker.request('GET', '/v1/no-such-thing');
+    assert.equal(known.status, 404);
+    assert.deepEqual(await known.json(), { error: 'no such endpoint: GET /v1/no-such-thing' });
+  });
+
+  it('answers an id of any length with 404 notification not found', async () => {
+    const response = await broker.request('GET', `/v1/notifications/${'x'.repeat(500)}`);
+    assert.equal(response.status, 404);
+    assert.deepEqual(await response.json(), { error: 'notification not found' });
+  });
+
   it('accepts the bearer scheme in any case', async () => {
     const response = await fetch(`${broker.baseUrl}/v1/health`, {
       headers: { authorization: `bearer ${broker.token}` },
@@ -229,7 +244,31 @@ describe('request limits', () => {
     assert.equal(next.status, 201, 'a new window starts every second');
   });
 
+  it('keeps one counter per token however the Authorization header spells it', async () => {
+    await waitForFreshSecond();
+    const spellings = [
+      `Bearer ${broker.token}`,
+      `bearer ${broker.token}`,
+      `Bearer  ${broker.token}`,
+      `BEARER ${broker.token} `,
+    ];
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        rawRequest({
+          port: broker.port,
+          method: 'POST',
+          path: '/v1/notifications',
+          headers: { host: `127.0.0.1:${broker.port}`, authorization: spellings[i % spellings.length]! },
+          body: '{"title":"t","message":"m"}',
+        }),
+      ),
+    );
+    assert.equal(responses.filter((r) => r.status === 201).length, 5);
+    assert.equal(responses.filter((r) => r.status === 429).length, 3);
+  });
+
   it('counts POST /dismiss against the limit but never GET or PATCH', async () => {
+    await waitForFreshSecond();
     const created = (await (
       await broker.request('POST', '/v1/notifications', { title: 't', message: 'm' })
     ).json()) as { id: string };

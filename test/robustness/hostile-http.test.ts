@@ -122,8 +122,9 @@ describe('hostile HTTP against the real notifyd', () => {
         probe: { method: 'GET', target: '/v1/health', headers: [token, ['X-Bad', 'a\u0000b']] },
         status: 400,
       },
-      // The router refuses these before the guards run.
+      // The router refuses bad percent-encoding before the guards run.
       { probe: { method: 'GET', target: '/v1/notifications/%zz', headers: [token] }, status: 400 },
+      // A long id is just an unknown id; only one past the router's 2048 characters is refused as too long.
       {
         probe: {
           method: 'PATCH',
@@ -131,6 +132,10 @@ describe('hostile HTTP against the real notifyd', () => {
           headers: [token],
           body: Buffer.from('{"status":"resolved"}'),
         },
+        status: 404,
+      },
+      {
+        probe: { method: 'GET', target: `/v1/notifications/${'a'.repeat(2049)}`, headers: [token] },
         status: 414,
       },
       // HTTP/1.1 without Host: the host guard answers, not Node's bare 400.
