@@ -16,6 +16,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { runNotify } from '../support/notify-cli.js';
 
+interface SchemaObject {
+  properties: Record<string, { properties?: Record<string, unknown> }>;
+}
+
 /**
  * Every file under `dir`, relative, with its content: a snapshot to prove nothing else changed. A
  * symbolic link is recorded by where it points, not followed.
@@ -291,6 +295,51 @@ describe('notify install-skill', () => {
     for (const topic of ['/v1/events', '"arc_version": "0.1"', 'request.resolved', '--key', 'Never put']) {
       assert.ok(text.includes(topic), topic);
     }
+  });
+
+  describe('SKILL.md matches what the broker does', () => {
+    let text: string;
+    beforeEach(async () => {
+      assert.equal((await run('install-skill', 'claude')).code, 0);
+      text = readFileSync(join(claudeDir(), 'SKILL.md'), 'utf8');
+    });
+
+    it('names every field the ARC schema accepts, and says unknown ones are rejected', () => {
+      const schema = JSON.parse(
+        readFileSync(new URL('../../../schemas/arc-0.1.schema.json', import.meta.url), 'utf8'),
+      ) as SchemaObject;
+      const mentioned = (owner: string, field: string) =>
+        text.includes(`\`${owner}.${field}\``) || text.includes(`"${field}":`);
+      for (const field of Object.keys(schema.properties)) assert.ok(mentioned('', field), field);
+      for (const owner of ['sender', 'context', 'request']) {
+        for (const field of Object.keys(schema.properties[owner]!.properties!)) {
+          assert.ok(mentioned(owner, field), `${owner}.${field}`);
+        }
+      }
+      assert.ok(text.includes('"x-notify": { "notification_type"'));
+      assert.ok(text.includes('Unknown fields are rejected'));
+      assert.ok(!/no field other than those shown/i.test(text));
+    });
+
+    it('does not promise a high default priority for notify send --type', () => {
+      assert.ok(
+        !text.includes('Default priority |'),
+        'the table names the priority to use, not a CLI default',
+      );
+      assert.ok(text.includes('`notify send` the `--type` does not: a notification gets `normal`'));
+      assert.match(text, /notify send [^`]*--type permission-required --priority high/);
+    });
+
+    it('tells keyed and unkeyed retries of request.created apart', () => {
+      assert.ok(!text.includes('never as a new one'), 'a keyed create after resolution is a new one');
+      assert.ok(text.includes('without a key is safe: the same `sender.id` and `event_id` return'));
+      assert.ok(text.includes('even after it was resolved'));
+      assert.ok(
+        text.includes(
+          'after it was resolved or dismissed the same create\n  starts a new notification (201)',
+        ),
+      );
+    });
   });
 
   it('installs an openai.yaml naming the skill for Codex', async () => {
