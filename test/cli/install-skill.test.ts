@@ -5,8 +5,10 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,13 +16,21 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { runNotify } from '../support/notify-cli.js';
 
-/** Every file under `dir`, relative, with its content: a snapshot to prove nothing else changed. */
+interface SchemaObject {
+  properties: Record<string, { properties?: Record<string, unknown> }>;
+}
+
+/**
+ * Every file under `dir`, relative, with its content: a snapshot to prove nothing else changed. A
+ * symbolic link is recorded by where it points, not followed.
+ */
 function snapshot(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (relative: string) => {
     for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(path);
+      if (entry.isSymbolicLink()) files[path] = `-> ${readlinkSync(join(dir, path))}`;
+      else if (entry.isDirectory()) walk(path);
       else files[path] = readFileSync(join(dir, path), 'utf8');
     }
   };
@@ -184,6 +194,97 @@ describe('notify install-skill', () => {
     ]);
   });
 
+  describe('refuses to write through a symbolic link, writing nothing', () => {
+    let outside: string;
+    beforeEach(() => {
+      outside = mkdtempSync(join(tmpdir(), 'notify-skill-outside-'));
+      writeFileSync(join(outside, 'keep.txt'), 'keep\n');
+    });
+    afterEach(() => rmSync(outside, { recursive: true, force: true }));
+
+    const assertRefused = (
+      result: { code: number | null; stdout: string; stderr: string },
+      link: string,
+      outsideAfter: Record<string, string> = { 'keep.txt': 'keep\n' },
+    ) => {
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.ok(result.stderr.startsWith(`${link} is a symbolic link.`), result.stderr);
+      assert.match(result.stderr, /Nothing written\.\n$/);
+      assert.deepEqual(snapshot(outside), outsideAfter, 'nothing outside the skill folder changed');
+    };
+
+    for (const args of [[], ['--force'], ['--dry-run']]) {
+      it(`when the user-scope notify folder is a link ${args.join(' ')}`, async () => {
+        mkdirSync(join(home, '.agents', 'skills'), { recursive: true });
+        symlinkSync(outside, codexDir());
+        assertRefused(await run('install-skill', 'codex', ...args), codexDir());
+        assert.deepEqual(snapshot(home), { '.agents/skills/notify': `-> ${outside}` });
+      });
+    }
+
+    it('when the notify folder beneath --path is a link', async () => {
+      const skills = join(project, 'custom');
+      mkdirSync(skills);
+      symlinkSync(outside, join(skills, 'notify'));
+      assertRefused(await run('install-skill', 'claude', '--path', skills), join(skills, 'notify'));
+      assert.deepEqual(snapshot(project), { 'custom/notify': `-> ${outside}` });
+    });
+
+    it('when notify/agents is a link, even with --force, and SKILL.md is not written either', async () => {
+      mkdirSync(codexDir(), { recursive: true });
+      symlinkSync(outside, join(codexDir(), 'agents'));
+      assertRefused(await run('install-skill', 'codex', '--force'), join(codexDir(), 'agents'));
+      assert.deepEqual(snapshot(home), { '.agents/skills/notify/agents': `-> ${outside}` });
+    });
+
+    it('when notify/agents beneath --path is a link to a folder holding an openai.yaml', async () => {
+      const dir = join(project, 'skills', 'notify');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(outside, 'openai.yaml'), 'theirs\n');
+      symlinkSync(outside, join(dir, 'agents'));
+      assertRefused(
+        await run('install-skill', 'codex', '--path', join(project, 'skills'), '--force'),
+        join(dir, 'agents'),
+        { 'keep.txt': 'keep\n', 'openai.yaml': 'theirs\n' },
+      );
+      assert.ok(!existsSync(join(dir, 'SKILL.md')));
+    });
+
+    it('when the link is dangling, instead of creating its target', async () => {
+      mkdirSync(join(home, '.claude', 'skills'), { recursive: true });
+      const missing = join(outside, 'not-yet');
+      symlinkSync(missing, claudeDir());
+      assertRefused(await run('install-skill', 'claude'), claudeDir());
+      assert.ok(!existsSync(missing));
+    });
+  });
+
+  it('refuses, writing nothing, when the notify folder is a file', async () => {
+    mkdirSync(join(home, '.claude', 'skills'), { recursive: true });
+    writeFileSync(claudeDir(), 'a file\n');
+    const result = await run('install-skill', 'claude');
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `${claudeDir()} is not a folder, where the skill needs one. Move it away and try again. Nothing written.\n`,
+    );
+    assert.deepEqual(snapshot(home), { '.claude/skills/notify': 'a file\n' });
+  });
+
+  it('installs into a real notify folder inside a linked skills folder', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'notify-skill-dotfiles-'));
+    try {
+      mkdirSync(join(home, '.claude'));
+      symlinkSync(outside, join(home, '.claude', 'skills'));
+      const result = await run('install-skill', 'claude');
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(Object.keys(snapshot(outside)), ['notify/SKILL.md']);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('installs a SKILL.md whose front matter both tools accept', async () => {
     await run('install-skill', 'claude');
     const text = readFileSync(join(claudeDir(), 'SKILL.md'), 'utf8');
@@ -194,6 +295,51 @@ describe('notify install-skill', () => {
     for (const topic of ['/v1/events', '"arc_version": "0.1"', 'request.resolved', '--key', 'Never put']) {
       assert.ok(text.includes(topic), topic);
     }
+  });
+
+  describe('SKILL.md matches what the broker does', () => {
+    let text: string;
+    beforeEach(async () => {
+      assert.equal((await run('install-skill', 'claude')).code, 0);
+      text = readFileSync(join(claudeDir(), 'SKILL.md'), 'utf8');
+    });
+
+    it('names every field the ARC schema accepts, and says unknown ones are rejected', () => {
+      const schema = JSON.parse(
+        readFileSync(new URL('../../../schemas/arc-0.1.schema.json', import.meta.url), 'utf8'),
+      ) as SchemaObject;
+      const mentioned = (owner: string, field: string) =>
+        text.includes(`\`${owner}.${field}\``) || text.includes(`"${field}":`);
+      for (const field of Object.keys(schema.properties)) assert.ok(mentioned('', field), field);
+      for (const owner of ['sender', 'context', 'request']) {
+        for (const field of Object.keys(schema.properties[owner]!.properties!)) {
+          assert.ok(mentioned(owner, field), `${owner}.${field}`);
+        }
+      }
+      assert.ok(text.includes('"x-notify": { "notification_type"'));
+      assert.ok(text.includes('Unknown fields are rejected'));
+      assert.ok(!/no field other than those shown/i.test(text));
+    });
+
+    it('does not promise a high default priority for notify send --type', () => {
+      assert.ok(
+        !text.includes('Default priority |'),
+        'the table names the priority to use, not a CLI default',
+      );
+      assert.ok(text.includes('`notify send` the `--type` does not: a notification gets `normal`'));
+      assert.match(text, /notify send [^`]*--type permission-required --priority high/);
+    });
+
+    it('tells keyed and unkeyed retries of request.created apart', () => {
+      assert.ok(!text.includes('never as a new one'), 'a keyed create after resolution is a new one');
+      assert.ok(text.includes('without a key is safe: the same `sender.id` and `event_id` return'));
+      assert.ok(text.includes('even after it was resolved'));
+      assert.ok(
+        text.includes(
+          'after it was resolved or dismissed the same create\n  starts a new notification (201)',
+        ),
+      );
+    });
   });
 
   it('installs an openai.yaml naming the skill for Codex', async () => {

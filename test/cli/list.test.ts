@@ -125,3 +125,39 @@ describe('notify list against a real broker', () => {
     });
   }
 });
+
+describe('notify list with control characters in a title or agent', () => {
+  let broker: BrokerProcess;
+  let created: NotificationDto;
+  before(async () => {
+    broker = await startBroker();
+    const response = await broker.request('POST', '/v1/notifications', {
+      title: 'First line\r\nsecond\tline\u0007\u001b[2Jend',
+      message: 'm',
+      agent: 'bot\n\n(evil)\u0000x',
+    });
+    assert.equal(response.status, 201);
+    created = (await response.json()) as NotificationDto;
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+  });
+
+  it('keeps each entry on one line, each run of control characters becoming one space', async () => {
+    const result = await runNotify(['list'], { env: broker.home.env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(
+      result.stdout,
+      `${created.id} [info/normal] active First line second line [2Jend (bot (evil) x)\n`,
+    );
+  });
+
+  it('keeps the exact text with --json', async () => {
+    const result = await runNotify(['list', '--json'], { env: broker.home.env });
+    assert.equal(result.code, 0, result.stderr);
+    const [listed] = JSON.parse(result.stdout) as NotificationDto[];
+    assert.equal(listed!.title, created.title);
+    assert.equal(listed!.agent, 'bot\n\n(evil)\u0000x');
+  });
+});

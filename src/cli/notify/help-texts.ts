@@ -49,6 +49,7 @@ Options:
                            input_required, permission_required, blocked, or a
                            custom type; case and - or _ do not matter
   --priority <p>           low, normal, high, critical; default: the type's
+                           defaultPriority in config.json, else normal
   --agent <name>           who asks; default NOTIFY_AGENT, else cli
   --agent-instance <id>    which run of that agent
   --project <name>         project name

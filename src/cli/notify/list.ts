@@ -33,9 +33,17 @@ export async function run(argv: string[]): Promise<void> {
   printLine(notifications.length === 0 ? '(no notifications)' : notifications.map(formatLine).join('\n'));
 }
 
-/** Spec: `{id} [{type}/{priority}] {status} {title} ({agent})`. */
+/**
+ * Spec: `{id} [{type}/{priority}] {status} {title} ({agent})`, one line per notification. A title or
+ * agent may hold CR, LF or other control characters; each run of them becomes one space here so an
+ * entry never spans lines or moves the cursor. --json keeps the text exact.
+ */
 function formatLine(n: NotificationDto): string {
-  return `${n.id} [${n.type}/${n.priority}] ${n.status} ${n.title} (${n.agent})`;
+  return `${n.id} [${n.type}/${n.priority}] ${n.status} ${oneLine(n.title)} (${oneLine(n.agent)})`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\p{Cc}+/gu, ' ');
 }
 
 function buildListQuery(parsed: ParsedArgs): ListNotificationsQuery {

@@ -37,12 +37,13 @@ export async function run(argv: string[]): Promise<void> {
   if (path !== undefined && path.trim() === '') throw new CliError('--path must not be empty.');
   const dir = skillDirectory(tool, { scope: readScope(optionText(parsed, 'scope')), ...(path && { path }) });
   const plan = planInstall(dir, tool.files);
-  const blocked = plan.filter((entry) => entry.state === 'changed' && !force);
+  const blocked = plan.files.filter((entry) => entry.state === 'changed' && !force);
 
   const report = (outcome: Outcome) => {
     if (outcome === 'planned') printLine('Dry run: nothing is written.');
     printLine(`${tool.label} skill: ${dir}`);
-    for (const entry of plan) printLine(`  ${entry.file.path}: ${describe(entry.state, force, outcome)}`);
+    for (const entry of plan.files)
+      printLine(`  ${entry.file.path}: ${describe(entry.state, force, outcome)}`);
   };
   if (dryRun) return report('planned');
   if (blocked.length > 0) {
@@ -56,7 +57,7 @@ export async function run(argv: string[]): Promise<void> {
   applyInstall(plan, force);
   report('done');
   printLine(
-    plan.every((entry) => entry.state === 'up-to-date')
+    plan.files.every((entry) => entry.state === 'up-to-date')
       ? 'The skill is up to date.'
       : `Installed. ${tool.nextStep}`,
   );

@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CliError } from '../failure.js';
 import type { SkillFile } from './targets.js';
 
@@ -12,12 +12,58 @@ export interface PlannedFile {
   state: FileState;
 }
 
-/** Reads what is on disk now; writes nothing. */
-export function planInstall(skillDir: string, files: SkillFile[]): PlannedFile[] {
-  return files.map((file) => {
-    const target = join(skillDir, ...file.path.split('/'));
-    return { file, target, state: stateOf(target, file.content) };
-  });
+export interface InstallPlan {
+  /** The `notify` skill folder; nothing outside it is ever written. */
+  skillDir: string;
+  files: PlannedFile[];
+}
+
+/**
+ * Reads what is on disk now; writes nothing. Refuses (CliError) when the skill folder, or a folder
+ * inside it that a file goes into, is a symbolic link or not a folder: writing through it would
+ * change files outside the skill folder (spec "install-skill").
+ */
+export function planInstall(skillDir: string, files: SkillFile[]): InstallPlan {
+  for (const dir of foldersOf(skillDir, files)) checkFolder(dir);
+  return {
+    skillDir,
+    files: files.map((file) => {
+      const target = join(skillDir, ...file.path.split('/'));
+      return { file, target, state: stateOf(target, file.content) };
+    }),
+  };
+}
+
+/** The skill folder, then every folder beneath it that holds a skill file, parents before children. */
+function foldersOf(skillDir: string, files: SkillFile[]): string[] {
+  const folders = new Set<string>([skillDir]);
+  for (const file of files) {
+    const parts = file.path.split('/').slice(0, -1);
+    for (let depth = 1; depth <= parts.length; depth++) folders.add(join(skillDir, ...parts.slice(0, depth)));
+  }
+  return [...folders];
+}
+
+/** Returns whether `dir` exists; throws when something other than a real folder stands there. */
+function checkFolder(dir: string): boolean {
+  let stats;
+  try {
+    stats = lstatSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  if (stats.isSymbolicLink()) {
+    throw new CliError(
+      `${dir} is a symbolic link. The skill is only written into real folders, so that nothing outside the notify skill folder changes; replace the link with a folder and try again. Nothing written.`,
+    );
+  }
+  if (!stats.isDirectory()) {
+    throw new CliError(
+      `${dir} is not a folder, where the skill needs one. Move it away and try again. Nothing written.`,
+    );
+  }
+  return true;
 }
 
 function stateOf(target: string, content: string): FileState {
@@ -35,17 +81,30 @@ function stateOf(target: string, content: string): FileState {
 }
 
 /**
- * Writes missing files, and changed ones too when `force`. Each write goes to a temp file beside the
- * target and is renamed over it, so an agent never reads half a skill and a symlink in the skill
- * folder is replaced rather than followed to a file elsewhere.
+ * Writes missing files, and changed ones too when `force`. Folders are created one at a time and
+ * checked again just before use, so a link put in place after planning is refused too. Each write
+ * goes to a fresh temp file beside the target and is renamed over it, so an agent never reads half a
+ * skill and a symlink in place of a skill file is replaced rather than followed to a file elsewhere.
  */
-export function applyInstall(plan: PlannedFile[], force: boolean): void {
-  for (const { file, target, state } of plan) {
-    if (state === 'up-to-date' || (state === 'changed' && !force)) continue;
-    mkdirSync(dirname(target), { recursive: true });
+export function applyInstall(plan: InstallPlan, force: boolean): void {
+  const toWrite = plan.files.filter(({ state }) => state === 'missing' || (state === 'changed' && force));
+  if (toWrite.length === 0) return;
+  const { skillDir } = plan;
+  if (!checkFolder(skillDir)) {
+    mkdirSync(skillDir, { recursive: true });
+    checkFolder(skillDir);
+  }
+  for (const { file, target } of toWrite) {
+    const parts = file.path.split('/').slice(0, -1);
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const dir = join(skillDir, ...parts.slice(0, depth));
+      if (!checkFolder(dir)) mkdirSync(dir);
+    }
     const temp = `${target}.${process.pid}.tmp`;
     try {
-      writeFileSync(temp, file.content, { mode: 0o644 });
+      rmSync(temp, { force: true });
+      // `wx`: never open an existing path, so a link at the temp name cannot redirect the write.
+      writeFileSync(temp, file.content, { mode: 0o644, flag: 'wx' });
       renameSync(temp, target);
     } catch (error) {
       rmSync(temp, { force: true });

@@ -17,7 +17,7 @@ everything that waits for them, so they do not have to watch your terminal. Reac
 
 Notify only when a person has to act, or would want to know now:
 
-| Situation | \`--type\` | ARC \`kind\` | Default priority |
+| Situation | \`--type\` | ARC \`kind\` | Priority to use |
 |---|---|---|---|
 | You need an answer or a decision to continue | \`input_required\` | \`question\` | high |
 | You need permission for an action (deploy, delete, spend) | \`permission_required\` | \`permission\` | high |
@@ -25,6 +25,11 @@ Notify only when a person has to act, or would want to know now:
 | Something failed and you stopped or gave up | \`error\` | \`failure\` | high |
 | Long work finished and the user may be away | \`completed\` | \`completion\` | normal |
 | Worth knowing now, nothing to do | \`info\` | \`information\` | normal |
+
+With the event API the \`kind\` sets that priority by itself (\`request.priority\` overrides it). With
+\`notify send\` the \`--type\` does not: a notification gets \`normal\` unless you pass \`--priority\`
+(or the user's config.json gives that type a default priority), so pass \`--priority high\` for the
+first four rows.
 
 Do not notify for routine progress, for each step or tool call, or when the user is clearly
 watching the conversation. Use \`critical\` priority only when waiting causes real harm.
@@ -35,14 +40,16 @@ Give every condition a stable key, such as \`<project>:<condition>\` (\`api:appr
 \`api:tests-failing\`). While a notification with that key is active, sending again with the same
 key updates it in place instead of adding a second one. When the condition is over (the question
 was answered, the tests pass again), resolve it so it leaves the user's list. Resolving and then
-sending the same key again starts a new notification. Never reuse one key for two conditions.
+sending the same key again starts a new notification, so do not resend a create for a condition
+that is already over. Never reuse one key for two conditions.
 
 ## With the notify command
 
 \`\`\`sh
 notify send --title "Approve migration 0042?" \\
   --message "It drops column users.legacy_id. Answer in the terminal." \\
-  --type permission-required --key api:approve-migration --project api --agent claude-code
+  --type permission-required --priority high --key api:approve-migration --project api \\
+  --agent claude-code
 \`\`\`
 
 - \`--title\` (1-200 characters) and \`--message\` (1-4000) are required; \`notify "Title" "Message"\`
@@ -80,17 +87,27 @@ curl -sS "http://127.0.0.1:\${NOTIFY_PORT:-47821}/v1/events" \\
   }'
 \`\`\`
 
-- Every event needs a new \`event_id\`; sending the same \`sender.id\` and \`event_id\` again counts as
-  a retry of the same event, never as a new one.
+- Every event needs a new \`event_id\`; never reuse one for a different event.
+- Retrying a \`request.created\` without a key is safe: the same \`sender.id\` and \`event_id\` return
+  the original notification (200), even after it was resolved.
+- A \`request.created\` with a key is matched by its key, not its \`event_id\`: while that condition
+  is active it is refreshed in place (200); after it was resolved or dismissed the same create
+  starts a new notification (201). A late retry after the condition ended brings it back, so only
+  retry a keyed create while the condition still holds.
 - \`request.updated\` replaces the active condition with that key (it needs \`key\`, \`kind\` and
   \`message\`).
 - \`request.resolved\` ends it: the \`request\` object holds only the key,
   \`"request": { "key": "api:tests-failing" }\`.
 - \`kind\` is one of \`information\`, \`question\`, \`permission\`, \`blocked\`, \`failure\`, \`completion\`.
-- Answers: 201 created, 200 updated, resolved or a retry, 404 no active condition with that key
-  (update and resolve never create one), 400 invalid event, 401 wrong or missing token.
-- No field other than those shown is accepted at the top level, in \`sender\`, \`context\` or
-  \`request\`.
+- Answers: 201 a new notification; 200 refreshed, updated, resolved, or an unkeyed retry; 404 no
+  active condition with that key (update and resolve never create one); 400 invalid event; 401
+  wrong or missing token.
+- Unknown fields are rejected with 400. Besides those shown, the event may carry
+  \`sender.version\`, \`sender.instance_id\`, \`context.session_id\`, \`context.correlation_id\`,
+  \`context.pid\` (an integer), and a top-level \`extensions\` object whose keys start with \`x-\`;
+  \`"extensions": { "x-notify": { "notification_type": "<type>" } }\` picks the notification type
+  instead of the one the kind implies. The schema is \`schemas/arc-0.1.schema.json\` in the Notify
+  package.
 
 ## Never put in a notification
 
