@@ -104,15 +104,17 @@ describe('config.json', () => {
       const config = readConfigFile(home);
       writeFileSync(
         home.configFile,
-        JSON.stringify({ ...config, types: { deploy: { defaultPriority: 'high' } } }),
+        JSON.stringify({ ...config, rateLimitPerSecond: 3, types: { deploy: { defaultPriority: 'high' } } }),
       );
-      const deadline = Date.now() + 10_000;
-      let priority = 'normal';
-      while (priority !== 'high' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        priority = await priorityOfDeploy();
-      }
-      assert.equal(priority, 'high');
+      await eventually(() => logText(home.logDir).includes('config reloaded: rateLimitPerSecond, types'));
+      assert.equal(await priorityOfDeploy(), 'high');
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+      const burst = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          broker.request('POST', '/v1/notifications', { title: 't', message: 'm' }),
+        ),
+      );
+      assert.equal(burst.filter((response) => response.status === 429).length, 2);
     } finally {
       await broker.stop();
       home.cleanup();

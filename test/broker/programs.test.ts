@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { NOTIFYD } from '../support/broker-process.js';
+
+const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+const run = (file: string, args: string[]) =>
+  spawnSync(process.execPath, [file, ...args], { encoding: 'utf8' });
+
+describe('notifyd and notifyctl command lines', () => {
+  const TABLE: [
+    program: string,
+    file: string,
+    args: string[],
+    code: number,
+    stream: 'stdout' | 'stderr',
+    text: RegExp,
+  ][] = [
+    [
+      'notifyd',
+      NOTIFYD,
+      ['--help'],
+      0,
+      'stdout',
+      /^notifyd \d+\.\d+\.\d+: the Notify broker, in the foreground\./,
+    ],
+    [
+      'notifyd',
+      NOTIFYD,
+      ['--version'],
+      0,
+      'stdout',
+      new RegExp(`^notifyd ${version.replace(/\./g, '\\.')}\n$`),
+    ],
+    [
+      'notifyd',
+      NOTIFYD,
+      ['--bogus'],
+      1,
+      'stderr',
+      /^notifyd: unknown argument '--bogus'\. Run 'notifyd --help'\.\n$/,
+    ],
+    ['notifyctl', NOTIFYCTL, [], 0, 'stdout', /Usage: notifyctl <command> \[options\]/],
+    ['notifyctl', NOTIFYCTL, ['--help'], 0, 'stdout', /Usage: notifyctl <command> \[options\]/],
+    [
+      'notifyctl',
+      NOTIFYCTL,
+      ['--version'],
+      0,
+      'stdout',
+      new RegExp(`^notifyctl ${version.replace(/\./g, '\\.')}\n$`),
+    ],
+    [
+      'notifyctl',
+      NOTIFYCTL,
+      ['frobnicate'],
+      1,
+      'stderr',
+      /^notifyctl: unknown command 'frobnicate'\. Run 'notifyctl --help'\.\n$/,
+    ],
+  ];
+  for (const [program, file, args, code, stream, text] of TABLE) {
+    it(`${program} ${args.join(' ') || '(no arguments)'} exits ${code} and prints on ${stream}`, () => {
+      const result = run(file, args);
+      assert.equal(result.status, code);
+      assert.match(result[stream], text);
+    });
+  }
+});
