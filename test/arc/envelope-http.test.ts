@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
 import {
   arcEvent,
   DELETE,
@@ -15,14 +15,7 @@ import {
 
 /** Validation of POST /v1/events against the real broker, table by table from the spec. */
 describe('POST /v1/events envelope validation', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker();
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker();
 
   /** 400 with exactly this sentence, and the notification list is the same before and after. */
   async function expectRejected(body: unknown, message: string): Promise<void> {

@@ -1,24 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
 import { arcEvent, getNotification, keyedEvent, post, snapshot, unique, type Json } from './fixtures.js';
 
 /** Every row of the spec's "States and transitions" table that involves POST /v1/events. */
 describe('ARC lifecycle over HTTP', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker({
-      config: {
-        types: {
-          deploy_gate: { enabled: true, defaultPriority: 'critical' },
-          retired: { enabled: false },
-        },
+  const broker = useBroker({
+    config: {
+      types: {
+        deploy_gate: { enabled: true, defaultPriority: 'critical' },
+        retired: { enabled: false },
       },
-    });
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
+    },
   });
 
   async function patch(id: string, status: string): Promise<Json> {

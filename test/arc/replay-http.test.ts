@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
 import { arcEvent, keyedEvent, post, snapshot, unique, type Json } from './fixtures.js';
 
 describe('ARC replays and races against the real broker', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker();
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker();
 
   async function byAgent(agent: string): Promise<Json[]> {
     const response = await broker.request('GET', `/v1/notifications?agent=${agent}&limit=500`);
@@ -74,14 +67,7 @@ describe('ARC replays and races against the real broker', () => {
 });
 
 describe('ARC body limit and rate limit, shared with native creation', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker({ config: { maxRequestBodyBytes: 2048, rateLimitPerSecond: 3 } });
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker({ config: { maxRequestBodyBytes: 2048, rateLimitPerSecond: 3 } });
 
   /** Waits for the start of a fresh one-second rate window. */
   async function nextSecond(): Promise<void> {

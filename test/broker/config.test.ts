@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createTempHome, readConfigFile, startBroker, writeConfig } from '../support/broker-process.js';
+import {
+  createTempHome,
+  readConfigFile,
+  replaceConfigFile,
+  startBroker,
+  writeConfig,
+} from '../support/broker-process.js';
 
 describe('config.json', () => {
   it('is created on first start with every default, a generated token and mode 0600', async () => {
@@ -102,8 +108,8 @@ describe('config.json', () => {
         ).priority;
       assert.equal(await priorityOfDeploy(), 'normal');
       const config = readConfigFile(home);
-      writeFileSync(
-        home.configFile,
+      replaceConfigFile(
+        home,
         JSON.stringify({ ...config, rateLimitPerSecond: 3, types: { deploy: { defaultPriority: 'high' } } }),
       );
       await eventually(() => logText(home.logDir).includes('config reloaded: rateLimitPerSecond, types'));
@@ -128,7 +134,7 @@ describe('config.json', () => {
       config: { types: { deploy: { defaultPriority: 'critical' } } },
     });
     try {
-      writeFileSync(home.configFile, '{ not json');
+      replaceConfigFile(home, '{ not json');
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const response = await broker.request('POST', '/v1/notifications', {
         title: 't',
@@ -148,8 +154,8 @@ describe('config.json', () => {
     const broker = await startBroker({ home });
     try {
       const config = readConfigFile(home);
-      writeFileSync(
-        home.configFile,
+      replaceConfigFile(
+        home,
         JSON.stringify({ ...config, maxRequestBodyBytes: 100, authToken: 'rotated-token' }),
       );
       const big = JSON.stringify({ title: 't', message: 'x'.repeat(200) });
@@ -180,7 +186,7 @@ describe('config.json', () => {
     try {
       const withoutToken: Record<string, unknown> = { ...readConfigFile(home), maxVisibleToasts: 3 };
       delete withoutToken['authToken'];
-      writeFileSync(home.configFile, JSON.stringify(withoutToken));
+      replaceConfigFile(home, JSON.stringify(withoutToken));
       await eventually(() =>
         logText(home.logDir).includes('authToken was removed from the file; keeping the current token'),
       );
@@ -195,7 +201,7 @@ describe('config.json', () => {
     const home = createTempHome();
     const broker = await startBroker({ home });
     try {
-      writeFileSync(home.configFile, `{"port": ${broker.port},\n "authToken": ${broker.token}}`);
+      replaceConfigFile(home, `{"port": ${broker.port},\n "authToken": ${broker.token}}`);
       await eventually(() => logText(home.logDir).includes('config not reloaded'));
       const log = logText(home.logDir);
       assert.match(log, /is not valid JSON \(an unexpected character; check quotes, commas and braces\)/);

@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 describe('POST /v1/notifications', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker({
-      config: {
-        types: { deploy: { defaultPriority: 'critical' }, quiet: { defaultPriority: 'low', enabled: false } },
-      },
-    });
+  const broker = useBroker({
+    config: {
+      types: { deploy: { defaultPriority: 'critical' }, quiet: { defaultPriority: 'low', enabled: false } },
+    },
   });
-  after(() => broker.stop());
 
   const create = async (body: unknown) => {
     const response = await broker.request('POST', '/v1/notifications', body);

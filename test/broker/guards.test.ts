@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
 import { rawRequest } from '../support/raw-http.js';
 
 describe('authentication', () => {
-  let broker: BrokerProcess;
-  before(async () => (broker = await startBroker()));
-  after(() => broker.stop());
+  const broker = useBroker();
 
   const ROUTES: [method: string, path: string][] = [
     ['GET', '/v1/health'],
@@ -107,9 +105,7 @@ describe('authentication', () => {
 });
 
 describe('Host header guard (DNS rebinding)', () => {
-  let broker: BrokerProcess;
-  before(async () => (broker = await startBroker()));
-  after(() => broker.stop());
+  const broker = useBroker();
 
   const hosts = (port: number): [host: string, allowed: boolean][] => [
     [`127.0.0.1:${port}`, true],
@@ -156,12 +152,7 @@ describe('Host header guard (DNS rebinding)', () => {
 });
 
 describe('request limits', () => {
-  let broker: BrokerProcess;
-  before(
-    async () =>
-      (broker = await startBroker({ config: { maxRequestBodyBytes: 1024, rateLimitPerSecond: 5 } })),
-  );
-  after(() => broker.stop());
+  const broker = useBroker({ config: { maxRequestBodyBytes: 1024, rateLimitPerSecond: 5 } });
 
   const headers = () => ({ host: `127.0.0.1:${broker.port}`, authorization: `Bearer ${broker.token}` });
   const bodyOf = (size: number) =>

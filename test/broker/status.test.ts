@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
 
 type Status = 'active' | 'dismissed' | 'resolved';
 type Dto = Record<string, unknown> & { id: string; status: Status; updatedAt: string };
@@ -19,9 +19,7 @@ const PATCH_TABLE: [from: Status, to: Status, expected: number][] = [
 ];
 
 describe('status transitions', () => {
-  let broker: BrokerProcess;
-  before(async () => (broker = await startBroker()));
-  after(() => broker.stop());
+  const broker = useBroker();
 
   const json = async (response: Response) => (await response.json()) as Dto;
   const create = async (extra: Record<string, unknown> = {}) =>

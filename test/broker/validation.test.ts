@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
 
 const valid = { title: 'Title', message: 'Message' };
 const text = (length: number, char = 'a') => char.repeat(length);
@@ -57,9 +57,7 @@ const REJECTED: [name: string, body: unknown, error: string][] = [
 ];
 
 describe('validation of POST /v1/notifications', () => {
-  let broker: BrokerProcess;
-  before(async () => (broker = await startBroker()));
-  after(() => broker.stop());
+  const broker = useBroker();
 
   const countAll = async () =>
     ((await (await broker.request('GET', '/v1/notifications?limit=500')).json()) as unknown[]).length;

@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  createTempHome,
-  freePort,
-  startBroker,
-  writeConfig,
-  type BrokerProcess,
-} from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { createTempHome, freePort, startBroker, writeConfig, useBroker } from '../support/broker-process.js';
 import { runNotify, startFakeBroker } from '../support/notify-cli.js';
 
 describe('notify health', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker();
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker();
 
   it('prints the detailed GET /v1/health when config.json holds the token', async () => {
     const result = await runNotify(['health'], { env: broker.home.env });

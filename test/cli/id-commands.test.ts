@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { NotificationDto } from '../../src/domain/notification.js';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { useBroker } from '../support/broker-process.js';
 import { runNotify, startFakeBroker, type CannedReply, type RecordedRequest } from '../support/notify-cli.js';
 
 describe('notify get, resolve and dismiss against a real broker', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker();
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker();
 
   const run = (...args: string[]) => runNotify(args, { env: broker.home.env });
   const create = async (title: string) =>

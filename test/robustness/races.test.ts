@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { type BrokerProcess, useBroker } from '../support/broker-process.js';
 import { assertErrorShape, validCreate } from './support.js';
 
 /** Concurrency: one key never has two active notifications, whatever the interleaving. */
@@ -30,14 +30,7 @@ async function setStatus(broker: BrokerProcess, id: string, status: string): Pro
 }
 
 describe('races on one key', { timeout: 60_000 }, () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker();
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker();
 
   it('50 concurrent creates with one key make exactly one active notification', async () => {
     for (let round = 0; round < 5; round++) {

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 
 export const NOTIFYD = fileURLToPath(new URL('../../src/cli/notifyd.js', import.meta.url));
 
@@ -51,6 +52,16 @@ export async function freePort(): Promise<number> {
 export function writeConfig(home: TempHome, config: Record<string, unknown>): void {
   mkdirSync(join(home.home, '.config', 'notify'), { recursive: true });
   writeFileSync(home.configFile, JSON.stringify(config, null, 2));
+}
+
+/**
+ * Replaces config.json under a running broker the way careful editors do (temp file + rename), so its
+ * watcher never reads a half-written file.
+ */
+export function replaceConfigFile(home: TempHome, content: string | Record<string, unknown>): void {
+  const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
+  writeFileSync(`${home.configFile}.next`, text);
+  renameSync(`${home.configFile}.next`, home.configFile);
 }
 
 export function readConfigFile(home: TempHome): Record<string, unknown> {
@@ -131,4 +142,20 @@ function safeRead(home: TempHome): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/**
+ * One broker for the enclosing suite: started before its first test, stopped and its HOME removed after
+ * the last. The returned object is filled in when the broker is up.
+ */
+export function useBroker(options: StartOptions = {}): BrokerProcess {
+  const broker = {} as BrokerProcess;
+  before(async () => {
+    Object.assign(broker, await startBroker(options));
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+  });
+  return broker;
 }
