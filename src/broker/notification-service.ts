@@ -19,7 +19,7 @@ export interface NotificationServiceDeps {
   types: () => TypeCatalog;
 }
 
-/** The native use cases: create with dedup by key, read, list, and status changes. */
+/** Notification use cases: create with dedup by key, read, list, status changes, and the writes ARC events make. */
 export class NotificationService {
   constructor(private readonly deps: NotificationServiceDeps) {}
 
