@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
-import { rawRequest } from '../support/raw-http.js';
+import { httpRequest } from '../support/http-request.js';
 
 describe('authentication', () => {
   const broker = useBroker();
@@ -87,7 +87,7 @@ describe('authentication', () => {
 
   it('never sends CORS headers, not even to a preflight', async () => {
     for (const method of ['OPTIONS', 'GET']) {
-      const response = await rawRequest({
+      const response = await httpRequest({
         port: broker.port,
         method,
         path: '/v1/notifications',
@@ -123,7 +123,7 @@ describe('Host header guard (DNS rebinding)', () => {
   it('serves loopback hosts with the broker port and refuses every other Host with 421', async () => {
     for (const [host, allowed] of hosts(broker.port)) {
       for (const path of ['/health', '/v1/notifications']) {
-        const response = await rawRequest({
+        const response = await httpRequest({
           port: broker.port,
           method: 'GET',
           path,
@@ -141,7 +141,7 @@ describe('Host header guard (DNS rebinding)', () => {
   });
 
   it('checks the Host before the token, so a rebinding page learns nothing', async () => {
-    const response = await rawRequest({
+    const response = await httpRequest({
       port: broker.port,
       method: 'GET',
       path: '/v1/health',
@@ -162,7 +162,7 @@ describe('request limits', () => {
 
   it('answers a declared body over maxRequestBodyBytes with 413 and no body', async () => {
     const before = await count();
-    const response = await rawRequest({
+    const response = await httpRequest({
       port: broker.port,
       method: 'POST',
       path: '/v1/notifications',
@@ -175,7 +175,7 @@ describe('request limits', () => {
   });
 
   it('answers a chunked body over the limit with 413 too', async () => {
-    const response = await rawRequest({
+    const response = await httpRequest({
       port: broker.port,
       method: 'POST',
       path: '/v1/notifications',
@@ -188,7 +188,7 @@ describe('request limits', () => {
   });
 
   it('applies the body limit to every route, even unauthenticated ones', async () => {
-    const response = await rawRequest({
+    const response = await httpRequest({
       port: broker.port,
       method: 'POST',
       path: '/health',
@@ -200,7 +200,7 @@ describe('request limits', () => {
 
   it('accepts a body of exactly maxRequestBodyBytes', async () => {
     await waitForFreshSecond();
-    const response = await rawRequest({
+    const response = await httpRequest({
       port: broker.port,
       method: 'POST',
       path: '/v1/notifications',
@@ -214,7 +214,7 @@ describe('request limits', () => {
     await waitForFreshSecond();
     const responses = await Promise.all(
       Array.from({ length: 8 }, () =>
-        rawRequest({
+        httpRequest({
           port: broker.port,
           method: 'POST',
           path: '/v1/notifications',
@@ -245,7 +245,7 @@ describe('request limits', () => {
     ];
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        rawRequest({
+        httpRequest({
           port: broker.port,
           method: 'POST',
           path: '/v1/notifications',

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { NOTIFYD } from '../support/broker-process.js';
+import { runNode } from '../support/run-node.js';
 
 const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
-
-const run = (file: string, args: string[]) =>
-  spawnSync(process.execPath, [file, ...args], { encoding: 'utf8' });
 
 describe('notifyd and notifyctl command lines', () => {
   const TABLE: [
@@ -66,9 +63,9 @@ describe('notifyd and notifyctl command lines', () => {
     ],
   ];
   for (const [program, file, args, code, stream, text] of TABLE) {
-    it(`${program} ${args.join(' ') || '(no arguments)'} exits ${code} and prints on ${stream}`, () => {
-      const result = run(file, args);
-      assert.equal(result.status, code);
+    it(`${program} ${args.join(' ') || '(no arguments)'} exits ${code} and prints on ${stream}`, async () => {
+      const result = await runNode(file, args, { env: process.env });
+      assert.equal(result.code, code);
       assert.match(result[stream], text);
     });
   }

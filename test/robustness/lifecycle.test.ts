@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
@@ -11,27 +10,14 @@ import {
   writeConfig,
   type TempHome,
 } from '../support/broker-process.js';
+import { runNode, type ProcessResult } from '../support/run-node.js';
 import { assertAllPersisted, startLoad } from './support.js';
 
 /** notifyd as a process: clean stop under load, and refusing to start with a clear message. */
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs notifyd to its end in `home` (it is expected to exit by itself). */
-function runNotifyd(home: TempHome): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [NOTIFYD], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runNotifyd(home: TempHome): Promise<ProcessResult> {
+  return runNode(NOTIFYD, [], { env: home.env });
 }
 
 function listen(server: Server): Promise<number> {

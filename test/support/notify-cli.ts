@@ -1,37 +1,17 @@
-import { spawn } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { runNode, type ProcessResult, type RunOptions } from './run-node.js';
 
 /** The `bin` of package.json, as an installed `notify` runs it. */
 export const NOTIFY = fileURLToPath(new URL('../../notify.cjs', import.meta.url));
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export interface RunOptions {
-  env: NodeJS.ProcessEnv;
-  cwd?: string;
-}
+export type CliResult = ProcessResult;
+export type { RunOptions };
 
 /** Runs the real `notify` as a subprocess; the environment is exactly `env` (no leaks from ours). */
 export function runNotify(args: string[], options: RunOptions): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [NOTIFY, ...args], {
-      env: options.env,
-      cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode(NOTIFY, args, options);
 }
 
 export interface RecordedRequest {

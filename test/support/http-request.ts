@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 
-export interface RawResponse {
+export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
@@ -10,14 +10,14 @@ export interface RawResponse {
  * node:http with full control of the headers (fetch forbids setting Host) and of chunked bodies;
  * a connection the broker closes early resolves with what was received.
  */
-export function rawRequest(options: {
+export function httpRequest(options: {
   port: number;
   method: string;
   path: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
   chunked?: boolean;
-}): Promise<RawResponse> {
+}): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       {

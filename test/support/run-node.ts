@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** Runs a script with this Node to its end; the environment is exactly `env` (no leaks from ours). */
+export function runNode(file: string, args: string[], options: RunOptions): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file, ...args], {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
