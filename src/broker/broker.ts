@@ -11,6 +11,7 @@ import { EventService, readArcSchema } from './event-service.js';
 import { VERSION } from '../version.js';
 import { systemClock, type Clock } from './clock.js';
 import { createIdGenerator } from './ids.js';
+import { ChangeFeed } from './change-feed.js';
 import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
 
@@ -49,11 +50,13 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const validateEnvelope = compileEnvelopeValidator(readArcSchema());
   const db: Db = openDatabase(paths.databaseFile);
   const store = new NotificationStore(db);
+  const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
   const service = new NotificationService({
     store,
     clock,
     newId: createIdGenerator(clock),
     types: () => settings.current.types,
+    changes,
   });
   const events = new EventService({
     validate: validateEnvelope,

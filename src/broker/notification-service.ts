@@ -10,6 +10,7 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../store/notification-store.js';
+import type { ChangeFeed } from './change-feed.js';
 import type { Clock } from './clock.js';
 
 export interface NotificationServiceDeps {
@@ -17,6 +18,8 @@ export interface NotificationServiceDeps {
   clock: Clock;
   newId: () => string;
   types: () => TypeCatalog;
+  /** Told of every committed change, after the commit. */
+  changes?: ChangeFeed;
 }
 
 /** Notification use cases: create with dedup by key, read, list, status changes, and the writes ARC events make. */
@@ -38,8 +41,13 @@ export class NotificationService {
    * activeOnly (ARC request.updated), 404 when the key has no active notification, nothing created.
    */
   store(draft: NotificationDraft, options: UpsertOptions = {}): UpsertResult {
-    const result = this.deps.store.upsert(this.deps.newId(), draft, this.deps.clock(), options);
+    const now = this.deps.clock();
+    const result = this.deps.store.upsert(this.deps.newId(), draft, now, options);
     if (!result) throw new NotFoundError();
+    // A replayed ARC event returns its original row untouched: only a write that changed it is news.
+    if (result.created) this.deps.changes?.publish({ kind: 'created', record: result.record });
+    else if (result.record.updatedAt === now)
+      this.deps.changes?.publish({ kind: 'updated', record: result.record });
     return result;
   }
 
@@ -88,6 +96,7 @@ export class NotificationService {
     try {
       const updated = this.deps.store.setStatus(id, target, this.deps.clock());
       if (!updated) throw new NotFoundError();
+      this.deps.changes?.publish({ kind: 'status', record: updated, previous: current.status });
       return updated;
     } catch (error) {
       if (error instanceof ActiveKeyTakenError) {

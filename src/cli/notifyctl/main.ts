@@ -1,20 +1,38 @@
 #!/usr/bin/env node
 import { VERSION } from '../../version.js';
+import { COMMANDS } from './commands.js';
 
-const USAGE = `notifyctl ${VERSION}: administration of Notify beyond the notify client.
-
-Usage: notifyctl <command> [options]
-
-Commands arrive with later releases (settings, types, sounds, providers, routes, outbox, service).
-  --help, -h     this text
-  --version      print the version`;
-
-const [first] = process.argv.slice(2);
-if (first === undefined || first === '--help' || first === '-h') {
-  console.log(USAGE);
-} else if (first === '--version') {
-  console.log(`notifyctl ${VERSION}`);
-} else {
-  console.error(`notifyctl: unknown command '${first}'. Run 'notifyctl --help'.`);
-  process.exitCode = 1;
+function usage(): string {
+  const width = Math.max(12, ...COMMANDS.map((command) => command.name.length)) + 2;
+  const lines = COMMANDS.map((command) => `  ${command.name.padEnd(width)} ${command.summary}`);
+  return [
+    `notifyctl ${VERSION}: administration of Notify beyond the notify client.`,
+    '',
+    'Usage: notifyctl <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    `  ${'--help, -h'.padEnd(width)} this text`,
+    `  ${'--version'.padEnd(width)} print the version`,
+  ].join('\n');
 }
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    console.log(usage());
+    return 0;
+  }
+  if (first === '--version') {
+    console.log(`notifyctl ${VERSION}`);
+    return 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === first);
+  if (!command) {
+    console.error(`notifyctl: unknown command '${first}'. Run 'notifyctl --help'.`);
+    return 1;
+  }
+  return command.run(rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));

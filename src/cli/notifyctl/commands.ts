@@ -1,0 +1,4 @@
+import type { NotifyctlCommand } from './command.js';
+
+/** Every notifyctl command, in the order `notifyctl --help` lists them. */
+export const COMMANDS: readonly NotifyctlCommand[] = [];

@@ -1,0 +1,91 @@
+import type { Priority } from '../domain/priority.js';
+
+/**
+ * The contract every outbound provider implements: one folder under src/delivery/providers/<id>/ and
+ * one line in the registry. The declared settings drive validation, redaction, the API, the CLI
+ * prompts, the generated docs table and the web form, so a provider never validates by hand.
+ */
+
+export type SettingType = 'string' | 'url' | 'integer' | 'boolean' | 'enum';
+
+export interface SettingDeclaration {
+  name: string;
+  type: SettingType;
+  required: boolean;
+  /** Encrypted at rest, write-only through the API, never logged or printed. */
+  secret: boolean;
+  /** One sentence for forms, prompts and docs: what it is and where to get it. */
+  help: string;
+  /** The allowed values of an `enum` setting. */
+  choices?: readonly string[];
+  default?: string | number | boolean;
+}
+
+export type SettingValues = Readonly<Record<string, string | number | boolean>>;
+
+/** What leaves the machine about one notification (the message is absent when a route redacts it). */
+export interface OutboundNotification {
+  id: string;
+  key?: string;
+  title: string;
+  message?: string;
+  type: string;
+  priority: Priority;
+  status: 'active' | 'dismissed' | 'resolved';
+  agent: string;
+  project?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The event a delivery reports, versioned with the webhook body (docs/providers.md). */
+export type DeliveryEvent =
+  | 'notification.created'
+  | 'notification.updated'
+  | 'notification.resolved'
+  | 'notification.dismissed'
+  | 'notification.test';
+
+/**
+ * `send` announces a notification; `update` edits what an earlier send delivered; `clear` takes it
+ * away. Only providers whose `lifecycle` declares it get update or clear operations.
+ */
+export interface DeliveryOperation {
+  operation: 'send' | 'update' | 'clear';
+  event: DeliveryEvent;
+  notification: OutboundNotification;
+  /** The same on every attempt of this item, so a receiver can drop duplicates. */
+  idempotencyKey: string;
+  /** What the provider returned when it delivered this lifecycle's send (message id, sequence id). */
+  reference?: string;
+}
+
+export interface DeliveryContext {
+  settings: SettingValues;
+  /** Aborts the attempt at the per-attempt time-out (15 s). */
+  signal: AbortSignal;
+}
+
+/**
+ * delivered: done (with the reference that later update/clear operations need);
+ * retry: a transient failure (network, timeout, 408, 425, 429, 5xx), with the delay the receiver asked for;
+ * reject: a permanent one (other 4xx, a redirect to another host, bad settings): dead-letter at once.
+ * `reason` is a short code (e.g. `http_503`, `timeout`, `connection_refused`), never exception text.
+ */
+export type DeliveryResult =
+  | { outcome: 'delivered'; reference?: string; status?: number }
+  | { outcome: 'retry'; reason: string; status?: number; retryAfterMs?: number }
+  | { outcome: 'reject'; reason: string; status?: number };
+
+export interface ProviderKind {
+  /** The folder name and the `kind` of a provider in the API, e.g. `ntfy`. */
+  id: string;
+  /** Human name, e.g. "ntfy". */
+  title: string;
+  /** One line for lists and docs. */
+  description: string;
+  settings: readonly SettingDeclaration[];
+  /** Whether it can edit (`update`) or take away (`clear`) what it delivered. */
+  lifecycle: { update: boolean; clear: boolean };
+  deliver(operation: DeliveryOperation, context: DeliveryContext): Promise<DeliveryResult>;
+}
