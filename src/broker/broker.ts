@@ -12,10 +12,16 @@ import { VERSION } from '../version.js';
 import { systemClock, type Clock } from './clock.js';
 import { createIdGenerator } from './ids.js';
 import { ChangeFeed } from './change-feed.js';
+import { ChangeStream } from './change-stream.js';
 import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+/** Event stream: changes kept for Last-Event-ID resumption, open streams, unsent bytes, keep-alive. */
+const STREAM_HISTORY = 1000;
+const MAX_STREAM_SUBSCRIBERS = 256;
+const MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
+const STREAM_HEARTBEAT_MS = 15_000;
 
 export interface BrokerOptions {
   paths: NotifyPaths;
@@ -51,6 +57,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const db: Db = openDatabase(paths.databaseFile);
   const store = new NotificationStore(db);
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
+  const stream = new ChangeStream(STREAM_HISTORY, clock());
+  changes.subscribe((change) => stream.append(change));
   const service = new NotificationService({
     store,
     clock,
@@ -66,6 +74,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     notifications: service,
     events,
     health: { version: VERSION, startedAt: clock(), clock, activeCount: () => service.countActive() },
+    stream: {
+      changes: stream,
+      maxSubscribers: MAX_STREAM_SUBSCRIBERS,
+      maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
+      heartbeatMs: STREAM_HEARTBEAT_MS,
+    },
     settings: () => settings.current,
     log,
     clock,
@@ -99,6 +113,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     async stop() {
       settings.stop();
       retention.stop();
+      stream.end();
       await app.close();
       db.close();
       log.info('Notify stopped');

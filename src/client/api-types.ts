@@ -25,6 +25,7 @@ export interface ListNotificationsQuery {
   status?: Status;
   project?: string;
   agent?: string;
+  key?: string;
   limit?: number;
 }
 

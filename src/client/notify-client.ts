@@ -97,7 +97,7 @@ function notificationPath(id: string): string {
 }
 
 /** Spec "Client command": the payload's error field, else the raw body, else `(empty response)`. */
-function toHttpError(response: RawResponse): HttpError {
+export function toHttpError(response: RawResponse): HttpError {
   const raw = response.body.trim();
   let detail = raw === '' ? '(empty response)' : raw;
   try {

@@ -10,6 +10,7 @@ export interface ListFilter {
   type?: string;
   project?: string;
   agent?: string;
+  key?: string;
   limit: number;
 }
 
@@ -39,6 +40,8 @@ export function parseListQuery(query: Record<string, QueryValue>): ListFilter {
   if (project) filter.project = project;
   const agent = single(query['agent'])?.trim();
   if (agent) filter.agent = agent;
+  const key = single(query['key'])?.trim();
+  if (key) filter.key = key;
   return filter;
 }
 

@@ -159,7 +159,7 @@ export class NotificationStore {
   list(filter: ListFilter): NotificationRecord[] {
     const where: string[] = [];
     const params: Record<string, string | number> = { limit: filter.limit };
-    for (const column of ['status', 'type', 'project', 'agent'] as const) {
+    for (const column of ['status', 'type', 'project', 'agent', 'key'] as const) {
       const value = filter[column];
       if (value !== undefined) {
         where.push(`${column} = @${column}`);

@@ -85,12 +85,14 @@ export interface BrokerProcess {
 export interface StartOptions {
   config?: Record<string, unknown>;
   home?: TempHome;
+  /** Listen on this port (a restart on the port clients already know) instead of a free one. */
+  port?: number;
 }
 
 /** Starts the real notifyd on a free loopback port and waits until it listens. */
 export async function startBroker(options: StartOptions = {}): Promise<BrokerProcess> {
   const home = options.home ?? createTempHome();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const existing = options.home ? safeRead(home) : {};
   writeConfig(home, { ...existing, rateLimitPerSecond: 100000, ...options.config, port });
   const child = spawn(process.execPath, [NOTIFYD], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -38,7 +38,7 @@ export async function run(argv: string[]): Promise<void> {
  * agent may hold CR, LF or other control characters; each run of them becomes one space here so an
  * entry never spans lines or moves the cursor. --json keeps the text exact.
  */
-function formatLine(n: NotificationDto): string {
+export function formatLine(n: NotificationDto): string {
   return `${n.id} [${n.type}/${n.priority}] ${n.status} ${oneLine(n.title)} (${oneLine(n.agent)})`;
 }
 

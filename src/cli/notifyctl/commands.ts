@@ -1,4 +1,7 @@
 import type { NotifyctlCommand } from './command.js';
+import { countCommand } from './count.js';
+import { waitCommand } from './wait.js';
+import { watchCommand } from './watch.js';
 
 /** Every notifyctl command, in the order `notifyctl --help` lists them. */
-export const COMMANDS: readonly NotifyctlCommand[] = [];
+export const COMMANDS: readonly NotifyctlCommand[] = [watchCommand, countCommand, waitCommand];

@@ -1,0 +1,77 @@
+import { toDto } from '../domain/notification.js';
+import type { NotificationChange } from './change-feed.js';
+
+/** One event of GET /v1/stream: `name` is the SSE event field, `data` the JSON of the notification. */
+export interface StreamEvent {
+  id: string;
+  name: string;
+  data: string;
+}
+
+export type StreamListener = (event: StreamEvent) => void;
+
+/** How a stream resumes after `Last-Event-ID`: the missed events, or `reset` when they are gone. */
+export type Resumption = { kind: 'replay'; events: StreamEvent[] } | { kind: 'reset' };
+
+/** The event names a consumer sees; `reopened` is a dismissed or resolved notification made active. */
+export function eventName(change: NotificationChange): string {
+  if (change.kind !== 'status') return `notification.${change.kind}`;
+  return change.record.status === 'active' ? 'notification.reopened' : `notification.${change.record.status}`;
+}
+
+/**
+ * The live change stream: numbers each committed change and keeps the newest ones so that a client
+ * that reconnects with `Last-Event-ID` gets what it missed. Ids carry the broker's boot so that an id
+ * from before a restart is never mistaken for one of this run (the client is told to re-list instead).
+ */
+export class ChangeStream {
+  readonly #history: StreamEvent[] = [];
+  readonly #listeners = new Map<StreamListener, () => void>();
+  readonly #boot: string;
+  #sequence = 0;
+
+  constructor(
+    private readonly capacity: number,
+    bootTime: number,
+  ) {
+    this.#boot = bootTime.toString(36);
+  }
+
+  get subscriberCount(): number {
+    return this.#listeners.size;
+  }
+
+  append(change: NotificationChange): void {
+    const event: StreamEvent = {
+      id: `${this.#boot}-${++this.#sequence}`,
+      name: eventName(change),
+      data: JSON.stringify(toDto(change.record)),
+    };
+    this.#history.push(event);
+    if (this.#history.length > this.capacity) this.#history.shift();
+    for (const listener of this.#listeners.keys()) listener(event);
+  }
+
+  /** `onEnd` runs when the broker stops; returns the function that unsubscribes. */
+  subscribe(listener: StreamListener, onEnd: () => void = () => {}): () => void {
+    this.#listeners.set(listener, onEnd);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The broker stops: every subscriber is told to finish. */
+  end(): void {
+    for (const onEnd of [...this.#listeners.values()]) onEnd();
+    this.#listeners.clear();
+  }
+
+  /** What a client that saw `lastEventId` missed. */
+  since(lastEventId: string): Resumption {
+    const match = /^([0-9a-z]+)-(\d+)$/.exec(lastEventId.trim());
+    if (!match || match[1] !== this.#boot) return { kind: 'reset' };
+    const seen = Number(match[2]);
+    if (seen > this.#sequence) return { kind: 'reset' };
+    const missed = this.#sequence - seen;
+    if (missed > this.#history.length) return { kind: 'reset' };
+    return { kind: 'replay', events: missed === 0 ? [] : this.#history.slice(-missed) };
+  }
+}

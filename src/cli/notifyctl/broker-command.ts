@@ -1,0 +1,37 @@
+import { HttpError } from '../../client/errors.js';
+import type { NotifyClient } from '../../client/notify-client.js';
+import { CONNECTION_FLAGS, parseArgs, type FlagTable, type ParsedArgs } from '../notify/args.js';
+import { createClient, resolveConnection, warnWhenTokenless, type Connection } from '../notify/connection.js';
+import { EXIT_UNAUTHORIZED } from '../notify/failure.js';
+import { reportFailure } from '../notify/report.js';
+
+export interface BrokerCommandContext {
+  parsed: ParsedArgs;
+  connection: Connection;
+  client: NotifyClient;
+}
+
+/**
+ * The frame of a notifyctl command that talks to the broker: `--port` and `--token` as `notify` reads
+ * them, the command's own flags, and failures reported in notify's words (a refused token exits 2).
+ */
+export async function runBrokerCommand(
+  name: string,
+  argv: string[],
+  flags: FlagTable,
+  body: (context: BrokerCommandContext) => Promise<number>,
+): Promise<number> {
+  try {
+    const parsed = parseArgs(
+      argv,
+      { ...CONNECTION_FLAGS, ...flags },
+      (flag) => `unknown option '${flag}' for ${name}. Run 'notifyctl --help'.`,
+    );
+    const connection = resolveConnection(parsed);
+    warnWhenTokenless(connection);
+    return await body({ parsed, connection, client: createClient(connection) });
+  } catch (error) {
+    const code = reportFailure(error, `notifyctl ${name}`);
+    return error instanceof HttpError && error.status === 401 ? EXIT_UNAUTHORIZED : code;
+  }
+}

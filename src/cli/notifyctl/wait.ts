@@ -1,0 +1,128 @@
+import type { NotificationDto } from '../../client/api-types.js';
+import { BrokerUnreachableError, HttpError } from '../../client/errors.js';
+import { openEventStream, type OpenStream } from '../../client/event-stream.js';
+import type { NotifyClient } from '../../client/notify-client.js';
+import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
+import { optionText } from '../notify/args.js';
+import { printJson, printLine } from '../notify/output.js';
+import type { NotifyctlCommand } from './command.js';
+import { runBrokerCommand, type BrokerCommandContext } from './broker-command.js';
+
+/** Exit code when the notification is still active at the deadline, as timeout(1) does. */
+export const EXIT_TIMED_OUT = 124;
+const RECONNECT_DELAY_MS = 1000;
+
+const FLAGS = {
+  '--key': { kind: 'value', name: 'key' },
+  '--timeout': { kind: 'value', name: 'timeout' },
+  '--json': { kind: 'switch', name: 'json' },
+} as const;
+
+/**
+ * `notifyctl wait <id> | --key K [--timeout S] [--json]`: returns when the notification leaves
+ * `active` (docs/notifyctl.md lists the exit codes). It follows the event stream and reads the
+ * notification again on every (re)connection, so no change slips between a read and the stream.
+ */
+export const waitCommand: NotifyctlCommand = {
+  name: 'wait',
+  summary: 'wait until a notification (by id, or --key) is resolved or dismissed',
+  run: (argv) => runBrokerCommand('wait', argv, FLAGS, waitFor),
+};
+
+async function waitFor({ parsed, connection, client }: BrokerCommandContext): Promise<number> {
+  const key = optionText(parsed, 'key');
+  const [id, extra] = parsed.positionals;
+  if ((id === undefined) === (key === undefined) || extra !== undefined) {
+    throw new CliError(
+      'wait needs one <id> or --key <key>. Usage: notifyctl wait <id> | --key <key> [--timeout <seconds>].',
+    );
+  }
+  const timeoutSeconds = parseTimeout(optionText(parsed, 'timeout'));
+  const print = (notification: NotificationDto) =>
+    parsed.options.has('json')
+      ? printJson(notification)
+      : printLine(`${notification.id} ${notification.status}`);
+
+  const deadline = timeoutSeconds === undefined ? Infinity : Date.now() + timeoutSeconds * 1000;
+  let stream: OpenStream | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let connectedOnce = false;
+  try {
+    for (;;) {
+      let settle!: (outcome: NotificationDto | 'reconnect') => void;
+      const outcome = new Promise<NotificationDto | 'reconnect' | 'timeout'>((resolve) => {
+        settle = resolve;
+        if (deadline !== Infinity)
+          timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()));
+      });
+      let targetId: string | undefined;
+      const opened = new Promise<void>((resolve, reject) => {
+        stream = openEventStream(
+          { baseUrl: connection.baseUrl, ...(connection.token !== undefined && { token: connection.token }) },
+          {
+            onOpen: () => {
+              connectedOnce = true;
+              resolve();
+            },
+            onEvent: ({ notification }) => {
+              if (notification.id === targetId && notification.status !== 'active') settle(notification);
+            },
+            onReset: () => settle('reconnect'),
+          },
+        );
+        stream.ended.then(
+          () => settle('reconnect'),
+          // Unreachable before the first connection is an answer (exit 1); after it, the broker restarts.
+          (error: unknown) =>
+            error instanceof BrokerUnreachableError && connectedOnce ? settle('reconnect') : reject(error),
+        );
+      });
+      const connected = await Promise.race([opened.then(() => true), outcome.then(() => false)]);
+      if (connected) {
+        const current = await currentState(client, id, key);
+        targetId = current.id;
+        if (current.status !== 'active') settle(current);
+      }
+      const result = await outcome;
+      clearTimeout(timer);
+      stream?.close();
+      if (result === 'timeout') {
+        printLine(`${targetId ?? id ?? key} still active after ${timeoutSeconds} seconds`);
+        return EXIT_TIMED_OUT;
+      }
+      if (result !== 'reconnect') {
+        print(result);
+        return 0;
+      }
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
+    }
+  } finally {
+    clearTimeout(timer);
+    stream?.close();
+  }
+}
+
+/** The notification to wait for: by id, or the key's active one, else the key's latest. */
+async function currentState(client: NotifyClient, id: string | undefined, key: string | undefined) {
+  if (id !== undefined) {
+    try {
+      return await client.get(id);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404)
+        throw new CliError('notification not found', EXIT_NOT_FOUND);
+      throw error;
+    }
+  }
+  const [active] = await client.list({ key: key!, unresolved: true, limit: 1 });
+  if (active) return active;
+  const [latest] = await client.list({ key: key!, limit: 1 });
+  if (latest) return latest;
+  throw new CliError(`no notification has key "${key}"`, EXIT_NOT_FOUND);
+}
+
+function parseTimeout(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(seconds > 0)) throw new CliError('--timeout must be a number of seconds above 0.');
+  return seconds;
+}

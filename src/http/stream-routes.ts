@@ -1,0 +1,84 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChangeStream, StreamEvent } from '../broker/change-stream.js';
+import { InvalidRequestError } from '../domain/errors.js';
+import { sendError } from './errors.js';
+
+export interface StreamDeps {
+  changes: ChangeStream;
+  /** At most this many open streams; one more is answered 503. */
+  maxSubscribers: number;
+  /** A stream whose unsent output passes this many bytes belongs to a consumer too slow to keep. */
+  maxBufferedBytes: number;
+  /** Keep-alive comment interval unless the client asks for another with `?heartbeat=<seconds>`. */
+  heartbeatMs: number;
+}
+
+type StreamRequest = FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>;
+
+function frame(event: StreamEvent): string {
+  return `id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`;
+}
+
+const RESET = 'event: reset\ndata: {"reason":"events were missed; list the notifications again"}\n\n';
+
+/**
+ * GET /v1/stream: Server-Sent Events of every committed change (docs/api.md "Event stream"). A client
+ * that reconnects with Last-Event-ID gets what it missed, or a `reset` event when that is gone. A
+ * consumer that does not read is dropped rather than buffered without limit.
+ */
+export function streamHandlers(deps: StreamDeps) {
+  return {
+    open: async (request: StreamRequest, reply: FastifyReply) => {
+      if (deps.changes.subscriberCount >= deps.maxSubscribers) {
+        reply.header('retry-after', '5');
+        return sendError(
+          request,
+          reply,
+          503,
+          `too many open event streams (${deps.maxSubscribers}); close one and try again`,
+        );
+      }
+      const heartbeatMs = heartbeatOf(request.query['heartbeat']) ?? deps.heartbeatMs;
+      const lastEventId = request.headers['last-event-id'];
+      const resumption =
+        typeof lastEventId === 'string' && lastEventId !== '' ? deps.changes.since(lastEventId) : undefined;
+
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
+      const write = (text: string) => {
+        response.write(text);
+        if (response.writableLength > deps.maxBufferedBytes) response.destroy();
+      };
+      write('retry: 2000\n\n');
+      if (resumption?.kind === 'reset') write(RESET);
+      else resumption?.events.forEach((event) => write(frame(event)));
+
+      // The broker's stop ends the stream: it is never idle, so the server would wait for it forever.
+      const unsubscribe = deps.changes.subscribe(
+        (event) => write(frame(event)),
+        () => response.end(),
+      );
+      const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+      heartbeat.unref();
+      response.once('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      });
+    },
+  };
+}
+
+/** `?heartbeat=<seconds>`, 1 to 300. */
+function heartbeatOf(value: string | string[] | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value[value.length - 1]! : value;
+  const seconds = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(seconds >= 1 && seconds <= 300))
+    throw new InvalidRequestError('heartbeat must be an integer from 1 to 300 (seconds)');
+  return seconds * 1000;
+}
