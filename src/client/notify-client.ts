@@ -60,6 +60,11 @@ export class NotifyClient {
     return this.#call('POST', `${notificationPath(id)}/dismiss`);
   }
 
+  /** POST /v1/events: an ARC 0.1 envelope; answers with the Notification it created or changed. */
+  sendEvent(envelope: object): Promise<NotificationDto> {
+    return this.#call('POST', '/v1/events', envelope);
+  }
+
   /** GET /v1/health: needs the token. */
   health(): Promise<HealthResponse> {
     return this.#call('GET', '/v1/health');

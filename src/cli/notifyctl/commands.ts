@@ -1,7 +1,8 @@
 import type { NotifyctlCommand } from './command.js';
 import { countCommand } from './count.js';
+import { mcpCommand } from './mcp.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
 
 /** Every notifyctl command, in the order `notifyctl --help` lists them. */
-export const COMMANDS: readonly NotifyctlCommand[] = [watchCommand, countCommand, waitCommand];
+export const COMMANDS: readonly NotifyctlCommand[] = [watchCommand, countCommand, waitCommand, mcpCommand];
