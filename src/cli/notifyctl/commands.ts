@@ -1,8 +1,17 @@
 import type { NotifyctlCommand } from './command.js';
 import { countCommand } from './count.js';
+import { doctorCommand } from './doctor.js';
 import { mcpCommand } from './mcp.js';
+import { serviceCommand } from './service.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
 
 /** Every notifyctl command, in the order `notifyctl --help` lists them. */
-export const COMMANDS: readonly NotifyctlCommand[] = [watchCommand, countCommand, waitCommand, mcpCommand];
+export const COMMANDS: readonly NotifyctlCommand[] = [
+  watchCommand,
+  countCommand,
+  waitCommand,
+  mcpCommand,
+  serviceCommand,
+  doctorCommand,
+];

@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { HttpError } from '../client/errors.js';
+import { NotifyClient } from '../client/notify-client.js';
+import { readClientConfig } from '../cli/notify/client-config.js';
+import { resolvePaths } from '../config/paths.js';
+import { readDefinition, type ServiceManager } from '../service/service-manager.js';
+
+export type Verdict = 'ok' | 'warn' | 'fail';
+
+/** One line of `notifyctl doctor`: what was checked, how it went, and what to do when it did not. */
+export interface Finding {
+  name: string;
+  verdict: Verdict;
+  text: string;
+}
+
+export interface DoctorContext {
+  env: NodeJS.ProcessEnv;
+  /** The broker's address and the token a client would use (flags, environment, config). */
+  baseUrl: string;
+  token?: string;
+  service?: ServiceManager;
+}
+
+export async function checkConfig(context: DoctorContext): Promise<Finding> {
+  const file = resolvePaths(context.env).configFile;
+  const read = readClientConfig(file);
+  if (read.state === 'missing') {
+    return {
+      name: 'config',
+      verdict: 'fail',
+      text: `${file} does not exist yet; start Notify once (notifyd) to create it`,
+    };
+  }
+  if (read.state === 'unreadable') {
+    return {
+      name: 'config',
+      verdict: 'fail',
+      text: `${read.problem}; fix it or move it away, then start Notify again`,
+    };
+  }
+  if (read.config.authToken === undefined) {
+    return {
+      name: 'config',
+      verdict: 'fail',
+      text: `${file} holds no authToken; start Notify once to generate one`,
+    };
+  }
+  return { name: 'config', verdict: 'ok', text: `${file} is valid and holds a token` };
+}
+
+export async function checkBroker(context: DoctorContext): Promise<Finding[]> {
+  const anonymous = new NotifyClient({ baseUrl: context.baseUrl, timeoutMs: 3000 });
+  try {
+    await anonymous.liveness();
+  } catch (error) {
+    return [
+      {
+        name: 'broker',
+        verdict: 'fail',
+        text: `nothing answers at ${context.baseUrl} (${(error as Error).message}); start it with 'notifyd' or 'notifyctl service install'`,
+      },
+    ];
+  }
+  const client = new NotifyClient({
+    baseUrl: context.baseUrl,
+    timeoutMs: 3000,
+    ...(context.token !== undefined && { token: context.token }),
+  });
+  try {
+    const health = await client.health();
+    return [
+      { name: 'broker', verdict: 'ok', text: `Notify ${health.version} answers at ${context.baseUrl}` },
+      { name: 'token', verdict: 'ok', text: `the broker accepts the token (${health.activeCount} active)` },
+    ];
+  } catch (error) {
+    const refused = error instanceof HttpError && error.status === 401;
+    return [
+      { name: 'broker', verdict: 'ok', text: `Notify answers at ${context.baseUrl}` },
+      {
+        name: 'token',
+        verdict: 'fail',
+        text: refused
+          ? "the broker refuses the token; unset NOTIFY_TOKEN or --token, or compare with 'notify token'"
+          : `the token check failed: ${(error as Error).message}`,
+      },
+    ];
+  }
+}
+
+/** GetServerInformation on the session bus, through dbus-send with an argument array. */
+export async function checkDesktop(context: DoctorContext): Promise<Finding> {
+  if (!context.env['DBUS_SESSION_BUS_ADDRESS']) {
+    return {
+      name: 'desktop',
+      verdict: 'warn',
+      text: 'no session bus (DBUS_SESSION_BUS_ADDRESS is not set): toasts and sounds are off; run Notify inside your desktop session',
+    };
+  }
+  const reply = await run(
+    'dbus-send',
+    [
+      '--session',
+      '--print-reply',
+      '--reply-timeout=2000',
+      '--dest=org.freedesktop.Notifications',
+      '/org/freedesktop/Notifications',
+      'org.freedesktop.Notifications.GetServerInformation',
+    ],
+    context.env,
+  );
+  if (reply === undefined) {
+    return {
+      name: 'desktop',
+      verdict: 'warn',
+      text: 'no notification server answers on the session bus: toasts are off; start one (your desktop, dunst, mako)',
+    };
+  }
+  const [name, , version] = [...reply.matchAll(/string "([^"]*)"/g)].map((match) => match[1]);
+  return {
+    name: 'desktop',
+    verdict: 'ok',
+    text: `toasts go to ${name ?? 'a notification server'} ${version ?? ''}`.trimEnd(),
+  };
+}
+
+const PLAYERS = ['pw-play', 'paplay', 'aplay', 'ffplay', 'afplay'];
+
+export async function checkSound(context: DoctorContext): Promise<Finding> {
+  const player = PLAYERS.find((program) => onPath(program, context.env));
+  return player
+    ? { name: 'sound', verdict: 'ok', text: `sounds play through ${player}` }
+    : {
+        name: 'sound',
+        verdict: 'warn',
+        text: `no sound player found (${PLAYERS.join(', ')}); install pipewire-bin or pulseaudio-utils for sounds`,
+      };
+}
+
+export async function checkService(context: DoctorContext): Promise<Finding> {
+  const service = context.service;
+  if (!service)
+    return {
+      name: 'service',
+      verdict: 'warn',
+      text: 'no service manager on this platform; start notifyd at login yourself',
+    };
+  if (readDefinition(service.file) === undefined) {
+    return {
+      name: 'service',
+      verdict: 'warn',
+      text: "not installed; 'notifyctl service install' starts Notify at login",
+    };
+  }
+  const state = (await service.available()) ? await service.state() : 'state unknown in this session';
+  return { name: 'service', verdict: 'ok', text: `installed (${state})` };
+}
+
+function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  return (env['PATH'] ?? '').split(delimiter).some((folder) => {
+    try {
+      accessSync(join(folder, program), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(program, args, { env, timeout: 3000 }, (error, stdout) =>
+      resolve(error ? undefined : String(stdout)),
+    );
+  });
+}

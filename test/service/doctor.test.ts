@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { startBroker, useBroker, type TempHome } from '../support/broker-process.js';
+import { runNotifyctl } from '../support/notifyctl-cli.js';
+
+/** No session bus, a stand-in player on PATH, and no systemd user manager: the same on every machine. */
+function doctorEnv(home: TempHome, withPlayer: boolean): NodeJS.ProcessEnv {
+  const bin = join(home.home, 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'systemctl'), '#!/bin/sh\nexit 1\n');
+  chmodSync(join(bin, 'systemctl'), 0o755);
+  rmSync(join(bin, 'paplay'), { force: true });
+  if (withPlayer) {
+    writeFileSync(join(bin, 'paplay'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(bin, 'paplay'), 0o755);
+  }
+  const env: NodeJS.ProcessEnv = { ...home.env, PATH: bin };
+  delete env['DBUS_SESSION_BUS_ADDRESS'];
+  return env;
+}
+
+describe('notifyctl doctor', () => {
+  const broker = useBroker();
+
+  it('all good: ok lines for config, broker and token, warnings with what to do, exit 0', async () => {
+    const result = await runNotifyctl(['doctor'], { env: doctorEnv(broker.home, true) });
+    assert.equal(result.code, 0, result.stdout);
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.deepEqual(
+      lines.map((line) => line.slice(0, 15)),
+      [
+        'ok    config   ',
+        'ok    broker   ',
+        'ok    token    ',
+        'warn  desktop  ',
+        'ok    sound    ',
+        'warn  service  ',
+      ],
+    );
+    assert.match(
+      lines[1]!,
+      new RegExp(`Notify \\d+\\.\\d+\\.\\d+ answers at http://127\\.0\\.0\\.1:${broker.port}$`),
+    );
+    assert.match(lines[3]!, /no session bus .*run Notify inside your desktop session$/);
+    assert.match(lines[4]!, /sounds play through paplay$/);
+    assert.match(lines[5]!, /not installed; 'notifyctl service install' starts Notify at login$/);
+  });
+
+  it('a wrong token fails the token line with what to do, exit 1', async () => {
+    const env = { ...doctorEnv(broker.home, false), NOTIFY_TOKEN: 'not-the-token-at-all' };
+    const result = await runNotifyctl(['doctor'], { env });
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stdout,
+      /^fail  token    the broker refuses the token; unset NOTIFY_TOKEN or --token, or compare with 'notify token'$/m,
+    );
+    assert.match(result.stdout, /^warn  sound    no sound player found/m);
+  });
+});
+
+describe('notifyctl doctor with the broker down', () => {
+  it('fails the broker line, says how to start it, and exits 1', async () => {
+    const broker = await startBroker();
+    await broker.stop();
+    const result = await runNotifyctl(['doctor'], { env: doctorEnv(broker.home, true) });
+    broker.home.cleanup();
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /^ok    config   /m);
+    assert.match(
+      result.stdout,
+      /^fail  broker   nothing answers at http:\/\/127\.0\.0\.1:\d+ \(.+\); start it with 'notifyd' or 'notifyctl service install'$/m,
+    );
+    assert.doesNotMatch(result.stdout, /^\w+\s+token /m, 'no token line without a broker to ask');
+  });
+});

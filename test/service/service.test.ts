@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { createTempHome, type TempHome } from '../support/broker-process.js';
+import { runNotifyctl } from '../support/notifyctl-cli.js';
+
+const NOTIFYD = fileURLToPath(new URL('../../src/cli/notifyd.js', import.meta.url));
+
+/**
+ * A stand-in `systemctl` first on PATH: records each call and answers like a user manager (or like a
+ * session without one), so no test touches the real user's systemd.
+ */
+function standInSystemctl(
+  home: TempHome,
+  managerAnswers: boolean,
+): { calls: () => string[][]; env: NodeJS.ProcessEnv } {
+  const bin = join(home.home, 'bin');
+  const log = join(home.home, 'systemctl.log');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(
+    join(bin, 'systemctl'),
+    `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n` +
+      (managerAnswers
+        ? `case "$2" in is-active) echo active;; is-enabled) echo enabled;; esac\nexit 0\n`
+        : `echo 'Failed to connect to bus: No medium found' >&2\nexit 1\n`),
+  );
+  chmodSync(join(bin, 'systemctl'), 0o755);
+  return {
+    calls: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .trim()
+            .split('\n')
+            .map((line) => line.split(' '))
+        : [],
+    env: { ...home.env, PATH: `${bin}:${process.env['PATH']}` },
+  };
+}
+
+describe('notifyctl service on Linux (systemd user unit)', () => {
+  let home: TempHome;
+  beforeEach(() => (home = createTempHome()));
+  afterEach(() => home.cleanup());
+  const unitFile = () => join(home.home, '.config', 'systemd', 'user', 'notifyd.service');
+
+  it('install writes a unit with this node and this checkout that systemd-analyze accepts, and enables it', async () => {
+    const systemctl = standInSystemctl(home, true);
+    const result = await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    assert.equal(result.code, 0, result.stderr);
+    const unit = readFileSync(unitFile(), 'utf8');
+    assert.match(unit, new RegExp(`^ExecStart=${process.execPath} ${NOTIFYD}$`, 'm'));
+    assert.match(unit, /^Restart=on-failure$/m);
+    assert.match(unit, /^WantedBy=default\.target$/m);
+    const verify = spawnSync('systemd-analyze', ['verify', unitFile()], { encoding: 'utf8' });
+    assert.equal(verify.status, 0, verify.stderr);
+    assert.equal(verify.stderr.trim(), '');
+    assert.deepEqual(systemctl.calls(), [
+      ['--user', 'show-environment'],
+      ['--user', 'daemon-reload'],
+      ['--user', 'enable', '--now', 'notifyd.service'],
+    ]);
+    assert.equal(
+      result.stdout,
+      `Wrote ${unitFile()}.\nNotify now runs as a user service: it starts at login and restarts after a failure.\n`,
+    );
+  });
+
+  it('install again says the unit is up to date; status shows what the manager says', async () => {
+    const systemctl = standInSystemctl(home, true);
+    await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    const again = await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    assert.match(again.stdout, /is up to date\.\n/);
+    const status = await runNotifyctl(['service', 'status'], { env: systemctl.env });
+    assert.equal(
+      status.stdout,
+      `installed: ${unitFile()}\nstate: active, enabled (systemctl --user status notifyd.service)\n`,
+    );
+  });
+
+  it('without a user manager, writes the unit and prints the exact commands to run', async () => {
+    const systemctl = standInSystemctl(home, false);
+    const result = await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    assert.equal(result.code, 0);
+    assert.ok(existsSync(unitFile()));
+    assert.equal(
+      result.stdout,
+      `Wrote ${unitFile()}.\nNo service manager answers in this session; run these in your login session:\n` +
+        '  systemctl --user daemon-reload\n  systemctl --user enable --now notifyd.service\n',
+    );
+    assert.deepEqual(systemctl.calls(), [['--user', 'show-environment']]);
+  });
+
+  it('uninstall disables and removes exactly the unit; --dry-run changes nothing', async () => {
+    const systemctl = standInSystemctl(home, true);
+    await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    const dry = await runNotifyctl(['service', 'uninstall', '--dry-run'], { env: systemctl.env });
+    assert.match(dry.stdout, /^Would run:\n  systemctl --user disable --now notifyd\.service\nthen remove /);
+    assert.ok(existsSync(unitFile()));
+    const result = await runNotifyctl(['service', 'uninstall'], { env: systemctl.env });
+    assert.equal(result.code, 0);
+    assert.ok(!existsSync(unitFile()));
+    assert.deepEqual(systemctl.calls().at(-1), ['--user', 'disable', '--now', 'notifyd.service']);
+    const status = await runNotifyctl(['service', 'status'], { env: systemctl.env });
+    assert.match(
+      status.stdout,
+      /^not installed \(.*notifyd\.service does not exist\); run 'notifyctl service install'\n$/,
+    );
+  });
+
+  it('install --dry-run shows the unit and the commands and writes nothing', async () => {
+    const systemctl = standInSystemctl(home, true);
+    const result = await runNotifyctl(['service', 'install', '--dry-run'], { env: systemctl.env });
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /^Would write .*notifyd\.service:\n\n\[Unit\]\n/);
+    assert.ok(!existsSync(unitFile()));
+    assert.deepEqual(systemctl.calls(), []);
+  });
+
+  it('refuses a wrong action with the usage line and exit 1', async () => {
+    const result = await runNotifyctl(['service', 'start'], { env: home.env });
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, 'Usage: notifyctl service install|uninstall|status [--dry-run]\n');
+  });
+});
+
+describe('service definitions', () => {
+  it('a launchd agent runs this node and notifyd at load, restarting only after a failure', async () => {
+    const { launchdPlist } = await import('../../src/service/service-definition.js');
+    const plist = launchdPlist(
+      { node: '/usr/local/bin/node', notifyd: '/Users/me/notify & co/notifyd.js', docs: '' },
+      '/tmp/log',
+    );
+    assert.match(
+      plist,
+      /<string>\/usr\/local\/bin\/node<\/string>\n\s*<string>\/Users\/me\/notify &amp; co\/notifyd\.js<\/string>/,
+    );
+    assert.match(plist, /<key>SuccessfulExit<\/key>\n\s*<false\/>/);
+    if (existsSync('/usr/bin/xmllint')) execFileSync('xmllint', ['--noout', '-'], { input: plist });
+  });
+
+  it('a path with spaces stays one argument in the unit', async () => {
+    const { systemdUnit } = await import('../../src/service/service-definition.js');
+    const unit = systemdUnit({
+      node: '/opt/my node/bin/node',
+      notifyd: '/srv/notify/notifyd.js',
+      docs: '/srv/d.md',
+    });
+    assert.match(unit, /^ExecStart="\/opt\/my node\/bin\/node" \/srv\/notify\/notifyd\.js$/m);
+  });
+});
