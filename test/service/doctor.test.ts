@@ -54,9 +54,9 @@ describe('notifyctl doctor', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stdout,
-      /^fail  token    the broker refuses the token; unset NOTIFY_TOKEN or --token, or compare with 'notify token'$/m,
+      /^fail {2}token {4}the broker refuses the token; unset NOTIFY_TOKEN or --token, or compare with 'notify token'$/m,
     );
-    assert.match(result.stdout, /^warn  sound    no sound player found/m);
+    assert.match(result.stdout, /^warn {2}sound {4}no sound player found/m);
   });
 });
 
@@ -67,10 +67,10 @@ describe('notifyctl doctor with the broker down', () => {
     const result = await runNotifyctl(['doctor'], { env: doctorEnv(broker.home, true) });
     broker.home.cleanup();
     assert.equal(result.code, 1);
-    assert.match(result.stdout, /^ok    config   /m);
+    assert.match(result.stdout, /^ok {4}config {3}/m);
     assert.match(
       result.stdout,
-      /^fail  broker   nothing answers at http:\/\/127\.0\.0\.1:\d+ \(.+\); start it with 'notifyd' or 'notifyctl service install'$/m,
+      /^fail {2}broker {3}nothing answers at http:\/\/127\.0\.0\.1:\d+ \(.+\); start it with 'notifyd' or 'notifyctl service install'$/m,
     );
     assert.doesNotMatch(result.stdout, /^\w+\s+token /m, 'no token line without a broker to ask');
   });

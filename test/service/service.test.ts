@@ -97,7 +97,10 @@ describe('notifyctl service on Linux (systemd user unit)', () => {
     const systemctl = standInSystemctl(home, true);
     await runNotifyctl(['service', 'install'], { env: systemctl.env });
     const dry = await runNotifyctl(['service', 'uninstall', '--dry-run'], { env: systemctl.env });
-    assert.match(dry.stdout, /^Would run:\n  systemctl --user disable --now notifyd\.service\nthen remove /);
+    assert.match(
+      dry.stdout,
+      /^Would run:\n {2}systemctl --user disable --now notifyd\.service\nthen remove /,
+    );
     assert.ok(existsSync(unitFile()));
     const result = await runNotifyctl(['service', 'uninstall'], { env: systemctl.env });
     assert.equal(result.code, 0);
