@@ -6,6 +6,7 @@ import { buildHttpServer } from '../http/server.js';
 import { DailyFileLogger, type Logger } from '../log/logger.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { NotificationStore } from '../store/notification-store.js';
+import { WriteQueue } from '../store/write-queue.js';
 import { compileEnvelopeValidator } from '../domain/arc/envelope-validator.js';
 import { EventService, readArcSchema } from './event-service.js';
 import { VERSION } from '../version.js';
@@ -50,9 +51,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const validateEnvelope = compileEnvelopeValidator(readArcSchema());
   const db: Db = openDatabase(paths.databaseFile);
   const store = new NotificationStore(db);
+  const writes = new WriteQueue(db);
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
   const service = new NotificationService({
     store,
+    writes,
     clock,
     newId: createIdGenerator(clock),
     types: () => settings.current.types,
@@ -75,6 +78,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   try {
     await app.listen({ host: '127.0.0.1', port });
   } catch (error) {
+    writes.close();
     db.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const message = `port ${port} on 127.0.0.1 is already in use; stop the other program or set another "port" in ${paths.configFile}`;
@@ -84,7 +88,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     throw error;
   }
 
-  const retention = new RetentionJob(store, () => settings.current.retentionDays, clock, log);
+  const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
   settings.watch({
     onReload: (changed) => log.info(`config reloaded: ${changed.join(', ')}`),
@@ -100,6 +104,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       settings.stop();
       retention.stop();
       await app.close();
+      writes.close();
       db.close();
       log.info('Notify stopped');
     },
