@@ -7,6 +7,8 @@ import { DailyFileLogger, type Logger } from '../log/logger.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { NotificationStore } from '../store/notification-store.js';
 import { WriteQueue } from '../store/write-queue.js';
+import { DataFolderInUseError, lockDataFolder } from '../store/data-lock.js';
+import { DatabaseDamagedError } from '../store/integrity.js';
 import { compileEnvelopeValidator } from '../domain/arc/envelope-validator.js';
 import { EventService, readArcSchema } from './event-service.js';
 import { VERSION } from '../version.js';
@@ -49,7 +51,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   // Compiled once, before anything is opened: a broken schema file stops the start with its error.
   const validateEnvelope = compileEnvelopeValidator(readArcSchema());
-  const db: Db = openDatabase(paths.databaseFile);
+  const { db, lock } = openOwnedDatabase(paths, log);
   const store = new NotificationStore(db);
   const writes = new WriteQueue(db);
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
@@ -80,6 +82,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   } catch (error) {
     writes.close();
     db.close();
+    lock.release();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const message = `port ${port} on 127.0.0.1 is already in use; stop the other program or set another "port" in ${paths.configFile}`;
       log.error(`cannot start: ${message}`);
@@ -106,7 +109,26 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       await app.close();
       writes.close();
       db.close();
+      lock.release();
       log.info('Notify stopped');
     },
   };
+}
+
+/** Problems that stop the start with their message on stderr and in the log, and exit code 1. */
+export const START_REFUSALS = [PortInUseError, DataFolderInUseError, DatabaseDamagedError] as const;
+
+/** The data folder's lock first, so no second broker ever opens the file; then the checked database. */
+function openOwnedDatabase(paths: NotifyPaths, log: Logger): { db: Db; lock: { release(): void } } {
+  let lock;
+  try {
+    lock = lockDataFolder(paths.dataDir);
+    return { db: openDatabase(paths.databaseFile), lock };
+  } catch (error) {
+    lock?.release();
+    if (error instanceof DataFolderInUseError || error instanceof DatabaseDamagedError) {
+      log.error(`cannot start: ${error.message}`);
+    }
+    throw error;
+  }
 }

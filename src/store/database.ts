@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { asDamage, checkIntegrity } from './integrity.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
 export type Db = Database.Database;
@@ -25,6 +26,10 @@ export const PRAGMAS = [
  */
 const OPEN_BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * Opens (creating it 0600 if needed), checks and migrates the database. A damaged, truncated or garbage
+ * file throws DatabaseDamagedError before anything is written to it.
+ */
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -34,12 +39,13 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
   const db = new Database(file);
   try {
     db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
+    checkIntegrity(db, file);
     for (const pragma of PRAGMAS) db.pragma(pragma);
     migrate(db, migrations);
     db.pragma('busy_timeout = 0');
   } catch (error) {
     db.close();
-    throw error;
+    throw asDamage(error, file) ?? error;
   }
   return db;
 }
