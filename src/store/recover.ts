@@ -49,6 +49,11 @@ function copyReadableRows(file: string, target: Db): number {
     return 0;
   }
   try {
+    // A truncated file is refused outright unless the schema is "writable" (which better-sqlite3's
+    // defensive mode forbids): SQLite then reads the pages that are there instead of trusting the page
+    // count in the header. Nothing is ever written to the source.
+    source.unsafeMode(true);
+    source.pragma('writable_schema = ON');
     const read = source.prepare(`SELECT ${COLUMNS} FROM notifications WHERE seq > ? ORDER BY seq`).raw(true);
     const names = COLUMNS.split(', ');
     const insert = target.prepare(
