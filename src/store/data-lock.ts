@@ -69,7 +69,7 @@ function isNotifyProcess(pid: number): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   try {
-    return /notify/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    return /notifyd|notifyctl/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
   } catch {
     return true;
   }
