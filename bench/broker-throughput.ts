@@ -1,10 +1,11 @@
 /**
- * The broker core against a bare node:http + better-sqlite3 server doing the least work a create can
- * do, both as separate processes on loopback, loaded by autocannon from this process:
+ * The broker core against a bare node:http + better-sqlite3 server doing the same insert with the same
+ * indexes at the same durability, both as separate processes on loopback:
  *
- * - POST /v1/notifications, 16 connections for 10 s after a warm-up: throughput and p50/p99 latency,
- *   targets throughput ≥ 0.8× and p99 ≤ 2× the baseline's.
- * - GET /v1/notifications?limit=500 with 100,000 stored rows, one connection: p50 ≤ 20 ms.
+ * - POST /v1/notifications, loaded by wrk (C, one thread, so the generator does not take the servers'
+ *   CPU), 16 connections for 10 s after a warm-up: throughput and p50/p99 latency, targets throughput
+ *   ≥ 1.0× and p99 ≤ 2× the baseline's.
+ * - GET /v1/notifications?limit=500 with 100,000 stored rows, one connection (autocannon): p50 ≤ 20 ms.
  *
  * Each measurement is split in slices ordered broker, baseline, baseline, broker (support/load.ts), so a
  * disturbance of the shared machine weighs on both sides; server CPU per request is printed as the
@@ -17,6 +18,7 @@ import { startBroker, type BrokerProcess } from '../test/support/broker-process.
 import { startBaseline, type BaselineProcess } from './support/baseline-process.js';
 import { comparePair, load, type Figures, type LoadOptions } from './support/load.js';
 import { printTable, type Row } from './support/report.js';
+import { loadWithWrk } from './support/wrk.js';
 import { seedNotifications } from './support/seed.js';
 
 const CONNECTIONS = 16;
@@ -26,7 +28,7 @@ const LIST_CONNECTIONS = 1;
 const LIST_SECONDS = 5;
 const STORED_ROWS = 100_000;
 
-const TARGET_THROUGHPUT_RATIO = 0.8;
+const TARGET_THROUGHPUT_RATIO = 1.0;
 const TARGET_P99_RATIO = 2;
 const TARGET_LIST_P50_MS = 20;
 
@@ -101,12 +103,14 @@ export async function runBrokerBench(): Promise<void> {
     });
     const creates = '/v1/notifications';
     process.stdout.write(`POST: warm-up ${WARM_UP_SECONDS} s each, then ${SECONDS} s each...`);
-    await load(post(baselineTarget(creates)), WARM_UP_SECONDS);
-    await load(post(brokerTarget(creates)), WARM_UP_SECONDS);
+    await loadWithWrk(post(baselineTarget(creates)), WARM_UP_SECONDS);
+    await loadWithWrk(post(brokerTarget(creates)), WARM_UP_SECONDS);
     const [postBroker, postBaseline] = await comparePair(
       post(brokerTarget(creates)),
       post(baselineTarget(creates)),
       SECONDS,
+      2,
+      loadWithWrk,
     );
     console.log(' done');
     printPost(postBroker, postBaseline);
@@ -148,7 +152,7 @@ export async function runBrokerBench(): Promise<void> {
 
 function printPost(broker: Figures, baseline: Figures): void {
   const throughputRatio = broker.requestsPerSecond / baseline.requestsPerSecond;
-  printTable(`POST /v1/notifications, ${CONNECTIONS} connections, ${SECONDS} s`, [
+  printTable(`POST /v1/notifications (wrk), ${CONNECTIONS} connections, ${SECONDS} s`, [
     {
       label: 'throughput (req/s)',
       broker: broker.requestsPerSecond,

@@ -11,9 +11,14 @@ export interface LoadOptions {
   pid?: number;
 }
 
-/** What a load run measured; latencies are kept raw (ms) so several runs merge exactly. */
+/**
+ * What a load run measured. `latencies` (ms) are either every response's (autocannon) or evenly spaced
+ * quantiles of `requests` responses (wrk); each one stands for requests / latencies.length responses,
+ * so several runs merge into one distribution.
+ */
 export interface Sample {
   seconds: number;
+  requests: number;
   latencies: number[];
   /** CPU time the server process spent during the run, when it could be read. */
   cpuMs?: number;
@@ -32,7 +37,7 @@ export interface Figures {
 }
 
 /** utime + stime of a process in ms from /proc (clock ticks of 10 ms); undefined off Linux. */
-function cpuTimeMs(pid: number | undefined): number | undefined {
+export function cpuTimeMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -72,6 +77,7 @@ export async function load(options: LoadOptions, seconds: number): Promise<Sampl
   const cpuAfter = cpuTimeMs(options.pid);
   return {
     seconds: result.duration,
+    requests: latencies.length,
     latencies,
     ...(cpuBefore !== undefined && cpuAfter !== undefined && { cpuMs: cpuAfter - cpuBefore }),
   };
@@ -86,29 +92,41 @@ export async function comparePair(
   b: LoadOptions,
   seconds: number,
   slices = 2,
+  run: (options: LoadOptions, seconds: number) => Promise<Sample> = load,
 ): Promise<[Figures, Figures]> {
   const samples: [Sample[], Sample[]] = [[], []];
   const slice = seconds / slices;
   for (let i = 0; i < slices; i++) {
     const order = i % 2 === 0 ? [0, 1] : [1, 0];
-    for (const which of order) samples[which]!.push(await load(which === 0 ? a : b, slice));
+    for (const which of order) samples[which]!.push(await run(which === 0 ? a : b, slice));
   }
   return [figuresOf(samples[0]), figuresOf(samples[1])];
 }
 
 export function figuresOf(samples: Sample[]): Figures {
-  const latencies = samples.flatMap((sample) => sample.latencies).sort((x, y) => x - y);
+  const points = samples
+    .flatMap((sample) =>
+      sample.latencies.map((ms) => ({ ms, weight: sample.requests / sample.latencies.length })),
+    )
+    .sort((x, y) => x.ms - y.ms);
+  const requests = samples.reduce((sum, sample) => sum + sample.requests, 0);
   const seconds = samples.reduce((sum, sample) => sum + sample.seconds, 0);
-  const at = (quantile: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? NaN;
+  const at = (quantile: number) => {
+    let seen = 0;
+    for (const point of points) {
+      seen += point.weight;
+      if (seen > quantile * requests) return point.ms;
+    }
+    return points.at(-1)?.ms ?? NaN;
+  };
   const cpuMs = samples.every((sample) => sample.cpuMs !== undefined)
     ? samples.reduce((sum, sample) => sum + sample.cpuMs!, 0)
     : undefined;
   return {
-    requestsPerSecond: latencies.length / seconds,
+    requestsPerSecond: requests / seconds,
     p50: at(0.5),
     p99: at(0.99),
-    requests: latencies.length,
-    ...(cpuMs !== undefined && { cpuMicrosPerRequest: (cpuMs * 1000) / latencies.length }),
+    requests,
+    ...(cpuMs !== undefined && { cpuMicrosPerRequest: (cpuMs * 1000) / requests }),
   };
 }

@@ -6,6 +6,9 @@ import { buildHttpServer } from '../http/server.js';
 import { DailyFileLogger, type Logger } from '../log/logger.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { NotificationStore } from '../store/notification-store.js';
+import { WriteQueue } from '../store/write-queue.js';
+import { DataFolderInUseError, lockDataFolder } from '../store/data-lock.js';
+import { DatabaseDamagedError } from '../store/integrity.js';
 import { compileEnvelopeValidator } from '../domain/arc/envelope-validator.js';
 import { EventService, readArcSchema } from './event-service.js';
 import { VERSION } from '../version.js';
@@ -54,13 +57,15 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   // Compiled once, before anything is opened: a broken schema file stops the start with its error.
   const validateEnvelope = compileEnvelopeValidator(readArcSchema());
-  const db: Db = openDatabase(paths.databaseFile);
+  const { db, lock } = openOwnedDatabase(paths, log);
   const store = new NotificationStore(db);
+  const writes = new WriteQueue(db);
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
   const stream = new ChangeStream(STREAM_HISTORY, clock());
   changes.subscribe((change) => stream.append(change));
   const service = new NotificationService({
     store,
+    writes,
     clock,
     newId: createIdGenerator(clock),
     types: () => settings.current.types,
@@ -89,7 +94,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   try {
     await app.listen({ host: '127.0.0.1', port });
   } catch (error) {
+    writes.close();
     db.close();
+    lock.release();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const message = `port ${port} on 127.0.0.1 is already in use; stop the other program or set another "port" in ${paths.configFile}`;
       log.error(`cannot start: ${message}`);
@@ -98,7 +105,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     throw error;
   }
 
-  const retention = new RetentionJob(store, () => settings.current.retentionDays, clock, log);
+  const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
   settings.watch({
     onReload: (changed) => log.info(`config reloaded: ${changed.join(', ')}`),
@@ -115,8 +122,28 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       retention.stop();
       stream.end();
       await app.close();
+      writes.close();
       db.close();
+      lock.release();
       log.info('Notify stopped');
     },
   };
+}
+
+/** Problems that stop the start with their message on stderr and in the log, and exit code 1. */
+export const START_REFUSALS = [PortInUseError, DataFolderInUseError, DatabaseDamagedError] as const;
+
+/** The data folder's lock first, so no second broker ever opens the file; then the checked database. */
+function openOwnedDatabase(paths: NotifyPaths, log: Logger): { db: Db; lock: { release(): void } } {
+  let lock;
+  try {
+    lock = lockDataFolder(paths.dataDir);
+    return { db: openDatabase(paths.databaseFile), lock };
+  } catch (error) {
+    lock?.release();
+    if (error instanceof DataFolderInUseError || error instanceof DatabaseDamagedError) {
+      log.error(`cannot start: ${error.message}`);
+    }
+    throw error;
+  }
 }

@@ -33,15 +33,18 @@ export interface EventOutcome {
 export class EventService {
   constructor(private readonly deps: EventServiceDeps) {}
 
-  handle(body: unknown): EventOutcome {
+  async handle(body: unknown): Promise<EventOutcome> {
     const envelope = this.deps.validate(body);
     switch (envelope.event_type) {
       case 'request.created':
         return this.create(envelope);
       case 'request.updated':
-        return { record: this.deps.notifications.replaceActive(toDraft(envelope)), created: false };
+        return { record: await this.deps.notifications.replaceActive(toDraft(envelope)), created: false };
       case 'request.resolved':
-        return { record: this.deps.notifications.resolveCondition(conditionKey(envelope)!), created: false };
+        return {
+          record: await this.deps.notifications.resolveCondition(conditionKey(envelope)!),
+          created: false,
+        };
     }
   }
 
@@ -50,7 +53,7 @@ export class EventService {
    * identity is (sender.id, event_id), enforced by a unique index, so a retry (or a concurrent duplicate)
    * returns the original notification whatever its status.
    */
-  private create(envelope: ArcEnvelope): EventOutcome {
+  private create(envelope: ArcEnvelope): Promise<EventOutcome> {
     const draft = toDraft(envelope);
     if (draft.key !== undefined) return this.deps.notifications.store(draft);
     const event = { senderId: envelope.sender.id, eventId: envelope.event_id };

@@ -10,11 +10,14 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../store/notification-store.js';
+import type { WriteQueue } from '../store/write-queue.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { Clock } from './clock.js';
 
 export interface NotificationServiceDeps {
   store: NotificationStore;
+  /** Every write runs through it: answered only once committed, together with the writes around it. */
+  writes: WriteQueue;
   clock: Clock;
   newId: () => string;
   types: () => TypeCatalog;
@@ -26,7 +29,7 @@ export interface NotificationServiceDeps {
 export class NotificationService {
   constructor(private readonly deps: NotificationServiceDeps) {}
 
-  create(body: unknown): UpsertResult {
+  async create(body: unknown): Promise<UpsertResult> {
     const request = parseCreateRequest(body);
     const draft: NotificationDraft = {
       ...request,
@@ -40,10 +43,14 @@ export class NotificationService {
    * With an ARC event identity seen before, the original notification comes back unchanged; with
    * activeOnly (ARC request.updated), 404 when the key has no active notification, nothing created.
    */
-  store(draft: NotificationDraft, options: UpsertOptions = {}): UpsertResult {
+  async store(draft: NotificationDraft, options: UpsertOptions = {}): Promise<UpsertResult> {
     const now = this.deps.clock();
-    const result = this.deps.store.upsert(this.deps.newId(), draft, now, options);
-    if (!result) throw new NotFoundError();
+    const id = this.deps.newId();
+    const result = await this.deps.writes.run(() => {
+      const upserted = this.deps.store.upsert(id, draft, now, options);
+      if (!upserted) throw new NotFoundError();
+      return upserted;
+    });
     // A replayed ARC event returns its original row untouched: only a write that changed it is news.
     if (result.created) this.deps.changes?.publish({ kind: 'created', record: result.record });
     else if (result.record.updatedAt === now)
@@ -52,19 +59,16 @@ export class NotificationService {
   }
 
   /** ARC request.updated: replaces the visible state of the key's active notification; never creates. */
-  replaceActive(draft: NotificationDraft): NotificationRecord {
-    return this.store(draft, { activeOnly: true }).record;
+  async replaceActive(draft: NotificationDraft): Promise<NotificationRecord> {
+    return (await this.store(draft, { activeOnly: true })).record;
   }
 
   /**
    * Resolves the active notification with this key. When none is active, the latest one with the key
    * is returned unchanged (resolving again is idempotent); 404 when the key was never used.
    */
-  resolveCondition(key: string): NotificationRecord {
-    const current = this.deps.store.conditionByKey(key);
-    if (!current) throw new NotFoundError();
-    if (current.status !== 'active') return current;
-    return this.transition(current.id, 'resolved');
+  resolveCondition(key: string): Promise<NotificationRecord> {
+    return this.transition(() => this.deps.store.conditionByKey(key), 'resolved', { onlyFromActive: true });
   }
 
   get(id: string): NotificationRecord {
@@ -77,34 +81,51 @@ export class NotificationService {
     return this.deps.store.list(parseListQuery(query));
   }
 
-  changeStatus(id: string, body: unknown): NotificationRecord {
+  async changeStatus(id: string, body: unknown): Promise<NotificationRecord> {
     const target = parseStatusChange(body);
-    return this.transition(id, target);
+    return this.transition(() => this.deps.store.get(id), target);
   }
 
-  dismiss(id: string): NotificationRecord {
-    return this.transition(id, 'dismissed');
+  dismiss(id: string): Promise<NotificationRecord> {
+    return this.transition(() => this.deps.store.get(id), 'dismissed');
   }
 
   countActive(): number {
     return this.deps.store.countActive();
   }
 
-  private transition(id: string, target: Status): NotificationRecord {
-    const current = this.get(id);
-    if (!checkTransition(current.status, target)) return current;
-    try {
-      const updated = this.deps.store.setStatus(id, target, this.deps.clock());
-      if (!updated) throw new NotFoundError();
-      this.deps.changes?.publish({ kind: 'status', record: updated, previous: current.status });
-      return updated;
-    } catch (error) {
-      if (error instanceof ActiveKeyTakenError) {
-        throw new InvalidRequestError(
-          `cannot reopen: another active notification already has key "${current.key}"; dismiss or resolve it first`,
-        );
+  /**
+   * Reads the notification and changes its status in one transaction, so nothing can change it in
+   * between; an illegal or no-op transition (or, with onlyFromActive, any from a terminal status)
+   * returns it unchanged.
+   */
+  private async transition(
+    find: () => NotificationRecord | undefined,
+    target: Status,
+    { onlyFromActive = false } = {},
+  ): Promise<NotificationRecord> {
+    const now = this.deps.clock();
+    const outcome = await this.deps.writes.run(() => {
+      const current = find();
+      if (!current) throw new NotFoundError();
+      if (onlyFromActive && current.status !== 'active') return { record: current };
+      if (!checkTransition(current.status, target)) return { record: current };
+      try {
+        const updated = this.deps.store.setStatus(current.id, target, now);
+        if (!updated) throw new NotFoundError();
+        return { record: updated, previous: current.status };
+      } catch (error) {
+        if (error instanceof ActiveKeyTakenError) {
+          throw new InvalidRequestError(
+            `cannot reopen: another active notification already has key "${current.key}"; dismiss or resolve it first`,
+          );
+        }
+        throw error;
       }
-      throw error;
+    });
+    if (outcome.previous !== undefined) {
+      this.deps.changes?.publish({ kind: 'status', record: outcome.record, previous: outcome.previous });
     }
+    return outcome.record;
   }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { PortInUseError, startBroker } from '../broker/broker.js';
+import { START_REFUSALS, startBroker } from '../broker/broker.js';
 import { resolvePaths } from '../config/paths.js';
 import { MalformedConfigError } from '../config/settings.js';
 import { VERSION } from '../version.js';
@@ -35,8 +35,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     broker = await startBroker({ paths });
   } catch (error) {
-    if (error instanceof PortInUseError || error instanceof MalformedConfigError) {
-      console.error(`Notify cannot start: ${error.message}`);
+    if (error instanceof MalformedConfigError || START_REFUSALS.some((refusal) => error instanceof refusal)) {
+      console.error(`Notify cannot start: ${(error as Error).message}`);
       return 1;
     }
     throw error;

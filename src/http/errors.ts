@@ -1,6 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import type { Logger } from '../log/logger.js';
+import { storageProblemOf, type StorageProblem } from '../store/storage-errors.js';
+
+/** What a caller is told when the database refused a write (docs/api.md "Errors"); nothing was changed. */
+const STORAGE_ANSWERS: Record<StorageProblem, { status: number; message: string; retryAfter?: string }> = {
+  full: { status: 507, message: 'the disk holding the Notify database is full; nothing was changed' },
+  busy: {
+    status: 503,
+    message: 'the Notify database is locked by another program; nothing was changed, retry shortly',
+    retryAfter: '1',
+  },
+  failed: {
+    status: 503,
+    message: 'the Notify database could not be written; nothing was changed, see the Notify log',
+  },
+};
 
 /** The sentence each failed request is logged with, kept per request until its response is done. */
 const failures = new WeakMap<FastifyRequest, string>();
@@ -32,6 +47,15 @@ export function createErrorHandler(log: Logger) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof InvalidRequestError) return sendError(request, reply, 400, error.message);
     if (error instanceof NotFoundError) return sendError(request, reply, 404, error.message);
+    const storage = storageProblemOf(error);
+    if (storage) {
+      const answer = STORAGE_ANSWERS[storage.problem];
+      if (answer.retryAfter) reply.header('retry-after', answer.retryAfter);
+      sendError(request, reply, answer.status, answer.message);
+      // The one log line of the failed request (onResponse) also carries SQLite's own words.
+      failures.set(request, `${answer.message} (${storage.detail})`);
+      return reply;
+    }
     const framework = error as FrameworkError;
     if (framework.statusCode === 413) return sendError(request, reply, 413, 'request body too large');
     if (framework.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {

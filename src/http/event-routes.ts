@@ -6,7 +6,7 @@ import { toDto } from '../domain/notification.js';
 export function eventHandlers(service: EventService) {
   return {
     receive: async (request: FastifyRequest, reply: FastifyReply) => {
-      const { record, created } = service.handle(request.body);
+      const { record, created } = await service.handle(request.body);
       return reply.code(created ? 201 : 200).send(toDto(record));
     },
   };

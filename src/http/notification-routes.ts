@@ -9,10 +9,11 @@ type ListRequest = FastifyRequest<{ Querystring: Record<string, string | string[
 export function notificationHandlers(service: NotificationService) {
   return {
     create: async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.code(201).send(toDto(service.create(request.body).record)),
+      reply.code(201).send(toDto((await service.create(request.body)).record)),
     list: async (request: ListRequest) => service.list(request.query).map(toDto),
     get: async (request: IdRequest) => toDto(service.get(request.params.id)),
-    changeStatus: async (request: IdRequest) => toDto(service.changeStatus(request.params.id, request.body)),
-    dismiss: async (request: IdRequest) => toDto(service.dismiss(request.params.id)),
+    changeStatus: async (request: IdRequest) =>
+      toDto(await service.changeStatus(request.params.id, request.body)),
+    dismiss: async (request: IdRequest) => toDto(await service.dismiss(request.params.id)),
   };
 }

@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { asDamage, checkIntegrity } from './integrity.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
 export type Db = Database.Database;
+
+/** Room for the WAL between two automatic checkpoints (1000 pages); a larger one is cut back to this. */
+const JOURNAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
  * WAL with synchronous=NORMAL: a committed transaction survives a killed process (the WAL is written
@@ -12,15 +16,37 @@ export type Db = Database.Database;
 export const PRAGMAS = [
   'journal_mode = WAL',
   'synchronous = NORMAL',
-  'busy_timeout = 5000',
+  `journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`,
   'foreign_keys = ON',
 ];
 
+/**
+ * While opening and migrating, wait for another program's lock as SQLite does; afterwards never: a
+ * wait in SQLite's busy handler would freeze the event loop, so the WriteQueue retries on a timer.
+ */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens (creating it 0600 if needed), checks and migrates the database. A damaged, truncated or garbage
+ * file throws DatabaseDamagedError before anything is written to it.
+ */
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+    closeSync(openSync(file, 'a', 0o600));
+  }
   const db = new Database(file);
-  for (const pragma of PRAGMAS) db.pragma(pragma);
-  migrate(db, migrations);
+  try {
+    db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
+    checkIntegrity(db, file);
+    for (const pragma of PRAGMAS) db.pragma(pragma);
+    migrate(db, migrations);
+    db.pragma('busy_timeout = 0');
+  } catch (error) {
+    db.close();
+    throw asDamage(error, file) ?? error;
+  }
   return db;
 }
 

@@ -49,7 +49,10 @@ export interface UpsertResult {
   created: boolean;
 }
 
-/** All SQL of the notifications table. */
+/**
+ * All SQL of the notifications table. Its writes run inside a WriteQueue transaction in the broker; each
+ * statement runs to completion, so a failure is thrown, never lost.
+ */
 export class NotificationStore {
   readonly #upsert;
   readonly #refreshActive;
@@ -120,7 +123,9 @@ export class NotificationStore {
     options: UpsertOptions = {},
   ): UpsertResult | undefined {
     const statement = options.activeOnly ? this.#refreshActive : this.#upsert;
-    const row = statement.get({
+    // all(), never get(): get() stops after the first RETURNING row, so the statement never completes
+    // and an error SQLite reports at completion (SQLITE_FULL, an I/O error) would go unseen.
+    const [row] = statement.all({
       id,
       key: draft.key ?? null,
       agent: draft.agent,
@@ -148,7 +153,7 @@ export class NotificationStore {
   /** Throws ActiveKeyTakenError when reopening would give a key a second active notification. */
   setStatus(id: string, status: Status, now: number): NotificationRecord | undefined {
     try {
-      const row = this.#setStatus.get({ id, status, now, resolvedAt: status === 'resolved' ? now : null });
+      const [row] = this.#setStatus.all({ id, status, now, resolvedAt: status === 'resolved' ? now : null });
       return row && toRecord(row);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ActiveKeyTakenError();

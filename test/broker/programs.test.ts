@@ -61,6 +61,23 @@ describe('notifyd and notifyctl command lines', () => {
       'stderr',
       /^notifyctl: unknown command 'frobnicate'\. Run 'notifyctl --help'\.\n$/,
     ],
+    [
+      'notifyctl',
+      NOTIFYCTL,
+      ['--help'],
+      0,
+      'stdout',
+      /\n {2}db +recover: save what can be read from a damaged database\n/,
+    ],
+    ['notifyctl', NOTIFYCTL, ['db', '--help'], 0, 'stdout', /^Usage: notifyctl db recover\n/],
+    [
+      'notifyctl',
+      NOTIFYCTL,
+      ['db', 'repair'],
+      1,
+      'stderr',
+      /^notifyctl db: expected 'recover'\. Run 'notifyctl db --help'\.\n$/,
+    ],
   ];
   for (const [program, file, args, code, stream, text] of TABLE) {
     it(`${program} ${args.join(' ') || '(no arguments)'} exits ${code} and prints on ${stream}`, async () => {

@@ -1,5 +1,6 @@
 import type { NotifyctlCommand } from './command.js';
 import { countCommand } from './count.js';
+import { dbCommand } from './db-command.js';
 import { doctorCommand } from './doctor.js';
 import { mcpCommand } from './mcp.js';
 import { serviceCommand } from './service.js';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   mcpCommand,
   serviceCommand,
   doctorCommand,
+  dbCommand,
 ];

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { createTempHome, startBroker, type TempHome } from '../support/broker-process.js';
+
+/** A 6 MB tmpfs for the data folder, so the database can really run out of room; undefined if mounting is not allowed. */
+function mountSmallDisk(): string | undefined {
+  const mountPoint = mkdtempSync(join(tmpdir(), 'notify-small-disk-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=6m,mode=0700', 'tmpfs', mountPoint], {
+      stdio: 'ignore',
+    });
+    return mountPoint;
+  } catch {
+    rmSync(mountPoint, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+/** Writes until the file system says ENOSPC; returns the filler file. */
+function fillDisk(folder: string): string {
+  const filler = join(folder, 'filler');
+  const fd = openSync(filler, 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  return filler;
+}
+
+function homeOnDisk(mountPoint: string): TempHome {
+  const home = createTempHome();
+  const dataHome = join(mountPoint, 'data');
+  mkdirSync(dataHome);
+  home.env['XDG_DATA_HOME'] = dataHome;
+  home.databaseFile = join(dataHome, 'notify', 'notify.db');
+  return home;
+}
+
+const body = (i: number) => ({ title: `full disk ${i}`, message: 'm'.repeat(3000) });
+const mountPoint = mountSmallDisk();
+
+describe(
+  'a full disk under the database',
+  { timeout: 60_000, skip: !mountPoint && 'mounting a tmpfs needs root' },
+  () => {
+    it('answers 507 and stores nothing, keeps reads working, recovers by itself, and every 201 survives a restart', async () => {
+      const home = homeOnDisk(mountPoint!);
+      let broker = await startBroker({ home });
+      try {
+        const acked: string[] = [];
+        const seed = await broker.request('POST', '/v1/notifications', body(-1));
+        assert.equal(seed.status, 201);
+        const seedId = ((await seed.json()) as { id: string }).id;
+        acked.push(seedId);
+
+        const filler = fillDisk(mountPoint!);
+        let refused: Response | undefined;
+        for (let i = 0; i < 5000 && !refused; i++) {
+          const response = await broker.request('POST', '/v1/notifications', body(i));
+          if (response.status === 201) acked.push(((await response.json()) as { id: string }).id);
+          else refused = response;
+        }
+        assert.ok(refused, 'a create was refused once the disk was full');
+        assert.equal(refused.status, 507);
+        assert.deepEqual(await refused.json(), {
+          error: 'the disk holding the Notify database is full; nothing was changed',
+        });
+
+        // A status change either commits (200, visible) or is refused (507, unchanged): never 200 and lost.
+        const dismissed = await broker.request('POST', `/v1/notifications/${seedId}/dismiss`);
+        assert.ok([200, 507].includes(dismissed.status), `dismiss answered ${dismissed.status}`);
+        const seedNow = (await (await broker.request('GET', `/v1/notifications/${seedId}`)).json()) as {
+          status: string;
+        };
+        assert.equal(seedNow.status, dismissed.status === 200 ? 'dismissed' : 'active');
+
+        const listed = await broker.request('GET', '/v1/notifications?limit=1');
+        assert.equal(listed.status, 200, 'reads keep working on a full disk');
+        assert.equal((await fetch(`${broker.baseUrl}/health`)).status, 200);
+
+        rmSync(filler);
+        const after = await broker.request('POST', '/v1/notifications', body(9999));
+        assert.equal(after.status, 201, 'writes work again once there is room, without a restart');
+        acked.push(((await after.json()) as { id: string }).id);
+
+        for (const id of acked) {
+          assert.equal(
+            (await broker.request('GET', `/v1/notifications/${id}`)).status,
+            200,
+            `${id} is readable`,
+          );
+        }
+        assert.equal(await broker.stop(), 0);
+        broker = await startBroker({ home });
+        for (const id of acked) {
+          const response = await broker.request('GET', `/v1/notifications/${id}`);
+          assert.equal(response.status, 200, `${id} is readable after a restart`);
+        }
+        const log = readdirSync(home.logDir)
+          .map((name) => readFileSync(join(home.logDir, name), 'utf8'))
+          .join('');
+        const lines = log.split('\n').filter((line) => line.includes('-> 507'));
+        assert.ok(lines.length >= 1, 'the refusal is logged');
+        assert.match(lines[0]!, /SQLITE_FULL/);
+      } finally {
+        await broker.stop();
+        home.cleanup();
+        execFileSync('umount', ['-l', mountPoint!]);
+        rmSync(mountPoint!, { recursive: true, force: true });
+      }
+    });
+  },
+);
