@@ -43,7 +43,8 @@ export class FailedRequestLog {
     const total = counts.reduce((sum, [, count]) => sum + count, 0);
     if (total > 0) {
       const byStatus = counts.map(([status, count]) => `${status}: ${count}`).join(', ');
-      this.log.warn(`${total} more failed requests in the last minute (${byStatus})`);
+      const requests = total === 1 ? 'request' : 'requests';
+      this.log.warn(`${total} more failed ${requests} in the last minute (${byStatus})`);
     }
     this.#suppressed.clear();
     this.#logged = 0;
