@@ -37,14 +37,16 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     routerOptions: { maxParamLength: 2048 },
     // A request without Host reaches the host guard (421 with the error shape), not Node's bare 400.
     http: { requireHostHeader: false },
-    // Bad percent-encoding in the path: the Host and token checks still come first, and the answer is
+    // Bad percent-encoding or an over-long id: the Host and token checks still come first, and the answer is
     // the spec's `{"error"}` shape without fastify's echo of the URL (its query can hold anything).
     frameworkErrors: (error, request, reply) => {
       if (guardsAnswered(request, reply)) return logFailure(request, reply.statusCode);
       const message =
         error.code === 'FST_ERR_BAD_URL'
           ? 'the request path is not valid: "%" must be followed by two hexadecimal digits'
-          : 'the request URL could not be parsed';
+          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? 'the request path is too long: a path segment may hold at most 2048 characters'
+            : 'the request URL could not be parsed';
       sendError(request, reply, error.statusCode ?? 400, message);
       // The router's refusals skip the onResponse hook.
       logFailure(request, reply.statusCode);

@@ -34,6 +34,20 @@ describe('the order of the request checks', () => {
     });
   }
 
+  it('answers an id past 2048 characters with 414 after the token check, without echoing it', async () => {
+    const path = `/v1/notifications/${'a'.repeat(2049)}?secret=q6`;
+    const anonymous = await send(path, { host: `127.0.0.1:${broker.port}` });
+    assert.equal(anonymous.status, 401);
+    const response = await send(path, {
+      host: `127.0.0.1:${broker.port}`,
+      authorization: `Bearer ${broker.token}`,
+    });
+    assert.equal(response.status, 414);
+    assert.deepEqual(JSON.parse(response.body), {
+      error: 'the request path is too long: a path segment may hold at most 2048 characters',
+    });
+  });
+
   it('refuses two Authorization headers with 400, even when both carry the token', async () => {
     const token = `Bearer ${broker.token}`;
     for (const [first, second] of [
