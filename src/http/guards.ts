@@ -61,9 +61,9 @@ function authorizationCount(request: FastifyRequest): number {
 }
 
 /**
- * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3); a 401
- * names the scheme it wants (RFC 9110 11.6.1). The
+ * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). The
  * expected token's hash is kept until the token changes (a config reload), not recomputed per request.
+ * A 401 names the scheme it wants (RFC 9110 section 11.6.1).
  */
 export function bearerGuard(token: () => string): Guard {
   let hashedToken = '';

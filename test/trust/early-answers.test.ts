@@ -114,3 +114,21 @@ describe('an early answer to a request whose body is still coming', () => {
     });
   }
 });
+
+describe('an early 429 to a request whose body is still coming', () => {
+  const broker = useBroker({ config: { rateLimitPerSecond: 1 } });
+
+  it('closes the connection instead of reading an endless body', async () => {
+    const head = post('/v1/notifications', [host(broker), bearer(broker), 'Transfer-Encoding: chunked']);
+    // The limit counts per clock second: a try that straddles a second boundary meets the 413 instead.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const first = await broker.request('POST', '/v1/notifications', { title: 't', message: 'm' });
+      await first.arrayBuffer();
+      const result = await sendEndlessBody(broker.port, head, true);
+      assert.ok(result.closed, `still reading after ${DEADLINE_MS} ms (${result.written} bytes taken)`);
+      assert.ok(result.written < BOUND_BYTES, `the broker took ${result.written} bytes`);
+      if (result.answer.startsWith('HTTP/1.1 429 ')) return;
+    }
+    assert.fail('no attempt met the rate limit');
+  });
+});
