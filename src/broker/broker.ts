@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadOrCreateConfig } from '../config/config-file.js';
 import type { NotifyPaths } from '../config/paths.js';
+import { permissionWarnings } from '../config/permissions.js';
 import { SettingsSource } from '../config/settings-source.js';
 import { buildHttpServer } from '../http/server.js';
 import { DailyFileLogger, type Logger } from '../log/logger.js';
@@ -33,6 +34,8 @@ export interface BrokerOptions {
 
 export interface RunningBroker {
   port: number;
+  /** Problems found at start that the user should fix (file permissions); each is logged too. */
+  warnings: string[];
   settings: SettingsSource;
   log: Logger;
   stop(): Promise<void>;
@@ -58,6 +61,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   // Compiled once, before anything is opened: a broken schema file stops the start with its error.
   const validateEnvelope = compileEnvelopeValidator(readArcSchema());
   const { db, lock } = openOwnedDatabase(paths, log);
+  const warnings = permissionWarnings(paths);
+  warnings.forEach((warning) => log.warn(warning));
   const store = new NotificationStore(db);
   const writes = new WriteQueue(db);
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
@@ -115,6 +120,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   return {
     port,
+    warnings,
     settings,
     log,
     async stop() {

@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  broker.warnings.forEach((warning) => console.error(`Notify: warning: ${warning}`));
   console.log(`Notify listening on http://127.0.0.1:${broker.port}`);
   await stopRequested;
   await broker.stop();

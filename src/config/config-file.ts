@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  realpathSync,
+  type Stats,
   fchmodSync,
   fsyncSync,
   mkdirSync,
@@ -17,15 +22,13 @@ export function generateToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** Far above any real config.json; a bigger file is refused rather than read into memory. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /** Reads and normalizes config.json; undefined when the file does not exist yet. */
 export function readConfig(file: string): NormalizedConfig | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new MalformedConfigError(`${file} cannot be read: ${(error as Error).message}`);
-  }
+  const text = readConfigText(file);
+  if (text === undefined) return undefined;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -37,6 +40,46 @@ export function readConfig(file: string): NormalizedConfig | undefined {
   } catch (error) {
     throw new MalformedConfigError(`${file}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Opened without blocking and checked on the open descriptor: a FIFO in the file's place would block a
+ * plain open (and the start with it) until a writer came, and a device could be endless. A symlink to a
+ * regular file is read through.
+ */
+function readConfigText(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new MalformedConfigError(`${file} cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      throw new MalformedConfigError(
+        `${file} is not a regular file (it is ${kindOf(stat)}); replace it with a regular file, or remove it to have one created`,
+      );
+    }
+    if (stat.size > MAX_CONFIG_BYTES) {
+      throw new MalformedConfigError(`${file} is larger than 1 MiB; a config file is a few hundred bytes`);
+    }
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof MalformedConfigError) throw error;
+    throw new MalformedConfigError(`${file} cannot be read: ${(error as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'not a file';
 }
 
 /**
@@ -62,18 +105,23 @@ export function loadOrCreateConfig(file: string): NormalizedConfig {
   return config;
 }
 
-/** Write to a sibling temp file, fsync, rename: a reader sees the old file or the new one, never half. */
+/**
+ * Write to a sibling temp file, fsync, rename: a reader sees the old file or the new one, never half.
+ * The temp file has an unpredictable name and is created exclusively, so a symlink planted in the
+ * folder is never followed. When config.json is a symlink, its target is replaced and the link stays.
+ */
 export function writeConfigAtomically(file: string, document: Record<string, unknown>): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
+  const target = resolveLink(file);
+  const temp = `${target}.${randomBytes(8).toString('hex')}.tmp`;
+  const fd = openSync(temp, 'wx', 0o600);
   try {
-    // A leftover temp file keeps its old mode on open; the token must never sit in a readable file.
+    // The mode asked of open is narrowed by the umask only, never widened; say it once more.
     fchmodSync(fd, 0o600);
     writeSync(fd, `${JSON.stringify(document, null, 2)}\n`);
     fsyncSync(fd);
     closeSync(fd);
-    renameSync(temp, file);
+    renameSync(temp, target);
   } catch (error) {
     try {
       closeSync(fd);
@@ -81,6 +129,16 @@ export function writeConfigAtomically(file: string, document: Record<string, unk
       // already closed
     }
     rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** The file a symlinked config.json points to; the path itself when it is no link or not there yet. */
+function resolveLink(file: string): string {
+  try {
+    return lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return file;
     throw error;
   }
 }

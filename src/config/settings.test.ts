@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MalformedConfigError, normalizeConfig } from './settings.js';
+import { generateToken } from './config-file.js';
+import { MalformedConfigError, normalizeConfig, TOKEN_RULE_MESSAGE } from './settings.js';
 
 const token = () => 'generated';
 
@@ -42,5 +43,35 @@ describe('normalizeConfig', () => {
       weird: { enabled: true },
     });
     assert.equal(warnings.length, 3);
+  });
+
+  const REFUSED_TOKENS: [name: string, token: string][] = [
+    ['15 characters', 'abcdefghij12345'],
+    ['a space', 'abcdefgh ijklmnop'],
+    ['a leading space', ' abcdefghijklmnop'],
+    ['a trailing space', 'abcdefghijklmnop '],
+    ['a tab', 'abcdefgh\tijklmnop'],
+    ['a line feed', 'abcdefgh\nijklmnop'],
+    ['a control character', 'abcdefgh\u0007ijklmnop'],
+    ['DEL', 'abcdefgh\u007fijklmnop'],
+    ['a non-ASCII letter', 'abcdefghijklmnopé'],
+    ['a non-breaking space', 'abcdefgh\u00a0ijklmnop'],
+  ];
+  for (const [name, authToken] of REFUSED_TOKENS) {
+    it(`refuses an authToken with ${name}, naming the rule`, () => {
+      assert.throws(
+        () => normalizeConfig({ authToken }, token),
+        new MalformedConfigError(TOKEN_RULE_MESSAGE),
+      );
+    });
+  }
+
+  it('accepts an authToken of 16 printable ASCII characters and every generated one', () => {
+    assert.equal(
+      normalizeConfig({ authToken: `a!#$%&'()*+,-./:` }, token).settings.authToken,
+      `a!#$%&'()*+,-./:`,
+    );
+    const generated = normalizeConfig({}, generateToken).settings.authToken;
+    assert.equal(normalizeConfig({ authToken: generated }, token).settings.authToken, generated);
   });
 });

@@ -31,6 +31,15 @@ export const DEFAULTS = {
   retentionDays: 30,
 } as const;
 
+/**
+ * A token with a space can never match (clients and the HTTP parser trim header values), and a short
+ * one is masked wherever that short string shows up in the log. Generated tokens are 43 characters of
+ * base64url, so they always pass.
+ */
+const TOKEN_RULE = /^[\x21-\x7e]{16,}$/;
+export const TOKEN_RULE_MESSAGE =
+  'authToken must be at least 16 characters of printable ASCII (letters, digits, punctuation) with no spaces or control characters; remove the field and restart Notify to have one generated';
+
 export class MalformedConfigError extends Error {
   override name = 'MalformedConfigError';
 }
@@ -80,6 +89,7 @@ export function normalizeConfig(raw: unknown, generateToken: () => string): Norm
   const maxVisibleToasts = readMaxVisibleToasts(document, warnings);
 
   let authToken = readValue(document, 'authToken', 'string');
+  if (authToken && !TOKEN_RULE.test(authToken)) throw new MalformedConfigError(TOKEN_RULE_MESSAGE);
   const tokenGenerated = !authToken;
   if (!authToken) authToken = document['authToken'] = generateToken();
 

@@ -24,16 +24,32 @@ export function failureOf(request: FastifyRequest): string | undefined {
   return failures.get(request);
 }
 
-/** Every error answer is `{"error": message}`, except 413 which has no body (spec "Errors"). */
+/**
+ * Every error answer is `{"error": message}`, except 413 which has no body (spec "Errors"). The log
+ * line gets `logAs`, the message unless the caller has a shorter one.
+ */
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
   message: string,
+  logAs = message,
 ): FastifyReply {
-  failures.set(request, message);
+  failures.set(request, logAs);
+  if (bodyStillComing(request)) reply.header('connection', 'close');
   if (status === 413) return reply.code(413).header('connection', 'close').send();
   return reply.code(status).send({ error: message });
+}
+
+/**
+ * An answer given before the body was read (401, 421, 413, ...) must not be followed by reading that
+ * body to its end: it can be endless. `Connection: close` makes Node close the socket once the answer
+ * is written instead of draining the rest for the next request.
+ */
+function bodyStillComing(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  if (raw.complete) return false;
+  return raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
 }
 
 interface FrameworkError {

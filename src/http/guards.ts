@@ -46,18 +46,34 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /** Spec "Authentication" 1: every /v1/* path, including ones that match no route. */
 function needsAuth(request: FastifyRequest): boolean {
-  return request.routeOptions.config.auth ?? request.url.startsWith('/v1/');
+  // A request the router refused (bad percent-encoding) has no route options.
+  return request.routeOptions?.config?.auth ?? request.url.startsWith('/v1/');
+}
+
+/** Node keeps only the first of repeated Authorization headers; the raw list shows them all. */
+function authorizationCount(request: FastifyRequest): number {
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    if (raw[index]!.length === 13 && raw[index]!.toLowerCase() === 'authorization') count++;
+  }
+  return count;
 }
 
 /**
  * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). The
  * expected token's hash is kept until the token changes (a config reload), not recomputed per request.
+ * A 401 names the scheme it wants (RFC 9110 section 11.6.1).
  */
 export function bearerGuard(token: () => string): Guard {
   let hashedToken = '';
   let hashedExpected = sha256('');
   return (request, reply) => {
     if (!needsAuth(request)) return undefined;
+    // Taking the first of two would let whatever sits in front of the broker choose which one counts.
+    if (authorizationCount(request) > 1) {
+      return sendError(request, reply, 400, 'only one Authorization header is allowed');
+    }
     const supplied = bearerToken(request);
     const expected = token();
     if (expected !== hashedToken) {
@@ -67,6 +83,7 @@ export function bearerGuard(token: () => string): Guard {
     if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected)) {
       return undefined;
     }
+    reply.header('www-authenticate', 'Bearer');
     return sendError(request, reply, 401, 'unauthorized');
   };
 }
@@ -78,7 +95,7 @@ export function bearerGuard(token: () => string): Guard {
 export function rateLimitGuard(perSecond: () => number, now: () => number): Guard {
   const windows = new Map<string, { start: number; count: number }>();
   return (request, reply) => {
-    if (!request.routeOptions.config.rateLimited) return undefined;
+    if (!request.routeOptions?.config?.rateLimited) return undefined;
     const token = bearerToken(request) ?? '';
     const second = Math.floor(now() / 1000);
     let window = windows.get(token);

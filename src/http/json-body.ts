@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { assertStorableJson } from '../domain/json-values.js';
 
 /**
  * Parses every request body as JSON whatever its Content-Type (curl -d sends a form type), and
- * enforces the body limit of the moment while streaming, so chunked bodies are bounded too.
+ * enforces the body limit of the moment while streaming, so chunked bodies are bounded too. Values that
+ * parse but cannot be stored as sent (a lone surrogate, a number beyond a double) are refused here, for
+ * every route.
  */
 export function installJsonBodyParser(app: FastifyInstance, limit: () => number): void {
   app.removeAllContentTypeParsers();
@@ -30,9 +33,11 @@ export function installJsonBodyParser(app: FastifyInstance, limit: () => number)
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return finish(null, undefined);
       try {
-        finish(null, JSON.parse(text));
+        const body: unknown = JSON.parse(text);
+        assertStorableJson(body);
+        finish(null, body);
       } catch (error) {
-        finish(error as SyntaxError);
+        finish(error as Error);
       }
     });
     // The client went away mid-body (reset, or the connection ended early): its fault, not a 500.

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Logger } from '../log/logger.js';
+import type { FailedRequestLog } from '../log/failed-requests.js';
 
 /**
  * Requests Node's HTTP parser refuses (bad framing, bogus Content-Length, oversized headers) never reach
@@ -9,7 +9,7 @@ import type { Logger } from '../log/logger.js';
  * Content-Length), that request keeps its own answer and the connection closes after it: a 400 written
  * first would tell the client its request was refused although it was carried out.
  */
-export function malformedRequests(log: Logger) {
+export function malformedRequests(failures: FailedRequestLog) {
   const answering = new WeakMap<Socket, { request: IncomingMessage; response: ServerResponse }>();
   const closeWhenAnswered = new WeakSet<Socket>();
   return {
@@ -36,7 +36,7 @@ export function malformedRequests(log: Logger) {
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
             ? [408, 'request timed out']
             : [400, 'malformed HTTP request'];
-      log.warn(`refused a malformed HTTP request: ${status} ${error.code ?? 'unknown'}`);
+      failures.record(status, `refused a malformed HTTP request: ${status} ${error.code ?? 'unknown'}`);
       const current = answering.get(socket);
       if (current?.request.complete) {
         closeWhenAnswered.add(socket);

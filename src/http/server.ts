@@ -1,11 +1,15 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Settings } from '../config/settings.js';
+import { FailedRequestLog } from '../log/failed-requests.js';
+import { truncate } from '../log/log-text.js';
 import type { Logger } from '../log/logger.js';
 import { createErrorHandler, failureOf, pathOf, sendError } from './errors.js';
 import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard, type Guard } from './guards.js';
 import { installJsonBodyParser } from './json-body.js';
 import { malformedRequests } from './malformed-requests.js';
 import { registerRoutes, routeTable, type RouteDeps } from './route-table.js';
+
+const MAX_LOGGED_PATH_CHARACTERS = 300;
 
 export interface HttpDeps extends RouteDeps {
   settings: () => Settings;
@@ -15,7 +19,14 @@ export interface HttpDeps extends RouteDeps {
 
 /** The transport: guards in the order the spec implies, the JSON parser, routes, error mapping. */
 export function buildHttpServer(deps: HttpDeps): FastifyInstance {
-  const malformed = malformedRequests(deps.log);
+  const failedRequests = new FailedRequestLog(deps.log, deps.clock);
+  const logFailure = (request: FastifyRequest, status: number) => {
+    const reason = failureOf(request) ?? '';
+    // The path is cut on its own, so a long one cannot push the status and reason out of the line.
+    const path = truncate(pathOf(request), MAX_LOGGED_PATH_CHARACTERS);
+    failedRequests.record(status, `${request.method} ${path} -> ${status} ${reason}`.trimEnd());
+  };
+  const malformed = malformedRequests(failedRequests);
   const app = Fastify({
     logger: false,
     bodyLimit: Number.MAX_SAFE_INTEGER,
@@ -26,9 +37,19 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     routerOptions: { maxParamLength: 2048 },
     // A request without Host reaches the host guard (421 with the error shape), not Node's bare 400.
     http: { requireHostHeader: false },
-    // Bad percent-encoding in the path, or an over-long id: the spec's `{"error"}` shape, not fastify's.
+    // Bad percent-encoding or an over-long id: the Host and token checks still come first, and the answer is
+    // the spec's `{"error"}` shape without fastify's echo of the URL (its query can hold anything).
     frameworkErrors: (error, request, reply) => {
-      sendError(request, reply, error.statusCode ?? 400, error.message);
+      if (guardsAnswered(request, reply)) return logFailure(request, reply.statusCode);
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'the request path is not valid: "%" must be followed by two hexadecimal digits'
+          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? 'the request path is too long: a path segment may hold at most 2048 characters'
+            : 'the request URL could not be parsed';
+      sendError(request, reply, error.statusCode ?? 400, message);
+      // The router's refusals skip the onResponse hook.
+      logFailure(request, reply.statusCode);
     },
     clientErrorHandler: (error, socket) => malformed.answer(error, socket),
   });
@@ -40,25 +61,36 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     bearerGuard(() => settings().authToken),
     rateLimitGuard(() => settings().rateLimitPerSecond, deps.clock),
   ];
+  function guardsAnswered(request: FastifyRequest, reply: FastifyReply): boolean {
+    for (const guard of guards) {
+      if (guard(request, reply)) return true;
+    }
+    return false;
+  }
   // Callback-style hooks: an async one costs a promise and a microtask turn on every request. A guard
   // that answers stops the chain by not calling done (fastify "Respond to a request from a hook").
   app.addHook('onRequest', (request, reply, done) => {
-    for (const guard of guards) {
-      if (guard(request, reply)) return;
-    }
-    done();
+    if (!guardsAnswered(request, reply)) done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    if (reply.statusCode >= 400) {
-      const reason = failureOf(request) ?? '';
-      deps.log.warn(`${request.method} ${pathOf(request)} -> ${reply.statusCode} ${reason}`.trimEnd());
-    }
+    if (reply.statusCode >= 400) logFailure(request, reply.statusCode);
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    failedRequests.flush();
     done();
   });
   installJsonBodyParser(app, () => settings().maxRequestBodyBytes);
   app.setErrorHandler(createErrorHandler(deps.log));
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, 404, `no such endpoint: ${request.method} ${pathOf(request)}`),
+    // The log line names the path already; a second copy would double what a long path costs.
+    sendError(
+      request,
+      reply,
+      404,
+      `no such endpoint: ${request.method} ${pathOf(request)}`,
+      'no such endpoint',
+    ),
   );
   registerRoutes(app, routeTable(deps));
   return app;

@@ -8,7 +8,7 @@ import { DailyFileLogger, formatLogLine, logFileName } from './logger.js';
 describe('DailyFileLogger', () => {
   it('formats lines as YYYY-MM-DD HH:mm:ss.fff [LEVEL] message in local time, on one line', () => {
     const at = new Date(2026, 0, 2, 3, 4, 5, 6);
-    assert.equal(formatLogLine(at, 'WARN', 'two\nlines'), '2026-01-02 03:04:05.006 [WARN] two lines\n');
+    assert.equal(formatLogLine(at, 'WARN', 'two\nlines'), '2026-01-02 03:04:05.006 [WARN] two\\nlines\n');
     assert.equal(logFileName(at), 'notify-20260102.log');
   });
 

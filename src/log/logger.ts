@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { neutralize, truncate } from './log-text.js';
 
 export type LogLevel = 'INFO' | 'WARN' | 'ERROR';
 
@@ -11,11 +12,17 @@ export interface Logger {
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
-/** `YYYY-MM-DD HH:mm:ss.fff [LEVEL] message` in local time (spec "Local configuration file"). */
+/** The most one day's file may hold; the last line written says that the rest of the day is dropped. */
+export const MAX_LOG_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `YYYY-MM-DD HH:mm:ss.fff [LEVEL] message` in local time (spec "Local configuration file"), always one
+ * line: control and line-breaking characters are escaped and the message is cut to a bounded length.
+ */
 export function formatLogLine(at: Date, level: LogLevel, message: string): string {
   const date = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
   const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
-  return `${date} ${time} [${level}] ${message.replace(/[\r\n]+/g, ' ')}\n`;
+  return `${date} ${time} [${level}] ${truncate(neutralize(message))}\n`;
 }
 
 /** `notify-YYYYMMDD.log` for the local date, so files rotate at local midnight. */
@@ -25,13 +32,19 @@ export function logFileName(at: Date): string {
 
 /**
  * Appends to the daily file of the moment of each line. Secrets handed in are masked in every line,
- * and a failed write is swallowed: logging must never take the broker down.
+ * a day's file stops growing at `maxFileBytes`, and a failed write is swallowed: logging must never
+ * take the broker down.
  */
 export class DailyFileLogger implements Logger {
+  #file = '';
+  #size = 0;
+  #full = false;
+
   constructor(
     private readonly directory: string,
     private readonly secrets: () => readonly string[] = () => [],
     private readonly now: () => number = Date.now,
+    private readonly maxFileBytes = MAX_LOG_FILE_BYTES,
   ) {}
 
   info(message: string): void {
@@ -49,13 +62,37 @@ export class DailyFileLogger implements Logger {
   private write(level: LogLevel, message: string): void {
     const at = new Date(this.now());
     try {
-      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-      appendFileSync(join(this.directory, logFileName(at)), formatLogLine(at, level, this.mask(message)), {
-        mode: 0o600,
-      });
+      const file = join(this.directory, logFileName(at));
+      if (file !== this.#file) this.open(file);
+      if (this.#full) return;
+      let line = formatLogLine(at, level, this.mask(message));
+      const notice = formatLogLine(at, 'WARN', this.limitNotice());
+      if (this.#size + Buffer.byteLength(line) + Buffer.byteLength(notice) > this.maxFileBytes) {
+        line = notice;
+        this.#full = true;
+      }
+      appendFileSync(file, line, { mode: 0o600 });
+      this.#size += Buffer.byteLength(line);
     } catch {
       // A full disk or a read-only log folder must not stop the broker from serving.
     }
+  }
+
+  /** The size of a day's file is read once, when the day's first line is written (a restart appends). */
+  private open(file: string): void {
+    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    this.#file = file;
+    try {
+      this.#size = statSync(file).size;
+    } catch {
+      this.#size = 0;
+    }
+    this.#full = this.#size >= this.maxFileBytes;
+  }
+
+  private limitNotice(): string {
+    const megabytes = Math.round(this.maxFileBytes / (1024 * 1024));
+    return `this log file reached its limit of ${megabytes} MiB; the rest of today's lines are dropped`;
   }
 
   private mask(message: string): string {
