@@ -9,8 +9,9 @@ const USAGE = `notifyd ${VERSION}: the Notify broker, in the foreground.
 Usage: notifyd
 
 Listens on http://127.0.0.1:<port> (config.json "port", default 47821) until SIGTERM or Ctrl+C.
-Files: config $XDG_CONFIG_HOME/notify/config.json, data $XDG_DATA_HOME/notify/,
-logs $XDG_STATE_HOME/notify/logs/.`;
+Files: config $XDG_CONFIG_HOME/notify/config.json, data $XDG_DATA_HOME/notify/ (notify.db, and
+notifyd.lock while it runs), logs $XDG_STATE_HOME/notify/logs/. A damaged database stops the start:
+run 'notifyctl db recover'.`;
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { asDamage, checkIntegrity } from './integrity.js';
+import { asDamage, checkIntegrity, DatabaseDamagedError } from './integrity.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
 export type Db = Database.Database;
@@ -33,8 +33,7 @@ const OPEN_BUSY_TIMEOUT_MS = 5000;
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
-    closeSync(openSync(file, 'a', 0o600));
+    createOwnerOnly(file);
   }
   const db = new Database(file);
   try {
@@ -48,6 +47,24 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     throw asDamage(error, file) ?? error;
   }
   return db;
+}
+
+/**
+ * Creates the file 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's
+ * mode. Non-blocking, so a FIFO in its place is refused (ENXIO without a reader) instead of hanging.
+ */
+function createOwnerOnly(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new DatabaseDamagedError(file, 'not a regular file');
+    throw error;
+  }
+  const regular = fstatSync(fd).isFile();
+  closeSync(fd);
+  if (!regular) throw new DatabaseDamagedError(file, 'not a regular file');
 }
 
 function migrate(db: Db, migrations: readonly Migration[]): void {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { openDatabase, type Db } from './database.js';
 
 export interface RecoveryReport {
@@ -23,6 +23,8 @@ const MAX_SKIPS = 40;
  */
 export function recoverDatabase(file: string, now: Date = new Date()): RecoveryReport {
   if (!existsSync(file)) throw new Error(`there is no database at ${file}`);
+  if (!statSync(file).isFile())
+    throw new Error(`${file} is not a regular file; move it away, then start Notify`);
   const fresh = `${file}.recovering`;
   removeWithCompanions(fresh);
   const target = openDatabase(fresh);

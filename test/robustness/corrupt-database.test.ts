@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import {
   closeSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -119,6 +121,25 @@ describe('a damaged database', { timeout: 60_000 }, () => {
       }
     });
   }
+
+  it('with a FIFO in place of the database: notifyd refuses at once instead of hanging', async () => {
+    const home = createTempHome();
+    try {
+      mkdirSync(dirname(home.databaseFile), { recursive: true });
+      execFileSync('mkfifo', [home.databaseFile]);
+      writeConfig(home, { port: await freePort() });
+      const refused = await runNode(NOTIFYD, [], { env: home.env });
+      assert.equal(refused.code, 1);
+      assert.ok(
+        refused.stderr.startsWith(
+          `Notify cannot start: the database ${home.databaseFile} is damaged (not a regular file); nothing was written to it.`,
+        ),
+        refused.stderr,
+      );
+    } finally {
+      home.cleanup();
+    }
+  });
 
   it('notifyctl db recover refuses while the broker runs, naming it and its pid', async () => {
     const broker = await startBroker();

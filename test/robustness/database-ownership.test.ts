@@ -1,23 +1,25 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort, NOTIFYD, useBroker, writeConfig } from '../support/broker-process.js';
 import { runNode } from '../support/run-node.js';
 
+const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
+
 /** Another program with a write transaction open on the broker's database, until told to stop. */
 async function holdWriteLock(databaseFile: string): Promise<{ release(): Promise<void> }> {
   const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(process.argv[1]);
+    const Database = require(process.argv[1]);
+    const db = new Database(process.argv[2]);
     db.exec('BEGIN IMMEDIATE');
     db.exec("UPDATE notifications SET title = title WHERE 0");
     process.stdout.write('locked\\n');
     process.stdin.on('end', () => { db.exec('COMMIT'); db.close(); });
     process.stdin.resume();`;
-  const child = spawn(process.execPath, ['-e', script, databaseFile], {
-    cwd: process.cwd(),
+  const child = spawn(process.execPath, ['-e', script, BETTER_SQLITE3, databaseFile], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
