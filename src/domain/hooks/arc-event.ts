@@ -42,7 +42,8 @@ export function toArcEnvelope(input: HookEventInput): ArcEnvelope | undefined {
   const { tool, decision } = input;
   if (decision.todo.action === 'ignore') return undefined;
   const key = sessionKey(tool, decision.session, input.longSessionDigest);
-  const instance = decision.session.length <= MAX_ID ? decision.session : input.longSessionDigest(decision.session);
+  const instance =
+    decision.session.length <= MAX_ID ? decision.session : input.longSessionDigest(decision.session);
   const envelope: ArcEnvelope = {
     arc_version: '0.1',
     event_id: input.eventId,
@@ -52,7 +53,8 @@ export function toArcEnvelope(input: HookEventInput): ArcEnvelope | undefined {
     context: { session_id: instance },
     request: { key },
   };
-  if (input.project !== undefined && input.project.length <= MAX_PROJECT) envelope.context!.project = input.project;
+  if (input.project !== undefined && input.project.length <= MAX_PROJECT)
+    envelope.context!.project = input.project;
   if (decision.cwd !== undefined && decision.cwd.length <= MAX_CWD) envelope.context!.cwd = decision.cwd;
   if (decision.todo.action === 'raise') {
     envelope.request = {

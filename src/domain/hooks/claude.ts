@@ -79,7 +79,11 @@ function notificationAction(record: Record<string, unknown>): HookAction {
     case 'idle_prompt':
     case 'elicitation_dialog':
     case 'agent_needs_input':
-      return raise('question', 'Claude Code needs your input', message ?? 'Claude Code is waiting for your input.');
+      return raise(
+        'question',
+        'Claude Code needs your input',
+        message ?? 'Claude Code is waiting for your input.',
+      );
     case 'agent_completed':
       return raise('completion', 'Claude Code finished', message ?? 'An agent finished its work.');
     default:

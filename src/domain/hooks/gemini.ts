@@ -21,7 +21,11 @@ export function readGeminiPayload(payload: unknown): HookDecision {
         ),
       );
     case 'AfterAgent':
-      return decide(record, event, raise('completion', 'Gemini CLI finished', 'Gemini CLI finished its turn.'));
+      return decide(
+        record,
+        event,
+        raise('completion', 'Gemini CLI finished', 'Gemini CLI finished its turn.'),
+      );
     default:
       return decide(record, event, IGNORE);
   }

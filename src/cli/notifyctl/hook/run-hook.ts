@@ -31,14 +31,20 @@ const READERS: Readonly<Record<HookTool, (payload: unknown) => HookDecision>> = 
  * leave one log line. Never throws, never writes to stdout or stderr: whatever happens the agent sees
  * a hook that exits 0 with nothing to say (docs/agents.md).
  */
-export async function runHook(tool: HookTool, args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+export async function runHook(
+  tool: HookTool,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   let decision: HookDecision | undefined;
   try {
     decision = await readDecision(tool, args);
-    if (decision === undefined) return logHookLine('WARN', `hook ${tool}: payload is not a JSON object; ignored`, env);
+    if (decision === undefined)
+      return logHookLine('WARN', `hook ${tool}: payload is not a JSON object; ignored`, env);
     const where = `hook ${tool} ${decision.event}`;
     if (decision.todo.action === 'ignore') return logHookLine('INFO', `${where}: nothing to do`, env);
-    if (decision.session === undefined) return logHookLine('WARN', `${where}: payload names no session; ignored`, env);
+    if (decision.session === undefined)
+      return logHookLine('WARN', `${where}: payload names no session; ignored`, env);
     const project = projectName(decision.cwd);
     const envelope = toArcEnvelope({
       tool,
@@ -99,7 +105,8 @@ async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutco
       timeoutMs: HTTP_TIMEOUT_MS,
     });
     const status = `${response.status} ${response.statusText}`.trim();
-    const resolvedNothing = response.status === 404 && (envelope as { event_type: string }).event_type === 'request.resolved';
+    const resolvedNothing =
+      response.status === 404 && (envelope as { event_type: string }).event_type === 'request.resolved';
     if (resolvedNothing) return { ok: true, detail: `${status} (nothing was open)` };
     return { ok: response.status >= 200 && response.status <= 299, detail: status };
   } catch (error) {
