@@ -12,8 +12,16 @@ export function logHookLine(level: LogLevel, message: string, env: NodeJS.Proces
   try {
     const directory = resolvePaths(env).logDir;
     const at = new Date();
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    appendFileSync(join(directory, logFileName(at)), formatLogLine(at, level, message), { mode: 0o600 });
+    const file = join(directory, logFileName(at));
+    const line = formatLogLine(at, level, message);
+    try {
+      appendFileSync(file, line, { mode: 0o600 });
+    } catch (error) {
+      // The folder exists after the first line of the day, so only the first hook pays for mkdir.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(directory, { recursive: true, mode: 0o700 });
+      appendFileSync(file, line, { mode: 0o600 });
+    }
   } catch {
     // Nothing better to do: stdout and stderr belong to the agent.
   }
