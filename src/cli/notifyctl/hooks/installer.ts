@@ -11,6 +11,8 @@ export interface FilePlan {
   file: string;
   before?: string;
   after?: string;
+  /** Set by install: the file as it was is kept beside it before the first change. */
+  keepsBackup?: boolean;
   /** Set when the plan writes the backup's text back and then removes the backup. */
   restoresBackup?: boolean;
 }
@@ -70,7 +72,7 @@ export function changes(plan: FilePlan): boolean {
 export function applyPlan(plan: FilePlan): { backup?: string } {
   if (!changes(plan)) return {};
   let backup: string | undefined;
-  if (plan.before !== undefined && !plan.restoresBackup && !existsSync(backupFile(plan.file))) {
+  if (plan.keepsBackup && plan.before !== undefined && !existsSync(backupFile(plan.file))) {
     writeFileSync(backupFile(plan.file), plan.before, { flag: 'wx' });
     backup = backupFile(plan.file);
   }
