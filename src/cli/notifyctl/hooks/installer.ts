@@ -40,6 +40,7 @@ export function planInstall(file: string, tool: HookTool, target: HookTarget, co
     file,
     ...(current.text !== undefined && { before: current.text }),
     after: serializeSettings(next, current),
+    keepsBackup: true,
   };
 }
 
