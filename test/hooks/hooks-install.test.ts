@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { HookTool } from '../../src/domain/hooks/decision.js';
@@ -265,5 +275,26 @@ describe('notifyctl hooks with a malformed settings file', () => {
     );
     const scope = await notifyctl(home, ['hooks', 'install', 'claude', '--scope', 'global']);
     assert.equal(scope.stderr, 'notifyctl hooks: --scope must be user or project.\n');
+  });
+});
+
+describe('notifyctl hooks on a linked settings file', () => {
+  const home = createTempHome();
+  after(() => home.cleanup());
+
+  it('writes where the link points, keeps the link and the mode, and gives the file back on uninstall', async () => {
+    const dotfiles = join(home.home, 'dotfiles', 'claude-settings.json');
+    put(dotfiles, '{\n  "model": "opus"\n}\n');
+    chmodSync(dotfiles, 0o600);
+    const link = join(home.home, SETTINGS.claude);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(dotfiles, link);
+    assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(ourEvents(dotfiles, 'claude').length, EVENTS.claude.length);
+    assert.equal(statSync(dotfiles).mode & 0o777, 0o600);
+    assert.equal((await notifyctl(home, ['hooks', 'uninstall', 'claude'])).code, 0);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(read(dotfiles), '{\n  "model": "opus"\n}\n');
   });
 });

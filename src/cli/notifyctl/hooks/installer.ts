@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { HookTool } from '../../../domain/hooks/decision.js';
@@ -68,7 +78,7 @@ export function changes(plan: FilePlan): boolean {
 
 /**
  * Applies a plan: the backup first (only before the first change, so it keeps the file as it was
- * before Notify ever touched it), then the new text through a temp file and a rename.
+ * before Notify ever touched it), then the new text.
  */
 export function applyPlan(plan: FilePlan): { backup?: string } {
   if (!changes(plan)) return {};
@@ -80,17 +90,29 @@ export function applyPlan(plan: FilePlan): { backup?: string } {
   if (plan.after === undefined) {
     rmSync(plan.file, { force: true });
   } else {
-    mkdirSync(dirname(plan.file), { recursive: true });
-    const temp = `${plan.file}.notify-${process.pid}.tmp`;
-    try {
-      writeFileSync(temp, plan.after, { flag: 'wx' });
-      renameSync(temp, plan.file);
-    } finally {
-      rmSync(temp, { force: true });
-    }
+    writeInPlace(plan.file, plan.after);
   }
   if (plan.restoresBackup) rmSync(backupFile(plan.file), { force: true });
   return backup === undefined ? {} : { backup };
+}
+
+/**
+ * Replaces the file's text through a temp file and a rename. A linked settings file (dotfiles kept
+ * elsewhere) is written where the link points, so the link stays; the file keeps its mode.
+ */
+function writeInPlace(file: string, text: string): void {
+  const existing = existsSync(file);
+  const target = existing ? realpathSync(file) : file;
+  const mode = existing ? statSync(target).mode & 0o777 : undefined;
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = `${target}.notify-${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text, { flag: 'wx', ...(mode !== undefined && { mode }) });
+    if (mode !== undefined) chmodSync(temp, mode);
+    renameSync(temp, target);
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 export function stateOf(file: string, tool: HookTool, command: string): InstalledState {
