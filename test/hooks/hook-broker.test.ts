@@ -49,6 +49,12 @@ describe('hook adapters against a real broker', () => {
     assert.equal(first!.title, 'Claude Code needs your permission');
     assert.equal(first!.message, 'Claude Code wants to use Bash.');
     assert.equal(first!.cwd, broker.home.home);
+    const arc = (first!.metadata as { arc: Record<string, unknown> }).arc;
+    assert.equal(arc['arc_version'], '0.1');
+    assert.equal(arc['event_type'], 'request.created');
+    assert.deepEqual(arc['sender'], { name: 'Claude Code' });
+    assert.deepEqual(arc['context'], { session_id: 'c-perm' });
+    assert.deepEqual(arc['request'], { kind: 'permission' });
     await hook('claude', 'PostToolUse', 'c-perm');
     list = await conditions('claude-code:c-perm');
     assert.deepEqual(summary(list), ['permission_required:resolved']);
