@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from 'diff';
 import { HOOK_TOOLS, isHookTool, type HookTool } from '../../../domain/hooks/decision.js';
 import { optionText, parseArgs, type FlagTable } from '../../notify/args.js';
 import { CliError } from '../../notify/failure.js';
@@ -23,7 +22,7 @@ export const hooksCommand: NotifyctlCommand = {
   summary: "install, remove or show Notify's hooks in Claude Code, Codex and Gemini CLI settings",
   async run(args) {
     try {
-      return runHooks(args);
+      return await runHooks(args);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       console.error(`notifyctl hooks: ${error.message}`);
@@ -32,7 +31,7 @@ export const hooksCommand: NotifyctlCommand = {
   },
 };
 
-function runHooks(args: string[]): number {
+async function runHooks(args: string[]): Promise<number> {
   const parsed = parseArgs(args, FLAGS, (flag) => `unknown option '${flag}'.\n${HOOKS_USAGE}`);
   const [action, tool, extra] = parsed.positionals;
   if (extra !== undefined) throw new CliError(`unexpected argument '${extra}'.\n${HOOKS_USAGE}`);
@@ -55,7 +54,12 @@ function runHooks(args: string[]): number {
   return change(action, tool, scope, dryRun);
 }
 
-function change(action: 'install' | 'uninstall', tool: HookTool, scope: Scope, dryRun: boolean): number {
+async function change(
+  action: 'install' | 'uninstall',
+  tool: HookTool,
+  scope: Scope,
+  dryRun: boolean,
+): Promise<number> {
   const target = HOOK_TARGETS[tool];
   const file = target.file(scope, process.env, process.cwd());
   const plan = withSettings(file, () =>
@@ -71,7 +75,7 @@ function change(action: 'install' | 'uninstall', tool: HookTool, scope: Scope, d
     return 0;
   }
   if (dryRun) {
-    process.stdout.write(diff(plan));
+    process.stdout.write(await diff(plan));
     console.log(`Dry run: ${file} was not changed.`);
     return 0;
   }
@@ -128,6 +132,8 @@ function withSettings(file: string, plan: () => FilePlan): FilePlan {
   }
 }
 
-function diff(plan: FilePlan): string {
+/** A unified diff of the plan; the diff library is loaded only for a dry run. */
+async function diff(plan: FilePlan): Promise<string> {
+  const { createTwoFilesPatch } = await import('diff');
   return createTwoFilesPatch(plan.file, plan.file, plan.before ?? '', plan.after ?? '', 'current', 'after');
 }
