@@ -167,6 +167,18 @@ describe('hook adapters against a real broker', () => {
     assert.equal(condition!.cwd, join(repo, 'src', 'deep'));
   });
 
+  it('keys a session id too long for a key by its digest, the same for every event of the session', async () => {
+    const session = `long-${'s'.repeat(150)}`;
+    await hook('claude', 'Stop', session);
+    const response = await broker.request('GET', '/v1/notifications?agent=claude-code&unresolved=true');
+    const [condition] = ((await response.json()) as NotificationDto[]).filter((each) =>
+      /^claude-code:[0-9a-f]{40}$/.test(each.key ?? ''),
+    );
+    assert.equal(condition!.agentInstance, condition!.key!.slice('claude-code:'.length));
+    await hook('claude', 'UserPromptSubmit', session);
+    assert.deepEqual(summary(await conditions(condition!.key!)), ['completed:resolved']);
+  });
+
   it('runs the same adapter through notifyctl hook', async () => {
     const result = await runHook(
       ['hook', 'claude'],

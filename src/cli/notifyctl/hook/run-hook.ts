@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { resolvePaths } from '../../../config/paths.js';
 import { sendRequest } from '../../../client/transport.js';
 import { toArcEnvelope } from '../../../domain/hooks/arc-event.js';
@@ -46,13 +45,14 @@ export async function runHook(
     if (decision.session === undefined)
       return logHookLine('WARN', `${where}: payload names no session; ignored`, env);
     const project = projectName(decision.cwd);
+    const digest = await digestOfLongSession(decision.session);
     const envelope = toArcEnvelope({
       tool,
       decision: { ...decision, session: decision.session },
       ...(project !== undefined && { project }),
-      eventId: randomUUID(),
+      eventId: eventId(),
       occurredAt: new Date(),
-      longSessionDigest: (session) => createHash('sha256').update(session).digest('hex').slice(0, 40),
+      longSessionDigest: () => digest,
     })!;
     const outcome = await post(envelope, env);
     const what = decision.todo.action === 'raise' ? `raise ${decision.todo.kind}` : 'resolve';
@@ -61,6 +61,21 @@ export async function runHook(
     const where = decision ? `hook ${tool} ${decision.event}` : `hook ${tool}`;
     logHookLine('ERROR', `${where}: ${(error as Error).name}`, env);
   }
+}
+
+/**
+ * Unique per event; the events are keyed, so the broker never uses the id for identity. Not
+ * randomUUID: node:crypto is loaded only when a session id is too long for the key.
+ */
+function eventId(): string {
+  return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** Session ids of today's tools are UUIDs; a longer one than a key holds is keyed by its digest. */
+async function digestOfLongSession(session: string): Promise<string> {
+  if (session.length <= 80) return session;
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(session).digest('hex').slice(0, 40);
 }
 
 async function readDecision(tool: HookTool, args: readonly string[]): Promise<HookDecision | undefined> {
