@@ -6,6 +6,7 @@ import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
 import { runClientStartupBench } from './client-startup.js';
 import { runStreamBench } from './stream-fanout.js';
+import { runHookAdapterBench } from './hook-adapter.js';
 
 interface Suite {
   name: string;
@@ -17,6 +18,7 @@ const suites: Suite[] = [
   { name: 'arc', run: runArcBench },
   { name: 'client', run: runClientStartupBench },
   { name: 'stream', run: runStreamBench },
+  { name: 'hooks', run: runHookAdapterBench },
 ];
 
 async function main(selected: string[]): Promise<void> {

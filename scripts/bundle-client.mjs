@@ -7,9 +7,7 @@ import { readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-await build({
-  entryPoints: ['dist/src/cli/notify/main.js'],
-  outfile: 'dist/notify.cjs',
+const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -18,4 +16,12 @@ await build({
   logLevel: 'warning',
   // version.ts reads package.json via import.meta only when __NOTIFY_VERSION__ is not defined.
   logOverride: { 'empty-import-meta': 'silent' },
+};
+
+await build({ ...common, entryPoints: ['dist/src/cli/notify/main.js'], outfile: 'dist/notify.cjs' });
+// The agents' hook adapter (docs/agents.md) runs on every hook event of every agent session.
+await build({
+  ...common,
+  entryPoints: ['dist/src/cli/notifyctl/hook/main.js'],
+  outfile: 'dist/notify-hook.cjs',
 });

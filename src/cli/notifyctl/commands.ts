@@ -2,6 +2,8 @@ import type { NotifyctlCommand } from './command.js';
 import { countCommand } from './count.js';
 import { dbCommand } from './db-command.js';
 import { doctorCommand } from './doctor.js';
+import { hookCommand } from './hook-command.js';
+import { hooksCommand } from './hooks/hooks-command.js';
 import { mcpCommand } from './mcp.js';
 import { serviceCommand } from './service.js';
 import { waitCommand } from './wait.js';
@@ -9,6 +11,8 @@ import { watchCommand } from './watch.js';
 
 /** Every notifyctl command, in the order `notifyctl --help` lists them. */
 export const COMMANDS: readonly NotifyctlCommand[] = [
+  hookCommand,
+  hooksCommand,
   watchCommand,
   countCommand,
   waitCommand,

@@ -1,0 +1,24 @@
+import { isHookTool } from '../../domain/hooks/decision.js';
+import type { NotifyctlCommand } from './command.js';
+
+/**
+ * `notifyctl hook claude|codex|gemini`: the hook adapter, for people who wire it by hand. The hook
+ * code is imported only here, on use, so no other command pays for it (and it never pulls server
+ * code). Installed hooks run the same code from dist/notify-hook.cjs, which starts faster.
+ */
+export const hookCommand: NotifyctlCommand = {
+  name: 'hook',
+  summary: "turn an agent tool's hook event into a Notify condition (claude, codex, gemini)",
+  async run(args) {
+    const [tool, ...rest] = args;
+    if (!isHookTool(tool)) {
+      // A hook must never fail its agent: even a wrong tool name exits 0, and only the log says so.
+      const { logHookLine } = await import('./hook/hook-log.js');
+      logHookLine('WARN', 'hook: unknown tool; expected claude, codex or gemini');
+      return 0;
+    }
+    const { runHook } = await import('./hook/run-hook.js');
+    await runHook(tool, rest, process.env);
+    return 0;
+  },
+};

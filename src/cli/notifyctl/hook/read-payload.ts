@@ -1,0 +1,32 @@
+/** Payloads larger than this are drained but not kept: PostToolUse can carry a whole tool output. */
+const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The hook payload the tool writes to stdin, as text; undefined when stdin is a terminal, larger
+ * than the cap, or still open after `idleMs` without data (a tool that never closes it must not
+ * hold the hook).
+ */
+export function readStdinPayload(idleMs: number): Promise<string | undefined> {
+  const stdin = process.stdin;
+  if (stdin.isTTY) return Promise.resolve(undefined);
+  return new Promise((done) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer = setTimeout(finish, idleMs);
+    function finish(): void {
+      clearTimeout(timer);
+      stdin.removeAllListeners('data');
+      stdin.pause();
+      stdin.unref?.();
+      done(size <= MAX_PAYLOAD_BYTES ? Buffer.concat(chunks).toString('utf8') : undefined);
+    }
+    stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_PAYLOAD_BYTES) chunks.push(chunk);
+      clearTimeout(timer);
+      timer = setTimeout(finish, idleMs);
+    });
+    stdin.once('end', finish);
+    stdin.once('error', finish);
+  });
+}

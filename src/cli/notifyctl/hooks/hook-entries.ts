@@ -1,0 +1,100 @@
+/**
+ * Notify's entries in a tool's `hooks` object (`{"<Event>": [{"matcher"?, "hooks": [{"type":
+ * "command", "command", ...}]}]}`): added as a group of their own per event, recognized by the
+ * command, and removed without touching anything else. Pure: works on parsed settings.
+ */
+
+/** Our command, whatever checkout or node it was installed from: `... notify-hook.cjs' <tool>`. */
+export function isOurCommand(command: unknown, tool: string): boolean {
+  return typeof command === 'string' && new RegExp(`notify-hook\\.cjs['"]?\\s+${tool}\\s*$`).test(command);
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function groupsOf(hooks: Json, event: string): unknown[] | undefined {
+  const groups = hooks[event];
+  return Array.isArray(groups) ? groups : undefined;
+}
+
+function ourEntries(group: unknown, tool: string): Json[] {
+  if (!isObject(group) || !Array.isArray(group['hooks'])) return [];
+  return group['hooks'].filter(
+    (entry): entry is Json => isObject(entry) && isOurCommand(entry['command'], tool),
+  );
+}
+
+export interface InstalledState {
+  /** Events that run our hook with exactly `command`. */
+  current: string[];
+  /** Events that run our hook with another command (an older checkout or node). */
+  stale: string[];
+}
+
+export function installedState(settings: Json, tool: string, command: string): InstalledState {
+  const state: InstalledState = { current: [], stale: [] };
+  const hooks = settings['hooks'];
+  if (!isObject(hooks)) return state;
+  for (const event of Object.keys(hooks)) {
+    const entries = (groupsOf(hooks, event) ?? []).flatMap((group) => ourEntries(group, tool));
+    if (entries.length === 0) continue;
+    (entries.every((entry) => entry['command'] === command) ? state.current : state.stale).push(event);
+  }
+  return state;
+}
+
+/**
+ * Settings with our hook on every event of `events`: an entry with another command is brought up to
+ * date in place, a missing one is appended as a group of its own. Returns a copy; `settings` is kept.
+ */
+export function withOurHooks(settings: Json, tool: string, events: readonly string[], entry: Json): Json {
+  const next = structuredClone(settings);
+  const hooks = isObject(next['hooks']) ? next['hooks'] : {};
+  for (const event of events) {
+    const groups = groupsOf(hooks, event) ?? [];
+    const existing = groups.flatMap((group) => ourEntries(group, tool));
+    if (existing.length > 0) {
+      for (const each of existing) each['command'] = entry['command'];
+    } else {
+      groups.push({ hooks: [structuredClone(entry)] });
+    }
+    hooks[event] = groups;
+  }
+  next['hooks'] = hooks;
+  return next;
+}
+
+/**
+ * Settings without any of our hooks. A group, an event or the `hooks` object left empty by the
+ * removal goes too, so that uninstall gives back the file install found; containers that were
+ * empty before stay.
+ */
+export function withoutOurHooks(settings: Json, tool: string): Json {
+  const next = structuredClone(settings);
+  const hooks = next['hooks'];
+  if (!isObject(hooks)) return next;
+  let removedAny = false;
+  for (const event of Object.keys(hooks)) {
+    const groups = groupsOf(hooks, event);
+    if (groups === undefined) continue;
+    const kept: unknown[] = [];
+    for (const group of groups) {
+      const ours = ourEntries(group, tool);
+      if (ours.length === 0) {
+        kept.push(group);
+        continue;
+      }
+      const entries = (group as Json)['hooks'] as unknown[];
+      const others = entries.filter((entry) => !ours.includes(entry as Json));
+      if (others.length > 0) kept.push({ ...(group as Json), hooks: others });
+    }
+    if (kept.length === groups.length && kept.every((group, index) => group === groups[index])) continue;
+    removedAny = true;
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (removedAny && Object.keys(hooks).length === 0) delete next['hooks'];
+  return next;
+}

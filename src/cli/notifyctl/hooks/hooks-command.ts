@@ -1,0 +1,139 @@
+import { HOOK_TOOLS, isHookTool, type HookTool } from '../../../domain/hooks/decision.js';
+import { optionText, parseArgs, type FlagTable } from '../../notify/args.js';
+import { CliError } from '../../notify/failure.js';
+import type { NotifyctlCommand } from '../command.js';
+import { hookCommandLine } from './hook-command-line.js';
+import { applyPlan, changes, planInstall, planUninstall, stateOf, type FilePlan } from './installer.js';
+import { MalformedSettingsError } from './settings-file.js';
+import { HOOK_TARGETS, type Scope } from './targets.js';
+
+export const HOOKS_USAGE =
+  'Usage: notifyctl hooks install|uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
+  '       notifyctl hooks status [claude|codex|gemini]';
+
+const FLAGS: FlagTable = {
+  '--scope': { kind: 'value', name: 'scope' },
+  '--dry-run': { kind: 'switch', name: 'dry-run' },
+};
+
+/** `notifyctl hooks install|uninstall|status`: Notify's hook entries in the agent tools' settings. */
+export const hooksCommand: NotifyctlCommand = {
+  name: 'hooks',
+  summary: "install, remove or show Notify's hooks in Claude Code, Codex and Gemini CLI settings",
+  async run(args) {
+    try {
+      return await runHooks(args);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      console.error(`notifyctl hooks: ${error.message}`);
+      return error.exitCode;
+    }
+  },
+};
+
+async function runHooks(args: string[]): Promise<number> {
+  const parsed = parseArgs(args, FLAGS, (flag) => `unknown option '${flag}'.\n${HOOKS_USAGE}`);
+  const [action, tool, extra] = parsed.positionals;
+  if (extra !== undefined) throw new CliError(`unexpected argument '${extra}'.\n${HOOKS_USAGE}`);
+  const scope = optionText(parsed, 'scope') ?? 'user';
+  if (scope !== 'user' && scope !== 'project') throw new CliError(`--scope must be user or project.`);
+  const dryRun = parsed.options.has('dry-run');
+  if (action === 'status') {
+    if (tool !== undefined && !isHookTool(tool))
+      throw new CliError(`unknown tool '${tool}'.\n${HOOKS_USAGE}`);
+    return status(tool === undefined ? HOOK_TOOLS : [tool]);
+  }
+  if (action !== 'install' && action !== 'uninstall') {
+    throw new CliError(action === undefined ? HOOKS_USAGE : `unknown action '${action}'.\n${HOOKS_USAGE}`);
+  }
+  if (!isHookTool(tool)) {
+    throw new CliError(
+      `${tool === undefined ? 'a tool is required' : `unknown tool '${tool}'`}.\n${HOOKS_USAGE}`,
+    );
+  }
+  return change(action, tool, scope, dryRun);
+}
+
+async function change(
+  action: 'install' | 'uninstall',
+  tool: HookTool,
+  scope: Scope,
+  dryRun: boolean,
+): Promise<number> {
+  const target = HOOK_TARGETS[tool];
+  const file = target.file(scope, process.env, process.cwd());
+  const plan = withSettings(file, () =>
+    action === 'install' ? planInstall(file, tool, target, hookCommandLine(tool)) : planUninstall(file, tool),
+  );
+  const name = `Notify's ${target.label} hooks`;
+  if (!changes(plan)) {
+    console.log(
+      action === 'install'
+        ? `${name} are already installed in ${file}; nothing changed.`
+        : `${name} are not installed in ${file}; nothing changed.`,
+    );
+    return 0;
+  }
+  if (dryRun) {
+    process.stdout.write(await diff(plan));
+    console.log(`Dry run: ${file} was not changed.`);
+    return 0;
+  }
+  const { backup } = applyPlan(plan);
+  if (action === 'install') {
+    console.log(`Installed ${name} in ${file} (${target.events.join(', ')}).`);
+    if (backup !== undefined) console.log(`The file as it was before: ${backup}`);
+    console.log(target.nextStep);
+  } else {
+    console.log(
+      `Removed ${name} from ${file}${plan.after === undefined ? ' (the file held nothing else, so it is gone)' : ''}.`,
+    );
+  }
+  return 0;
+}
+
+function status(tools: readonly HookTool[]): number {
+  for (const tool of tools) {
+    const target = HOOK_TARGETS[tool];
+    for (const scope of ['user', 'project'] as const) {
+      const file = target.file(scope, process.env, process.cwd());
+      console.log(`${tool.padEnd(7)} ${scope.padEnd(8)} ${describe(tool, file)}  ${file}`);
+    }
+  }
+  return 0;
+}
+
+function describe(tool: HookTool, file: string): string {
+  const total = HOOK_TARGETS[tool].events.length;
+  let state;
+  try {
+    state = stateOf(file, tool, hookCommandLine(tool));
+  } catch (error) {
+    return `unreadable: ${(error as Error).message}`;
+  }
+  const current = HOOK_TARGETS[tool].events.filter((event) => state.current.includes(event)).length;
+  if (state.stale.length > 0)
+    return `installed from another checkout or node; run 'notifyctl hooks install ${tool}' to update`;
+  if (current === 0) return 'not installed';
+  if (current < total)
+    return `partly installed (${current} of ${total} events); run 'notifyctl hooks install ${tool}'`;
+  return `installed (${total} events)`;
+}
+
+/** Runs a plan, turning a malformed settings file into the person's message (nothing is written). */
+function withSettings(file: string, plan: () => FilePlan): FilePlan {
+  try {
+    return plan();
+  } catch (error) {
+    if (!(error instanceof MalformedSettingsError)) throw error;
+    throw new CliError(
+      `${file} was left as it is: ${error.message}.\nFix or move the file, then run the command again.`,
+    );
+  }
+}
+
+/** A unified diff of the plan; the diff library is loaded only for a dry run. */
+async function diff(plan: FilePlan): Promise<string> {
+  const { createTwoFilesPatch } = await import('diff');
+  return createTwoFilesPatch(plan.file, plan.file, plan.before ?? '', plan.after ?? '', 'current', 'after');
+}

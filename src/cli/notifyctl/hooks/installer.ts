@@ -1,0 +1,141 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { HookTool } from '../../../domain/hooks/decision.js';
+import { installedState, withOurHooks, withoutOurHooks, type InstalledState } from './hook-entries.js';
+import { parseSettings, serializeSettings, type SettingsText } from './settings-file.js';
+import type { HookTarget } from './targets.js';
+
+/** What a change would do to the file: its text before and after (undefined: no file). */
+export interface FilePlan {
+  file: string;
+  before?: string;
+  after?: string;
+  /** Set by install: the file as it was is kept beside it before the first change. */
+  keepsBackup?: boolean;
+  /** Set when the plan writes the backup's text back and then removes the backup. */
+  restoresBackup?: boolean;
+}
+
+export const backupFile = (file: string) => `${file}.notify-backup`;
+
+/** Reads a settings file; a malformed one throws MalformedSettingsError (nothing is written). */
+export function readSettings(file: string): SettingsText {
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return parseSettings(text);
+}
+
+export function planInstall(file: string, tool: HookTool, target: HookTarget, command: string): FilePlan {
+  const current = readSettings(file);
+  const next = withOurHooks(current.settings, tool, target.events, target.entry(command));
+  if (current.text !== undefined && isDeepStrictEqual(next, current.settings)) {
+    return { file, before: current.text, after: current.text };
+  }
+  return {
+    file,
+    ...(current.text !== undefined && { before: current.text }),
+    after: serializeSettings(next, current),
+    keepsBackup: true,
+  };
+}
+
+/**
+ * Removes our entries. When what is left is what the backup (taken before install) held, the
+ * backup's own bytes come back, so the file is exactly the one install found; a file install created
+ * and nothing else uses is removed.
+ */
+export function planUninstall(file: string, tool: HookTool): FilePlan {
+  const current = readSettings(file);
+  if (current.text === undefined) return { file };
+  const next = withoutOurHooks(current.settings, tool);
+  if (isDeepStrictEqual(next, current.settings)) return { file, before: current.text, after: current.text };
+  const backup = readBackup(file);
+  if (backup !== undefined && isDeepStrictEqual(withoutEmpty(next), withoutEmpty(backup.settings))) {
+    return { file, before: current.text, after: backup.text!, restoresBackup: true };
+  }
+  if (backup === undefined && Object.keys(next).length === 0) return { file, before: current.text };
+  return { file, before: current.text, after: serializeSettings(next, current) };
+}
+
+export function changes(plan: FilePlan): boolean {
+  return plan.before !== plan.after;
+}
+
+/**
+ * Applies a plan: the backup first (only before the first change, so it keeps the file as it was
+ * before Notify ever touched it), then the new text.
+ */
+export function applyPlan(plan: FilePlan): { backup?: string } {
+  if (!changes(plan)) return {};
+  let backup: string | undefined;
+  if (plan.keepsBackup && plan.before !== undefined && !existsSync(backupFile(plan.file))) {
+    writeFileSync(backupFile(plan.file), plan.before, { flag: 'wx' });
+    backup = backupFile(plan.file);
+  }
+  if (plan.after === undefined) {
+    rmSync(plan.file, { force: true });
+  } else {
+    writeInPlace(plan.file, plan.after);
+  }
+  if (plan.restoresBackup) rmSync(backupFile(plan.file), { force: true });
+  return backup === undefined ? {} : { backup };
+}
+
+/**
+ * Replaces the file's text through a temp file and a rename. A linked settings file (dotfiles kept
+ * elsewhere) is written where the link points, so the link stays; the file keeps its mode.
+ */
+function writeInPlace(file: string, text: string): void {
+  const existing = existsSync(file);
+  const target = existing ? realpathSync(file) : file;
+  const mode = existing ? statSync(target).mode & 0o777 : undefined;
+  mkdirSync(dirname(target), { recursive: true });
+  const temp = `${target}.notify-${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text, { flag: 'wx', ...(mode !== undefined && { mode }) });
+    if (mode !== undefined) chmodSync(temp, mode);
+    renameSync(temp, target);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+export function stateOf(file: string, tool: HookTool, command: string): InstalledState {
+  return installedState(readSettings(file).settings, tool, command);
+}
+
+function readBackup(file: string): SettingsText | undefined {
+  try {
+    const backup = parseSettings(readFileSync(backupFile(file), 'utf8'));
+    return backup.text === undefined ? undefined : backup;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Settings with empty event lists and an empty `hooks` left out, for comparing content. */
+function withoutEmpty(settings: Record<string, unknown>): Record<string, unknown> {
+  const hooks = settings['hooks'];
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) return settings;
+  const kept = Object.fromEntries(
+    Object.entries(hooks).filter(([, groups]) => !(Array.isArray(groups) && groups.length === 0)),
+  );
+  const rest = { ...settings };
+  delete rest['hooks'];
+  return Object.keys(kept).length === 0 ? rest : { ...rest, hooks: kept };
+}

@@ -1,0 +1,59 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { HookTool } from '../../../domain/hooks/decision.js';
+
+export type Scope = 'user' | 'project';
+
+/** Where a tool reads its hooks and which events Notify listens to (docs/agents.md). */
+export interface HookTarget {
+  label: string;
+  /** The settings file for a scope: user (home folder) or project (the current folder). */
+  file(scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string;
+  events: readonly string[];
+  /** One hook entry as the tool's settings spell it. */
+  entry(command: string): Record<string, unknown>;
+  /** What the person still has to do for the tool to run the hooks. */
+  nextStep: string;
+}
+
+const home = (env: NodeJS.ProcessEnv) => env['HOME'] || homedir();
+
+/** Claude Code and Codex take the timeout in seconds, Gemini CLI in milliseconds. */
+const TIMEOUT_SECONDS = 5;
+
+export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
+  claude: {
+    label: 'Claude Code',
+    file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.claude', 'settings.json'),
+    events: [
+      'Notification',
+      'PermissionRequest',
+      'Stop',
+      'StopFailure',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PermissionDenied',
+      'SessionEnd',
+    ],
+    entry: (command) => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
+    nextStep: 'Claude Code reads the hooks at the start of its next session.',
+  },
+  codex: {
+    label: 'Codex',
+    file: (scope, env, cwd) =>
+      scope === 'user'
+        ? join(env['CODEX_HOME'] || join(home(env), '.codex'), 'hooks.json')
+        : join(cwd, '.codex', 'hooks.json'),
+    events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse'],
+    entry: (command) => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
+    nextStep: 'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.',
+  },
+  gemini: {
+    label: 'Gemini CLI',
+    file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.gemini', 'settings.json'),
+    events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
+    entry: (command) => ({ name: 'notify', type: 'command', command, timeout: TIMEOUT_SECONDS * 1000 }),
+    nextStep: 'Gemini CLI reads the hooks at the start of its next session.',
+  },
+};

@@ -1,0 +1,41 @@
+import { IGNORE, RESOLVE, asRecord, decide, label, raise, text, type HookDecision } from './decision.js';
+
+const RETURN_EVENTS = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'SessionEnd']);
+
+/** Codex hooks (`hooks.json`, stdin JSON): Claude-like names, `session_id` and `cwd` in every payload. */
+export function readCodexPayload(payload: unknown): HookDecision {
+  const record = asRecord(payload);
+  const event = label(record, 'hook_event_name') ?? '(unnamed)';
+  if (RETURN_EVENTS.has(event)) return decide(record, event, RESOLVE);
+  switch (event) {
+    case 'PermissionRequest': {
+      const tool = label(record, 'tool_name');
+      const message = tool ? `Codex wants to use ${tool}.` : 'Codex is waiting for your approval.';
+      return decide(record, event, raise('permission', 'Codex needs your approval', message));
+    }
+    case 'Stop':
+      return decide(record, event, raise('completion', 'Codex finished', 'Codex finished its turn.'));
+    default:
+      return decide(record, event, IGNORE);
+  }
+}
+
+/**
+ * Codex's legacy `notify` program: one JSON argument with a `type` (kebab-case fields). Only
+ * `agent-turn-complete` is documented; `approval-requested` is read too, since builds have sent it.
+ */
+export function readCodexNotifyArgument(payload: unknown): HookDecision {
+  const record = asRecord(payload);
+  const type = label(record, 'type') ?? '(untyped)';
+  const decision: HookDecision = { event: `notify:${type}`, todo: IGNORE };
+  const session = text(record, 'thread-id');
+  const cwd = text(record, 'cwd');
+  if (session !== undefined) decision.session = session;
+  if (cwd !== undefined) decision.cwd = cwd;
+  if (type === 'agent-turn-complete') {
+    decision.todo = raise('completion', 'Codex finished', 'Codex finished its turn.');
+  } else if (type === 'approval-requested') {
+    decision.todo = raise('permission', 'Codex needs your approval', 'Codex is waiting for your approval.');
+  }
+  return decision;
+}

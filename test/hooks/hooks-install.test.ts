@@ -1,0 +1,300 @@
+import assert from 'node:assert/strict';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { HookTool } from '../../src/domain/hooks/decision.js';
+import { createTempHome, type TempHome } from '../support/broker-process.js';
+import { runNode } from '../support/run-node.js';
+import { HOOK, NOTIFYCTL } from './support.js';
+
+const SETTINGS: Record<HookTool, string> = {
+  claude: '.claude/settings.json',
+  codex: '.codex/hooks.json',
+  gemini: '.gemini/settings.json',
+};
+
+const EVENTS: Record<HookTool, string[]> = {
+  claude: [
+    'Notification',
+    'PermissionRequest',
+    'Stop',
+    'StopFailure',
+    'UserPromptSubmit',
+    'PostToolUse',
+    'PostToolUseFailure',
+    'PermissionDenied',
+    'SessionEnd',
+  ],
+  codex: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse'],
+  gemini: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
+};
+
+const OTHER_HOOKS = `{
+    "model": "opus",
+    "permissions": { "allow": ["Bash(npm test:*)"] },
+    "hooks": {
+        "Stop": [
+            { "matcher": "", "hooks": [ { "type": "command", "command": "afplay /System/Library/Sounds/Glass.aiff" } ] }
+        ],
+        "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./guard.sh" } ] } ]
+    }
+}
+`;
+
+/** Existing settings files of every shape (undefined: no file). */
+const SHAPES: Record<string, string | undefined> = {
+  none: undefined,
+  'an empty file': '',
+  'an empty object': '{}\n',
+  'empty hooks': '{\n  "hooks": {}\n}',
+  'other settings and hooks': OTHER_HOOKS,
+};
+
+const command = (tool: HookTool) => `${process.execPath} ${HOOK} ${tool}`;
+
+function notifyctl(home: TempHome, args: string[], cwd = home.home) {
+  return runNode(NOTIFYCTL, args, { env: home.env, cwd });
+}
+
+function read(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+function put(file: string, text: string | undefined): void {
+  if (text === undefined) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** Events whose groups run our command, read from the file as the tool would. */
+function ourEvents(file: string, tool: HookTool): string[] {
+  const hooks = (
+    JSON.parse(readFileSync(file, 'utf8')) as { hooks?: Record<string, { hooks: { command: string }[] }[]> }
+  ).hooks;
+  return Object.entries(hooks ?? {})
+    .filter(([, groups]) =>
+      groups.some((group) => group.hooks.some((entry) => entry.command === command(tool))),
+    )
+    .map(([event]) => event);
+}
+
+for (const tool of ['claude', 'codex', 'gemini'] as const) {
+  describe(`notifyctl hooks install/uninstall ${tool}`, () => {
+    for (const [shape, original] of Object.entries(SHAPES)) {
+      it(`adds its hooks to ${shape}, keeps the rest, and uninstall gives back the same file`, async () => {
+        const home = createTempHome();
+        try {
+          const file = join(home.home, SETTINGS[tool]);
+          put(file, original);
+          const installed = await notifyctl(home, ['hooks', 'install', tool]);
+          assert.equal(installed.code, 0, installed.stderr);
+          assert.deepEqual(ourEvents(file, tool).sort(), [...EVENTS[tool]].sort());
+          if (original !== undefined && original.trim() !== '') {
+            const withoutHooks = (text: string) => {
+              const settings = JSON.parse(text) as Record<string, unknown>;
+              delete settings['hooks'];
+              return settings;
+            };
+            assert.deepEqual(withoutHooks(read(file)!), withoutHooks(original));
+          }
+          if (original === OTHER_HOOKS) {
+            assert.match(read(file)!, /^ {4}"model"/m, 'the file keeps its 4-space indent');
+            assert.match(read(file)!, /afplay .*Glass\.aiff/);
+            assert.match(read(file)!, /\.\/guard\.sh/);
+          }
+          assert.equal(read(`${file}.notify-backup`), original);
+
+          const again = await notifyctl(home, ['hooks', 'install', tool]);
+          assert.equal(again.code, 0);
+          assert.match(again.stdout, /are already installed in .*; nothing changed\.\n$/);
+
+          const removed = await notifyctl(home, ['hooks', 'uninstall', tool]);
+          assert.equal(removed.code, 0, removed.stderr);
+          assert.equal(read(file), original);
+          assert.equal(read(`${file}.notify-backup`), undefined);
+        } finally {
+          home.cleanup();
+        }
+      });
+    }
+  });
+}
+
+describe('notifyctl hooks install details', () => {
+  const home = createTempHome();
+  after(() => home.cleanup());
+  const claude = join(home.home, SETTINGS.claude);
+
+  it('writes absolute paths to this node and this checkout, and a timeout in the unit of each tool', async () => {
+    for (const tool of ['claude', 'codex', 'gemini'] as const) {
+      assert.equal((await notifyctl(home, ['hooks', 'install', tool])).code, 0);
+      const settings = JSON.parse(read(join(home.home, SETTINGS[tool]))!) as {
+        hooks: Record<string, { hooks: Record<string, unknown>[] }[]>;
+      };
+      const entry = settings.hooks['Stop' in settings.hooks ? 'Stop' : 'AfterAgent']![0]!.hooks[0]!;
+      assert.deepEqual(
+        entry,
+        tool === 'gemini'
+          ? { name: 'notify', type: 'command', command: command(tool), timeout: 5000 }
+          : { type: 'command', command: command(tool), timeout: 5 },
+      );
+    }
+  });
+
+  it('prints what it did and what the person still has to do', async () => {
+    const result = await notifyctl(home, ['hooks', 'install', 'codex', '--scope', 'project'], home.home);
+    assert.equal(result.code, 0);
+    const file = join(home.home, '.codex', 'hooks.json');
+    assert.equal(result.stdout, `Notify's Codex hooks are already installed in ${file}; nothing changed.\n`);
+    const removed = await notifyctl(home, ['hooks', 'uninstall', 'codex']);
+    assert.equal(
+      removed.stdout,
+      `Removed Notify's Codex hooks from ${file} (the file held nothing else, so it is gone).\n`,
+    );
+    const installed = await notifyctl(home, ['hooks', 'install', 'codex']);
+    assert.equal(
+      installed.stdout,
+      `Installed Notify's Codex hooks in ${file} (PermissionRequest, Stop, UserPromptSubmit, PostToolUse).\n` +
+        'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.\n',
+    );
+  });
+
+  it('installs into the current project with --scope project', async () => {
+    const project = mkdtempSync(join(home.home, 'project-'));
+    const result = await notifyctl(home, ['hooks', 'install', 'claude', '--scope', 'project'], project);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(
+      ourEvents(join(project, '.claude', 'settings.json'), 'claude').length,
+      EVENTS.claude.length,
+    );
+  });
+
+  it('shows the diff with --dry-run and changes nothing', async () => {
+    const project = mkdtempSync(join(home.home, 'dry-'));
+    const file = join(project, '.gemini', 'settings.json');
+    put(file, '{\n  "theme": "dark"\n}\n');
+    const result = await notifyctl(
+      home,
+      ['hooks', 'install', 'gemini', '--scope', 'project', '--dry-run'],
+      project,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^--- .*settings\.json\tcurrent\n\+\+\+ .*settings\.json\tafter\n/m);
+    assert.match(result.stdout, /^-\s+"theme": "dark"\n\+\s+"theme": "dark",\n/m);
+    assert.ok(result.stdout.includes(`+            "command": ${JSON.stringify(command('gemini'))},`));
+    assert.ok(result.stdout.endsWith(`Dry run: ${file} was not changed.\n`));
+    assert.equal(read(file), '{\n  "theme": "dark"\n}\n');
+    assert.equal(read(`${file}.notify-backup`), undefined);
+  });
+
+  it('brings an entry from another checkout up to date instead of adding a second one', async () => {
+    const stale = command('claude').replace(HOOK, '/old/checkout/dist/notify-hook.cjs');
+    const text = read(claude)!.split(command('claude')).join(stale);
+    writeFileSync(claude, text);
+    const status = await notifyctl(home, ['hooks', 'status', 'claude']);
+    assert.match(
+      status.stdout,
+      /^claude {2}user {5}installed from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
+    );
+    assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
+    assert.deepEqual(ourEvents(claude, 'claude').length, EVENTS.claude.length);
+    assert.ok(!read(claude)!.includes('/old/checkout'));
+  });
+
+  it('keeps what the person added after install when uninstalling', async () => {
+    const settings = JSON.parse(read(claude)!) as Record<string, unknown>;
+    writeFileSync(claude, JSON.stringify({ ...settings, model: 'sonnet' }, null, 2));
+    assert.equal((await notifyctl(home, ['hooks', 'uninstall', 'claude'])).code, 0);
+    assert.deepEqual(JSON.parse(read(claude)!), { model: 'sonnet' });
+    const again = await notifyctl(home, ['hooks', 'uninstall', 'claude']);
+    assert.equal(
+      again.stdout,
+      `Notify's Claude Code hooks are not installed in ${claude}; nothing changed.\n`,
+    );
+  });
+
+  it('says what is installed where', async () => {
+    const result = await notifyctl(home, ['hooks', 'status']);
+    assert.equal(result.code, 0);
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 6);
+    assert.match(lines[0]!, /^claude {2}user {5}not installed {2}.*\/\.claude\/settings\.json$/);
+    assert.match(lines[2]!, /^codex {3}user {5}installed \(4 events\) {2}.*\/\.codex\/hooks\.json$/);
+    assert.match(lines[4]!, /^gemini {2}user {5}installed \(5 events\) {2}.*\/\.gemini\/settings\.json$/);
+  });
+});
+
+describe('notifyctl hooks with a malformed settings file', () => {
+  const home = createTempHome();
+  after(() => home.cleanup());
+  const cases: Record<string, [string, string]> = {
+    'broken JSON': ['{"hooks": {', 'it is not valid JSON'],
+    'a JSON array': ['[]', 'it does not hold a JSON object'],
+    'hooks that are a list': ['{"hooks": []}', 'its "hooks" field is not an object'],
+  };
+  for (const [name, [text, problem]] of Object.entries(cases)) {
+    it(`refuses ${name} with a clear message and leaves the file as it was`, async () => {
+      const file = join(home.home, SETTINGS.claude);
+      put(file, text);
+      for (const action of ['install', 'uninstall']) {
+        const result = await notifyctl(home, ['hooks', action, 'claude']);
+        assert.equal(result.code, 1);
+        assert.equal(result.stdout, '');
+        assert.ok(
+          result.stderr.startsWith(`notifyctl hooks: ${file} was left as it is: ${problem}`),
+          result.stderr,
+        );
+        assert.ok(
+          result.stderr.endsWith('.\nFix or move the file, then run the command again.\n'),
+          result.stderr,
+        );
+        assert.equal(read(file), text);
+        assert.equal(read(`${file}.notify-backup`), undefined);
+      }
+    });
+  }
+
+  it('reports an unknown tool, action or scope with the usage', async () => {
+    const result = await notifyctl(home, ['hooks', 'install', 'cursor']);
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      "notifyctl hooks: unknown tool 'cursor'.\n" +
+        'Usage: notifyctl hooks install|uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
+        '       notifyctl hooks status [claude|codex|gemini]\n',
+    );
+    const scope = await notifyctl(home, ['hooks', 'install', 'claude', '--scope', 'global']);
+    assert.equal(scope.stderr, 'notifyctl hooks: --scope must be user or project.\n');
+  });
+});
+
+describe('notifyctl hooks on a linked settings file', () => {
+  const home = createTempHome();
+  after(() => home.cleanup());
+
+  it('writes where the link points, keeps the link and the mode, and gives the file back on uninstall', async () => {
+    const dotfiles = join(home.home, 'dotfiles', 'claude-settings.json');
+    put(dotfiles, '{\n  "model": "opus"\n}\n');
+    chmodSync(dotfiles, 0o600);
+    const link = join(home.home, SETTINGS.claude);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(dotfiles, link);
+    assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(ourEvents(dotfiles, 'claude').length, EVENTS.claude.length);
+    assert.equal(statSync(dotfiles).mode & 0o777, 0o600);
+    assert.equal((await notifyctl(home, ['hooks', 'uninstall', 'claude'])).code, 0);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(read(dotfiles), '{\n  "model": "opus"\n}\n');
+  });
+});

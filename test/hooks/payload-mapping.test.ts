@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sessionKey, toArcEnvelope } from '../../src/domain/hooks/arc-event.js';
+import { readClaudePayload } from '../../src/domain/hooks/claude.js';
+import { readCodexNotifyArgument, readCodexPayload } from '../../src/domain/hooks/codex.js';
+import type { HookDecision, HookTool } from '../../src/domain/hooks/decision.js';
+import { readGeminiPayload } from '../../src/domain/hooks/gemini.js';
+import { fixtures } from './support.js';
+
+type Expected =
+  | { raise: 'question' | 'permission' | 'completion' | 'failure'; title: string; message: string }
+  | 'resolve'
+  | 'ignore';
+
+const CLAUDE: Record<string, Expected> = {
+  'Notification.permission_prompt': {
+    raise: 'permission',
+    title: 'Claude Code needs your permission',
+    message: 'Claude needs your permission to use Bash',
+  },
+  'Notification.idle_prompt': {
+    raise: 'question',
+    title: 'Claude Code needs your input',
+    message: 'Claude is waiting for your input',
+  },
+  'Notification.elicitation_dialog': {
+    raise: 'question',
+    title: 'Claude Code needs your input',
+    message: 'Claude Code needs your input for deploy-server',
+  },
+  'Notification.agent_completed': {
+    raise: 'completion',
+    title: 'Claude Code finished',
+    message: 'Background agent finished',
+  },
+  'Notification.untyped_permission': {
+    raise: 'permission',
+    title: 'Claude Code needs your permission',
+    message: 'Claude needs your permission to use Write',
+  },
+  'Notification.auth_success': 'ignore',
+  'Notification.future_type': 'ignore',
+  PermissionRequest: {
+    raise: 'permission',
+    title: 'Claude Code needs your permission',
+    message: 'Claude Code wants to use Bash.',
+  },
+  Elicitation: { raise: 'question', title: 'Claude Code needs your input', message: 'Which environment?' },
+  PreToolUse: 'resolve',
+  PostToolUse: 'resolve',
+  PostToolUseFailure: 'resolve',
+  PermissionDenied: 'resolve',
+  ElicitationResult: 'resolve',
+  Stop: { raise: 'completion', title: 'Claude Code finished', message: 'Claude Code finished its turn.' },
+  StopFailure: {
+    raise: 'failure',
+    title: 'Claude Code stopped on an error',
+    message: 'The turn ended with an error (rate_limit).',
+  },
+  UserPromptSubmit: 'resolve',
+  SessionEnd: 'resolve',
+  SessionStart: 'ignore',
+  SubagentStop: 'ignore',
+  PreCompact: 'ignore',
+};
+
+const CODEX: Record<string, Expected> = {
+  PermissionRequest: {
+    raise: 'permission',
+    title: 'Codex needs your approval',
+    message: 'Codex wants to use Bash.',
+  },
+  PreToolUse: 'resolve',
+  PostToolUse: 'resolve',
+  Stop: { raise: 'completion', title: 'Codex finished', message: 'Codex finished its turn.' },
+  UserPromptSubmit: 'resolve',
+  SessionStart: 'ignore',
+  'notify.agent-turn-complete': {
+    raise: 'completion',
+    title: 'Codex finished',
+    message: 'Codex finished its turn.',
+  },
+  'notify.unknown-type': 'ignore',
+};
+
+const GEMINI: Record<string, Expected> = {
+  'Notification.ToolPermission': {
+    raise: 'permission',
+    title: 'Gemini CLI needs your permission',
+    message: 'Tool run_shell_command requires editing',
+  },
+  'Notification.other': 'ignore',
+  BeforeTool: 'resolve',
+  AfterTool: 'resolve',
+  AfterAgent: { raise: 'completion', title: 'Gemini CLI finished', message: 'Gemini CLI finished its turn.' },
+  BeforeAgent: 'resolve',
+  SessionEnd: 'resolve',
+  SessionStart: 'ignore',
+  BeforeModel: 'ignore',
+};
+
+const TABLES: Record<HookTool, Record<string, Expected>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI };
+
+const SESSIONS: Record<HookTool, string> = {
+  claude: '3f2b6c1e-8d4a-4f7b-9c21-5e0a7d9b1c44',
+  codex: '019a7c3e-5d1f-7a20-b3c4-9e8f7a6b5c4d',
+  gemini: 'b7e1c2d3-4f5a-6b7c-8d9e-0f1a2b3c4d5e',
+};
+
+const SENDERS: Record<HookTool, { id: string; name: string }> = {
+  claude: { id: 'claude-code', name: 'Claude Code' },
+  codex: { id: 'codex', name: 'Codex' },
+  gemini: { id: 'gemini-cli', name: 'Gemini CLI' },
+};
+
+function read(tool: HookTool, name: string, payload: unknown): HookDecision {
+  if (tool === 'claude') return readClaudePayload(payload);
+  if (tool === 'gemini') return readGeminiPayload(payload);
+  return name.startsWith('notify.') ? readCodexNotifyArgument(payload) : readCodexPayload(payload);
+}
+
+function envelopeOf(tool: HookTool, decision: HookDecision) {
+  return toArcEnvelope({
+    tool,
+    decision: { ...decision, session: decision.session! },
+    project: 'api',
+    eventId: 'event-1',
+    occurredAt: new Date('2026-11-23T15:40:00.000Z'),
+    longSessionDigest: () => 'digest',
+  });
+}
+
+for (const tool of ['claude', 'codex', 'gemini'] as const) {
+  describe(`${tool} hook payloads → ARC events`, () => {
+    const recorded = fixtures(tool);
+
+    it('has a recorded payload for every row of the table and a row for every recorded payload', () => {
+      assert.deepEqual(Object.keys(recorded).sort(), Object.keys(TABLES[tool]).sort());
+    });
+
+    for (const [name, expected] of Object.entries(TABLES[tool])) {
+      it(`${name} ${typeof expected === 'string' ? expected + 's' : `raises ${expected.raise}`}`, () => {
+        const decision = read(tool, name, recorded[name]);
+        assert.equal(decision.session, SESSIONS[tool]);
+        assert.equal(decision.cwd, '/home/ada/api');
+        const envelope = envelopeOf(tool, decision);
+        if (expected === 'ignore') return assert.equal(envelope, undefined);
+        const common = {
+          arc_version: '0.1',
+          event_id: 'event-1',
+          occurred_at: '2026-11-23T15:40:00.000Z',
+          sender: { ...SENDERS[tool], instance_id: SESSIONS[tool] },
+          context: { session_id: SESSIONS[tool], project: 'api', cwd: '/home/ada/api' },
+        };
+        const key = `${SENDERS[tool].id}:${SESSIONS[tool]}`;
+        assert.deepEqual(
+          envelope,
+          expected === 'resolve'
+            ? { ...common, event_type: 'request.resolved', request: { key } }
+            : {
+                ...common,
+                event_type: 'request.created',
+                request: { key, kind: expected.raise, title: expected.title, message: expected.message },
+              },
+        );
+      });
+    }
+
+    it('never carries a prompt, a transcript or tool input or output into an event', () => {
+      for (const [name, payload] of Object.entries(recorded)) {
+        const decision = read(tool, name, payload);
+        const sent = JSON.stringify(envelopeOf(tool, decision) ?? {});
+        assert.doesNotMatch(sent, /PROMPT-|TRANSCRIPT-|TOOL-OUTPUT-|TOOL-INPUT-|SECRET/, name);
+      }
+    });
+  });
+}
+
+describe('hook payloads that are not what the tools document', () => {
+  it('reads any non-object as a nameless event and does nothing with it', () => {
+    for (const payload of [null, [], 'Stop', 42, {}]) {
+      const decision = readClaudePayload(payload);
+      assert.deepEqual(decision, { event: '(unnamed)', todo: { action: 'ignore' } });
+    }
+  });
+
+  it('ignores fields of the wrong type instead of failing', () => {
+    const decision = readClaudePayload({ hook_event_name: 'Stop', session_id: 7, cwd: ['x'] });
+    assert.equal(decision.session, undefined);
+    assert.equal(decision.cwd, undefined);
+    assert.equal(decision.todo.action, 'raise');
+  });
+
+  it('keeps a free-text event name out of the log label', () => {
+    assert.equal(readClaudePayload({ hook_event_name: 'rm -rf / please' }).event, '(unnamed)');
+  });
+
+  it('keys a session whose id does not fit in 100 characters by its digest', () => {
+    const long = 'x'.repeat(150);
+    assert.equal(
+      sessionKey('claude', long, () => 'd'.repeat(40)),
+      `claude-code:${'d'.repeat(40)}`,
+    );
+    assert.equal(
+      sessionKey('codex', 'abc', () => 'unused'),
+      'codex:abc',
+    );
+  });
+
+  it('cuts a tool message longer than 4000 characters', () => {
+    const decision = readClaudePayload({
+      hook_event_name: 'Notification',
+      notification_type: 'idle_prompt',
+      session_id: 's',
+      message: 'a'.repeat(5000),
+    });
+    const envelope = envelopeOf('claude', decision)!;
+    assert.equal(Array.from(envelope.request.message!).length, 4000);
+  });
+});
