@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { join } from 'node:path';
 import { loadOrCreateConfig } from '../config/config-file.js';
 import type { NotifyPaths } from '../config/paths.js';
 import { SettingsSource } from '../config/settings-source.js';
@@ -14,6 +15,9 @@ import { createIdGenerator } from './ids.js';
 import { ChangeFeed } from './change-feed.js';
 import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
+import { SoundLibrary } from '../presentation/sound-library.js';
+import { SoundPlayer } from '../presentation/sound-player.js';
+import { startSounds } from '../presentation/sound-presenter.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -58,6 +62,15 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     types: () => settings.current.types,
     changes,
   });
+  const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
+  const player = new SoundPlayer({ log });
+  const stopSounds = startSounds(changes, {
+    settings: () => settings.current,
+    library: sounds,
+    player,
+    clock,
+    log,
+  });
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
@@ -98,6 +111,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     log,
     async stop() {
       settings.stop();
+      stopSounds();
       retention.stop();
       await app.close();
       db.close();
