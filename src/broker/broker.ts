@@ -18,6 +18,9 @@ import { RetentionJob } from './retention.js';
 import { SoundLibrary } from '../presentation/sound-library.js';
 import { SoundPlayer } from '../presentation/sound-player.js';
 import { startSounds } from '../presentation/sound-presenter.js';
+import { ConfigEditor } from '../config/config-editor.js';
+import { SettingsAdmin } from './settings-admin.js';
+import { SoundAdmin } from './sound-admin.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -82,6 +85,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     settings: () => settings.current,
     log,
     clock,
+    settingsAdmin: new SettingsAdmin({
+      editor: new ConfigEditor(paths.configFile, settings),
+      settings: () => settings.current,
+      sounds,
+    }),
+    soundAdmin: new SoundAdmin({ library: sounds, player, settings: () => settings.current }),
   });
 
   const port = settings.current.port;

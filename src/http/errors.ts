@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { Logger } from '../log/logger.js';
 
 /** The sentence each failed request is logged with, kept per request until its response is done. */
@@ -32,6 +32,8 @@ export function createErrorHandler(log: Logger) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof InvalidRequestError) return sendError(request, reply, 400, error.message);
     if (error instanceof NotFoundError) return sendError(request, reply, 404, error.message);
+    if (error instanceof ConflictError) return sendError(request, reply, 409, error.message);
+    if (error instanceof UnavailableError) return sendError(request, reply, 503, error.message);
     const framework = error as FrameworkError;
     if (framework.statusCode === 413) return sendError(request, reply, 413, 'request body too large');
     if (framework.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {

@@ -3,12 +3,14 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * Parses every request body as JSON whatever its Content-Type (curl -d sends a form type), and
- * enforces the body limit of the moment while streaming, so chunked bodies are bounded too.
+ * enforces the body limit of the moment while streaming, so chunked bodies are bounded too. A route
+ * with a rawBodyLimit (a sound import) gets the bytes as a Buffer, bounded by that limit instead.
  */
 export function installJsonBodyParser(app: FastifyInstance, limit: () => number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload: IncomingMessage, done) => {
-    const max = limit();
+  app.addContentTypeParser('*', (request, payload: IncomingMessage, done) => {
+    const rawLimit = request.routeOptions.config.rawBodyLimit;
+    const max = rawLimit ?? limit();
     const chunks: Buffer[] = [];
     let size = 0;
     let finished = false;
@@ -27,6 +29,7 @@ export function installJsonBodyParser(app: FastifyInstance, limit: () => number)
       chunks.push(chunk);
     });
     payload.on('end', () => {
+      if (rawLimit !== undefined) return finish(null, Buffer.concat(chunks));
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return finish(null, undefined);
       try {
