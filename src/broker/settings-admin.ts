@@ -59,7 +59,7 @@ export class SettingsAdmin {
   putType(id: string, body: unknown): { entry: TypeEntry; created: boolean } {
     requireTypeId(id);
     const definition = parseTypeDefinition(body);
-    if (typeof definition['sound'] === 'string') this.#requireSound(definition['sound'], 'sound');
+    if (typeof definition['sound'] === 'string') this.#requireSound(definition['sound'], `types.${id}.sound`);
     const created = !Object.hasOwn(this.deps.settings().types, id);
     const after = this.#edit((document) => {
       const types = isObject(document['types']) ? document['types'] : {};

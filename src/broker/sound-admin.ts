@@ -35,7 +35,8 @@ export class SoundAdmin {
 
   /** A sound a type or a priority still names is kept: removing it would silently change what plays. */
   remove(name: string): SoundEntry {
-    this.deps.library.get(name);
+    // A built-in tone: the library refuses it with its own message.
+    if (this.deps.library.get(name).entry.kind === 'builtin') return this.deps.library.remove(name);
     const users = usersOf(name, this.deps.settings());
     if (users.length > 0) {
       throw new ConflictError(
