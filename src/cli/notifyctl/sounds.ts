@@ -33,9 +33,10 @@ function readSoundFile(file: string): Buffer {
   try {
     size = statSync(file).size;
   } catch (error) {
-    throw new CliError(
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new CliError(`cannot read ${file}: ${reason}.`);
   }
   if (size > MAX_SOUND_BYTES)
     throw new CliError(
