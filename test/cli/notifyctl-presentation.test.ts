@@ -207,7 +207,7 @@ describe('notifyctl settings, types and sounds against the real broker', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^Could not reach Notify at http:\/\/127\.0\.0\.1:1: .+\nIs the broker running\? Start it with notifyd\.\n$/,
+      /^Could not reach Notify at http:\/\/127\.0\.0\.1:1: .+\nIs the tray app running\?\nHint: start the broker with notifyd\.\n$/,
     );
   });
 });

@@ -29,7 +29,7 @@ export function groupUsage(group: string, summary: string, subcommands: readonly
     ),
     '',
     'Every subcommand takes --port <n> and --token <t> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json)',
-    'and --json, which prints the API answer as JSON instead of text. See docs/notifyctl.md.',
+    'and --json, which prints the API answer as JSON instead of text. See docs/notifyctl-presentation.md.',
   ].join('\n');
 }
 

@@ -4,7 +4,7 @@ import { printError } from '../notify/output.js';
 
 /**
  * Prints why a notifyctl command failed, in the words `notify` uses, plus a hint where the message
- * alone leaves a person stuck; returns the exit code (docs/notifyctl.md "Exit codes").
+ * alone leaves a person stuck; returns the exit code (docs/notifyctl-presentation.md "Exit codes").
  */
 export function reportNotifyctlFailure(error: unknown): number {
   if (error instanceof CliError) {
@@ -28,7 +28,8 @@ export function reportNotifyctlFailure(error: unknown): number {
   }
   if (error instanceof BrokerUnreachableError) {
     printError(`Could not reach Notify at ${error.baseUrl}: ${error.message}`);
-    printError('Is the broker running? Start it with notifyd.');
+    printError('Is the tray app running?');
+    printError('Hint: start the broker with notifyd.');
     return EXIT_FAILURE;
   }
   printError(`notifyctl: ${(error as Error).message ?? String(error)}`);
