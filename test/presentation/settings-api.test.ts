@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { createTempHome, readConfigFile, useBroker } from '../support/broker-process.js';
+import { createTempHome, readConfigFile, replaceConfigFile, useBroker } from '../support/broker-process.js';
 
 const home = createTempHome();
 
@@ -109,6 +109,30 @@ describe('GET and PATCH /v1/settings', () => {
       assert.equal(readFileSync(home.configFile, 'utf8'), before);
     });
   }
+  it('never overwrites a config.json broken by hand: 409 naming the problem, the file left as it is', async () => {
+    const good = readFileSync(home.configFile, 'utf8');
+    const broken = good.replace('"doNotDisturb"', 'doNotDisturb');
+    replaceConfigFile(home, broken);
+    try {
+      const response = await broker.request('PATCH', '/v1/settings', { pauseNotifications: true });
+      assert.equal(response.status, 409);
+      const { error } = (await response.json()) as { error: string };
+      assert.match(error, /config\.json is not valid JSON \(.+\); fix config\.json by hand/);
+      assert.equal(readFileSync(home.configFile, 'utf8'), broken);
+    } finally {
+      replaceConfigFile(home, good);
+    }
+  });
+
+  it('keeps the running token in the file when a change is made after someone removed it', async () => {
+    const withoutToken = readConfigFile(home);
+    delete withoutToken['authToken'];
+    replaceConfigFile(home, withoutToken);
+    const response = await broker.request('PATCH', '/v1/settings', { soundsEnabled: false });
+    assert.equal(response.status, 200);
+    assert.equal(readConfigFile(home)['authToken'], broker.token);
+    assert.equal((await broker.request('GET', '/v1/settings')).status, 200);
+  });
 });
 
 describe('/v1/types', () => {
