@@ -70,8 +70,9 @@ export class SettingsAdmin {
 
   deleteType(id: string): TypeEntry {
     requireTypeId(id);
-    const existing = this.deps.settings().types[id];
-    if (!Object.hasOwn(this.deps.settings().types, id) || !existing) {
+    const types = this.deps.settings().types;
+    const existing = Object.hasOwn(types, id) ? types[id] : undefined;
+    if (!existing) {
       throw new NotFoundError(
         isBuiltinType(id)
           ? `type "${id}" is built in and has no definition in config.json to remove`
