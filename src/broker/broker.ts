@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { join } from 'node:path';
 import { loadOrCreateConfig } from '../config/config-file.js';
 import type { NotifyPaths } from '../config/paths.js';
 import { permissionWarnings } from '../config/permissions.js';
@@ -19,6 +20,12 @@ import { ChangeFeed } from './change-feed.js';
 import { ChangeStream } from './change-stream.js';
 import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
+import { SoundLibrary } from '../presentation/sound-library.js';
+import { SoundPlayer } from '../presentation/sound-player.js';
+import { startSounds } from '../presentation/sound-presenter.js';
+import { ConfigEditor } from '../config/config-editor.js';
+import { SettingsAdmin } from './settings-admin.js';
+import { SoundAdmin } from './sound-admin.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Event stream: changes kept for Last-Event-ID resumption, open streams, unsent bytes, keep-alive. */
@@ -76,6 +83,15 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     types: () => settings.current.types,
     changes,
   });
+  const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
+  const player = new SoundPlayer({ log });
+  const stopSounds = startSounds(changes, {
+    settings: () => settings.current,
+    library: sounds,
+    player,
+    clock,
+    log,
+  });
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
@@ -93,6 +109,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     settings: () => settings.current,
     log,
     clock,
+    settingsAdmin: new SettingsAdmin({
+      editor: new ConfigEditor(paths.configFile, settings),
+      settings: () => settings.current,
+      sounds,
+    }),
+    soundAdmin: new SoundAdmin({ library: sounds, player, settings: () => settings.current }),
   });
 
   const port = settings.current.port;
@@ -125,6 +147,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     log,
     async stop() {
       settings.stop();
+      stopSounds();
       retention.stop();
       stream.end();
       await app.close();

@@ -43,3 +43,49 @@ export interface HealthResponse extends BasicHealth {
   apiVersion: string;
   serverTimeUtc: string;
 }
+
+/** GET /v1/settings: the presentation settings (docs/api.md "Settings"). */
+export interface PresentationSettings {
+  pauseNotifications: boolean;
+  soundsEnabled: boolean;
+  doNotDisturb: boolean;
+  playCriticalSoundsDuringDoNotDisturb: boolean;
+  maxVisibleToasts: number;
+  soundsByPriority: Record<Priority, string>;
+}
+
+/** PATCH /v1/settings: a JSON merge patch; `null` restores a default. */
+export type SettingsPatch = {
+  [Field in Exclude<keyof PresentationSettings, 'soundsByPriority'>]?: PresentationSettings[Field] | null;
+} & { soundsByPriority?: Partial<Record<Priority, string | null>> | null };
+
+/** Body of PUT /v1/types/{id}; every field optional, `enabled` defaults to true. */
+export interface TypeDefinitionBody {
+  enabled?: boolean;
+  defaultPriority?: Priority;
+  lifetimeSeconds?: number;
+  icon?: string;
+  sound?: string;
+}
+
+/** One entry of GET /v1/types; hand-written fields of config.json come along as they are. */
+export interface TypeEntry extends TypeDefinitionBody {
+  id: string;
+  builtin: boolean;
+  enabled: boolean;
+  [other: string]: unknown;
+}
+
+/** One entry of GET /v1/sounds. */
+export interface SoundEntry {
+  name: string;
+  kind: 'builtin' | 'imported';
+  format: 'wav' | 'mp3';
+  bytes: number;
+}
+
+/** POST /v1/sounds/{name}/preview: which player is playing it. */
+export interface SoundPreview {
+  name: string;
+  player: string;
+}

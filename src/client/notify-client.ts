@@ -4,7 +4,13 @@ import type {
   HealthResponse,
   ListNotificationsQuery,
   NotificationDto,
+  PresentationSettings,
+  SettingsPatch,
+  SoundEntry,
+  SoundPreview,
   Status,
+  TypeDefinitionBody,
+  TypeEntry,
 } from './api-types.js';
 import { HttpError, UnexpectedResponseError } from './errors.js';
 import { sendRequest, type RawResponse } from './transport.js';
@@ -75,16 +81,56 @@ export class NotifyClient {
     return this.#call('GET', '/health');
   }
 
+  getSettings(): Promise<PresentationSettings> {
+    return this.#call('GET', '/v1/settings');
+  }
+
+  updateSettings(patch: SettingsPatch): Promise<PresentationSettings> {
+    return this.#call('PATCH', '/v1/settings', patch);
+  }
+
+  listTypes(): Promise<TypeEntry[]> {
+    return this.#call('GET', '/v1/types');
+  }
+
+  /** Creates or replaces the whole definition of a type. */
+  putType(id: string, definition: TypeDefinitionBody): Promise<TypeEntry> {
+    return this.#call('PUT', `/v1/types/${encodeURIComponent(id)}`, definition);
+  }
+
+  removeType(id: string): Promise<TypeEntry> {
+    return this.#call('DELETE', `/v1/types/${encodeURIComponent(id)}`);
+  }
+
+  listSounds(): Promise<SoundEntry[]> {
+    return this.#call('GET', '/v1/sounds');
+  }
+
+  /** Uploads a .wav or .mp3 file's bytes under a name; the broker checks the content. */
+  importSound(name: string, content: Buffer): Promise<SoundEntry> {
+    return this.#call('PUT', soundPath(name), content);
+  }
+
+  previewSound(name: string): Promise<SoundPreview> {
+    return this.#call('POST', `${soundPath(name)}/preview`);
+  }
+
+  removeSound(name: string): Promise<SoundEntry> {
+    return this.#call('DELETE', soundPath(name));
+  }
+
+  /** A Buffer body is sent as raw bytes, anything else as JSON. */
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#token !== undefined) headers['authorization'] = `Bearer ${this.#token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const raw = Buffer.isBuffer(body);
+    if (body !== undefined) headers['content-type'] = raw ? 'application/octet-stream' : 'application/json';
     const response = await sendRequest({
       method,
       url: new URL(path, this.baseUrl),
       headers,
       timeoutMs: this.#timeoutMs,
-      ...(body !== undefined && { body: JSON.stringify(body) }),
+      ...(body !== undefined && { body: raw ? body : JSON.stringify(body) }),
     });
     if (response.status < 200 || response.status > 299) throw toHttpError(response);
     try {
@@ -95,6 +141,10 @@ export class NotifyClient {
       );
     }
   }
+}
+
+function soundPath(name: string): string {
+  return `/v1/sounds/${encodeURIComponent(name)}`;
 }
 
 function notificationPath(id: string): string {

@@ -5,7 +5,7 @@ export interface RawRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   timeoutMs: number;
 }
 

@@ -14,6 +14,7 @@ export interface SettingsEvents {
 export class SettingsSource {
   #current: Settings;
   #watching = false;
+  #events: SettingsEvents = { onReload: () => {}, onProblem: () => {} };
 
   constructor(
     private readonly file: string,
@@ -28,12 +29,18 @@ export class SettingsSource {
 
   watch(events: SettingsEvents, intervalMs = 500): void {
     this.#watching = true;
+    this.#events = events;
     watchFile(this.file, { interval: intervalMs, persistent: false }, () => this.reload(events));
   }
 
   stop(): void {
     if (this.#watching) unwatchFile(this.file);
     this.#watching = false;
+  }
+
+  /** Re-reads the file now, reporting to the watcher's events: a change the broker wrote applies at once. */
+  refresh(): void {
+    this.reload(this.#events);
   }
 
   reload(events: SettingsEvents): void {

@@ -75,3 +75,36 @@ describe('normalizeConfig', () => {
     assert.equal(normalizeConfig({ authToken: generated }, token).settings.authToken, generated);
   });
 });
+
+describe('soundsByPriority', () => {
+  it('defaults to none, chime, ping, alert and writes the default into the file', () => {
+    const { settings, document } = normalizeConfig({}, token);
+    const expected = { low: 'none', normal: 'chime', high: 'ping', critical: 'alert' };
+    assert.deepEqual(settings.soundsByPriority, expected);
+    assert.deepEqual(document['soundsByPriority'], expected);
+  });
+
+  it('keeps valid entries, fills missing priorities and skips bad ones with a warning', () => {
+    const { settings, warnings } = normalizeConfig(
+      { soundsByPriority: { low: 'knock', high: '../x', urgent: 'ping' } },
+      token,
+    );
+    assert.deepEqual(settings.soundsByPriority, {
+      low: 'knock',
+      normal: 'chime',
+      high: 'ping',
+      critical: 'alert',
+    });
+    assert.deepEqual(warnings, [
+      'soundsByPriority.high must be a sound name (chime, ping, alert, knock, an imported sound, or none); using ping',
+      'soundsByPriority: "urgent" is not a priority (low, normal, high, critical); ignored',
+    ]);
+  });
+
+  it('refuses a value that is not an object, naming the field', () => {
+    assert.throws(
+      () => normalizeConfig({ soundsByPriority: 'chime' }, token),
+      new MalformedConfigError('"soundsByPriority" must be an object'),
+    );
+  });
+});

@@ -1,6 +1,8 @@
 import { isTypeIdentifier } from '../domain/notification-type.js';
 import { normalizePriority } from '../domain/priority.js';
+import type { SoundsByPriority } from '../domain/sound-name.js';
 import type { TypeCatalog, TypeDefinition } from '../domain/type-definition.js';
+import { readSoundsByPriority } from './sound-settings.js';
 
 export const DEFAULT_PORT = 47821;
 
@@ -17,6 +19,7 @@ export interface Settings {
   maxVisibleToasts: number;
   retentionDays: number;
   types: TypeCatalog;
+  soundsByPriority: SoundsByPriority;
 }
 
 export const DEFAULTS = {
@@ -106,6 +109,7 @@ export function normalizeConfig(raw: unknown, generateToken: () => string): Norm
       maxVisibleToasts,
       retentionDays,
       types: readTypes(document, warnings),
+      soundsByPriority: readSoundsByPriority(document, warnings),
     },
     document,
     warnings,

@@ -10,3 +10,13 @@ export class NotFoundError extends Error {
     super(message);
   }
 }
+
+/** The request is sound but clashes with the current state, which the message names (HTTP 409). */
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+}
+
+/** The broker cannot do this on this machine right now, for the reason given (HTTP 503). */
+export class UnavailableError extends Error {
+  override name = 'UnavailableError';
+}

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { Logger } from '../log/logger.js';
 import { storageProblemOf, type StorageProblem } from '../store/storage-errors.js';
 
@@ -72,6 +72,8 @@ export function createErrorHandler(log: Logger) {
       failures.set(request, `${answer.message} (${storage.detail})`);
       return reply;
     }
+    if (error instanceof ConflictError) return sendError(request, reply, 409, error.message);
+    if (error instanceof UnavailableError) return sendError(request, reply, 503, error.message);
     const framework = error as FrameworkError;
     if (framework.statusCode === 413) return sendError(request, reply, 413, 'request body too large');
     if (framework.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {

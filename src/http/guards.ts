@@ -8,6 +8,8 @@ declare module 'fastify' {
     auth?: boolean;
     /** Counts against the POST rate limit of the token. */
     rateLimited?: boolean;
+    /** The body is kept as raw bytes, up to this size instead of maxRequestBodyBytes (sound imports). */
+    rawBodyLimit?: number | undefined;
   }
 }
 
@@ -32,7 +34,8 @@ export function hostGuard(port: () => number): Guard {
 export function declaredLengthGuard(limit: () => number): Guard {
   return (request, reply) => {
     const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > limit()) return sendError(request, reply, 413, 'request body too large');
+    if (declared > (request.routeOptions.config.rawBodyLimit ?? limit()))
+      return sendError(request, reply, 413, 'request body too large');
     return undefined;
   };
 }

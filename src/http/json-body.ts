@@ -6,12 +6,14 @@ import { assertStorableJson } from '../domain/json-values.js';
  * Parses every request body as JSON whatever its Content-Type (curl -d sends a form type), and
  * enforces the body limit of the moment while streaming, so chunked bodies are bounded too. Values that
  * parse but cannot be stored as sent (a lone surrogate, a number beyond a double) are refused here, for
- * every route.
+ * every route. A route with a rawBodyLimit (a sound import) gets the bytes as a Buffer, bounded by that
+ * limit instead.
  */
 export function installJsonBodyParser(app: FastifyInstance, limit: () => number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload: IncomingMessage, done) => {
-    const max = limit();
+  app.addContentTypeParser('*', (request, payload: IncomingMessage, done) => {
+    const rawLimit = request.routeOptions.config.rawBodyLimit;
+    const max = rawLimit ?? limit();
     const chunks: Buffer[] = [];
     let size = 0;
     let finished = false;
@@ -30,6 +32,7 @@ export function installJsonBodyParser(app: FastifyInstance, limit: () => number)
       chunks.push(chunk);
     });
     payload.on('end', () => {
+      if (rawLimit !== undefined) return finish(null, Buffer.concat(chunks));
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return finish(null, undefined);
       try {

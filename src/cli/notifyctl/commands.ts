@@ -6,11 +6,17 @@ import { hookCommand } from './hook-command.js';
 import { hooksCommand } from './hooks/hooks-command.js';
 import { mcpCommand } from './mcp.js';
 import { serviceCommand } from './service.js';
+import { settingsCommand } from './settings.js';
+import { soundsCommand } from './sounds.js';
+import { typesCommand } from './types.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
 
 /** Every notifyctl command, in the order `notifyctl --help` lists them. */
 export const COMMANDS: readonly NotifyctlCommand[] = [
+  settingsCommand,
+  typesCommand,
+  soundsCommand,
   hookCommand,
   hooksCommand,
   watchCommand,

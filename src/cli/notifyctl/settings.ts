@@ -1,0 +1,101 @@
+import type { PresentationSettings, SettingsPatch } from '../../client/api-types.js';
+import { PRIORITIES, type Priority } from '../../domain/priority.js';
+import { CliError } from '../notify/failure.js';
+import { printJson, printLine } from '../notify/output.js';
+import { runGroup, type Subcommand } from './api-command.js';
+import type { NotifyctlCommand } from './command.js';
+
+const FLAGS = [
+  'pauseNotifications',
+  'soundsEnabled',
+  'doNotDisturb',
+  'playCriticalSoundsDuringDoNotDisturb',
+] as const;
+type Flag = (typeof FLAGS)[number];
+const SETTING_NAMES = [...FLAGS, 'maxVisibleToasts', ...PRIORITIES.map((p) => `soundsByPriority.${p}`)];
+
+/** One `name value` line per setting, names aligned. */
+export function formatSettings(settings: PresentationSettings): string[] {
+  const rows: [string, string][] = [
+    ...FLAGS.map((flag): [string, string] => [flag, String(settings[flag])]),
+    ['maxVisibleToasts', String(settings.maxVisibleToasts)],
+    ...PRIORITIES.map((p): [string, string] => [`soundsByPriority.${p}`, settings.soundsByPriority[p]]),
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length)) + 2;
+  return rows.map(([name, value]) => `${name.padEnd(width)}${value}`);
+}
+
+const BOOLEANS: Record<string, boolean> = {
+  true: true,
+  false: false,
+  on: true,
+  off: false,
+  yes: true,
+  no: false,
+};
+
+/** `name=value` words to a merge patch; `default` restores a setting's default. */
+export function parseAssignments(words: readonly string[]): SettingsPatch {
+  if (words.length === 0)
+    throw new CliError('Usage: notifyctl settings set <setting>=<value> [<setting>=<value> ...]');
+  const patch: SettingsPatch = {};
+  for (const word of words) {
+    const equals = word.indexOf('=');
+    if (equals <= 0) throw new CliError(`'${word}' is not <setting>=<value>, e.g. doNotDisturb=true.`);
+    const name = word.slice(0, equals);
+    const text = word.slice(equals + 1).trim();
+    const reset = text.toLowerCase() === 'default';
+    if ((FLAGS as readonly string[]).includes(name)) {
+      const value = BOOLEANS[text.toLowerCase()];
+      if (!reset && value === undefined) throw new CliError(`${name} must be true or false (or default).`);
+      patch[name as Flag] = reset ? null : value!;
+    } else if (name === 'maxVisibleToasts') {
+      if (!reset && !/^\d+$/.test(text))
+        throw new CliError('maxVisibleToasts must be an integer from 1 to 20 (or default).');
+      patch.maxVisibleToasts = reset ? null : Number(text);
+    } else if (
+      name.startsWith('soundsByPriority.') &&
+      (PRIORITIES as readonly string[]).includes(name.slice(17))
+    ) {
+      if (text === '') throw new CliError(`${name} needs a sound name, none, or default.`);
+      patch.soundsByPriority = {
+        ...patch.soundsByPriority,
+        [name.slice(17) as Priority]: reset ? null : text,
+      };
+    } else {
+      throw new CliError(`unknown setting '${name}'; settings are ${SETTING_NAMES.join(', ')}.`);
+    }
+  }
+  return patch;
+}
+
+function show(settings: PresentationSettings, json: boolean): number {
+  if (json) printJson(settings);
+  else formatSettings(settings).forEach((line) => printLine(line));
+  return 0;
+}
+
+const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: 'get',
+    synopsis: '',
+    summary: 'show the presentation settings',
+    run: async (client, parsed) => {
+      if (parsed.positionals.length > 0) throw new CliError('Usage: notifyctl settings get [--json]');
+      return show(await client.getSettings(), parsed.options.has('json'));
+    },
+  },
+  {
+    name: 'set',
+    synopsis: '<setting>=<value> ...',
+    summary: 'change settings (value "default" restores one); they apply at once',
+    run: async (client, parsed) =>
+      show(await client.updateSettings(parseAssignments(parsed.positionals)), parsed.options.has('json')),
+  },
+];
+
+export const settingsCommand: NotifyctlCommand = {
+  name: 'settings',
+  summary: 'show or change the presentation settings (pause, sounds, do not disturb, toasts)',
+  run: (args) => runGroup('settings', 'show or change the presentation settings.', SUBCOMMANDS, args),
+};

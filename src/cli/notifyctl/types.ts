@@ -1,0 +1,141 @@
+import type { TypeDefinitionBody, TypeEntry } from '../../client/api-types.js';
+import { normalizeType } from '../../domain/notification-type.js';
+import { normalizePriority } from '../../domain/priority.js';
+import type { FlagTable, ParsedArgs } from '../notify/args.js';
+import { optionText } from '../notify/args.js';
+import { CliError } from '../notify/failure.js';
+import { printJson, printLine } from '../notify/output.js';
+import { positionals, runGroup, type Subcommand } from './api-command.js';
+import type { NotifyctlCommand } from './command.js';
+
+const SET_FLAGS: FlagTable = {
+  '--priority': { kind: 'value', name: 'priority' },
+  '--lifetime': { kind: 'value', name: 'lifetime' },
+  '--icon': { kind: 'value', name: 'icon' },
+  '--sound': { kind: 'value', name: 'sound' },
+  '--enabled': { kind: 'switch', name: 'enabled' },
+  '--disabled': { kind: 'switch', name: 'disabled' },
+};
+
+/** `deploy  custom  enabled  priority=high lifetime=0s icon=dialog-warning sound=knock` */
+export function formatType(entry: TypeEntry): string {
+  const details = [
+    entry.defaultPriority !== undefined && `priority=${entry.defaultPriority}`,
+    entry.lifetimeSeconds !== undefined && `lifetime=${entry.lifetimeSeconds}s`,
+    entry.icon !== undefined && `icon=${entry.icon}`,
+    entry.sound !== undefined && `sound=${entry.sound}`,
+  ].filter(Boolean);
+  return [
+    entry.id.padEnd(22),
+    entry.builtin ? 'built-in' : 'custom  ',
+    entry.enabled ? 'enabled ' : 'disabled',
+    ...details,
+  ]
+    .join('  ')
+    .trimEnd();
+}
+
+function typeId(word: string): string {
+  const id = normalizeType(word);
+  if (!id) {
+    throw new CliError(
+      'the type must be a valid identifier containing letters, numbers, underscores, or hyphens (maximum 64 characters).',
+    );
+  }
+  return id;
+}
+
+/** The flags of `types set` over the type's current definition; `default` clears a field. */
+export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs): TypeDefinitionBody {
+  const next: TypeDefinitionBody = { ...current };
+  const text = (name: string) => optionText(parsed, name);
+  const clear = (value: string | undefined) => value?.trim().toLowerCase() === 'default';
+  const priority = text('priority');
+  if (priority !== undefined) {
+    if (clear(priority)) delete next.defaultPriority;
+    else {
+      const normalized = normalizePriority(priority);
+      if (!normalized) throw new CliError('--priority must be low, normal, high, or critical (or default).');
+      next.defaultPriority = normalized;
+    }
+  }
+  const lifetime = text('lifetime');
+  if (lifetime !== undefined) {
+    if (clear(lifetime)) delete next.lifetimeSeconds;
+    else {
+      const seconds = /^\d+(\.\d+)?$/.test(lifetime.trim()) ? Number(lifetime) : NaN;
+      if (Number.isNaN(seconds))
+        throw new CliError('--lifetime must be a number of seconds, 0 for "until acted on" (or default).');
+      next.lifetimeSeconds = seconds;
+    }
+  }
+  for (const field of ['icon', 'sound'] as const) {
+    const value = text(field);
+    if (value === undefined) continue;
+    if (clear(value)) delete next[field];
+    else next[field] = value;
+  }
+  if (parsed.options.has('enabled') && parsed.options.has('disabled'))
+    throw new CliError('--enabled and --disabled cannot be used together.');
+  if (parsed.options.has('enabled')) next.enabled = true;
+  if (parsed.options.has('disabled')) next.enabled = false;
+  return next;
+}
+
+function definitionOf(entry: TypeEntry | undefined): TypeDefinitionBody {
+  if (!entry) return {};
+  const { enabled, defaultPriority, lifetimeSeconds, icon, sound } = entry;
+  return Object.fromEntries(
+    Object.entries({ enabled, defaultPriority, lifetimeSeconds, icon, sound }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+}
+
+const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: 'list',
+    synopsis: '',
+    summary: 'list the built-in and custom types with their settings',
+    run: async (client, parsed) => {
+      positionals(parsed, 0, 'notifyctl types list [--json]');
+      const types = await client.listTypes();
+      if (parsed.options.has('json')) printJson(types);
+      else types.forEach((entry) => printLine(formatType(entry)));
+      return 0;
+    },
+  },
+  {
+    name: 'set',
+    synopsis: '<id> [--priority P] [--lifetime S] [--icon NAME] [--sound NAME] [--enabled|--disabled]',
+    summary: 'create a type or change the given fields of one',
+    flags: SET_FLAGS,
+    run: async (client, parsed) => {
+      const [word] = positionals(parsed, 1, 'notifyctl types set <id> [options]');
+      const id = typeId(word!);
+      const current = (await client.listTypes()).find((entry) => entry.id === id);
+      const entry = await client.putType(id, applyTypeFlags(definitionOf(current), parsed));
+      if (parsed.options.has('json')) printJson(entry);
+      else printLine(formatType(entry));
+      return 0;
+    },
+  },
+  {
+    name: 'remove',
+    synopsis: '<id>',
+    summary: "remove a type's definition from config.json",
+    run: async (client, parsed) => {
+      const [word] = positionals(parsed, 1, 'notifyctl types remove <id>');
+      const entry = await client.removeType(typeId(word!));
+      if (parsed.options.has('json')) printJson(entry);
+      else printLine(`Removed type ${entry.id}.`);
+      return 0;
+    },
+  },
+];
+
+export const typesCommand: NotifyctlCommand = {
+  name: 'types',
+  summary: 'list, define or remove notification types (priority, toast lifetime, icon, sound)',
+  run: (args) => runGroup('types', 'list, define or remove notification types.', SUBCOMMANDS, args),
+};

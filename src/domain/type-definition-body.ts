@@ -1,0 +1,75 @@
+import { InvalidRequestError } from './errors.js';
+import { rejectUnknownFields, requireObjectBody } from './fields.js';
+import { BUILTIN_TYPES, isTypeIdentifier } from './notification-type.js';
+import { normalizePriority } from './priority.js';
+import { isSoundName } from './sound-name.js';
+import type { TypeDefinition } from './type-definition.js';
+
+/** What PUT /v1/types/{id} accepts; the presentation fields are shared with the toasts by name. */
+export const TYPE_FIELDS = ['enabled', 'defaultPriority', 'lifetimeSeconds', 'icon', 'sound'] as const;
+
+/** A day: longer toasts are "until acted on", which is 0. */
+export const MAX_LIFETIME_SECONDS = 86_400;
+
+/** freedesktop icon names: letters, digits, `-`, `_`, `.` and `+` (e.g. `dialog-warning`). */
+const ICON_NAME = /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}$/;
+
+export function requireTypeId(id: string): string {
+  if (!isTypeIdentifier(id)) {
+    throw new InvalidRequestError(
+      `type id "${id}" is not valid; use 1-64 lower-case letters, digits and underscores, starting with a letter`,
+    );
+  }
+  return id;
+}
+
+export function isBuiltinType(id: string): boolean {
+  return (BUILTIN_TYPES as readonly string[]).includes(id);
+}
+
+/** Validates a type definition body; every field is optional and `enabled` defaults to true. */
+export function parseTypeDefinition(body: unknown): TypeDefinition {
+  const input = requireObjectBody(body);
+  rejectUnknownFields(input, TYPE_FIELDS);
+  const definition: TypeDefinition = { enabled: true };
+  const { enabled, defaultPriority, lifetimeSeconds, icon, sound } = input;
+  if (enabled !== undefined && enabled !== null) {
+    if (typeof enabled !== 'boolean') throw new InvalidRequestError('enabled must be true or false');
+    definition.enabled = enabled;
+  }
+  if (defaultPriority !== undefined && defaultPriority !== null) {
+    const priority = typeof defaultPriority === 'string' ? normalizePriority(defaultPriority) : undefined;
+    if (!priority) throw new InvalidRequestError('defaultPriority must be low, normal, high, or critical');
+    definition.defaultPriority = priority;
+  }
+  if (lifetimeSeconds !== undefined && lifetimeSeconds !== null) {
+    if (
+      typeof lifetimeSeconds !== 'number' ||
+      !Number.isFinite(lifetimeSeconds) ||
+      lifetimeSeconds < 0 ||
+      lifetimeSeconds > MAX_LIFETIME_SECONDS
+    ) {
+      throw new InvalidRequestError(
+        `lifetimeSeconds must be a number from 0 to ${MAX_LIFETIME_SECONDS} (0: the toast stays until acted on)`,
+      );
+    }
+    definition['lifetimeSeconds'] = lifetimeSeconds;
+  }
+  if (icon !== undefined && icon !== null) {
+    if (typeof icon !== 'string' || !ICON_NAME.test(icon)) {
+      throw new InvalidRequestError(
+        'icon must be a freedesktop icon name such as dialog-warning (letters, digits, "-", "_", "." or "+"; at most 128 characters)',
+      );
+    }
+    definition['icon'] = icon;
+  }
+  if (sound !== undefined && sound !== null) {
+    if (!isSoundName(sound)) {
+      throw new InvalidRequestError(
+        'sound must be chime, ping, alert, knock, the name of an imported sound, or none',
+      );
+    }
+    definition['sound'] = sound;
+  }
+  return definition;
+}

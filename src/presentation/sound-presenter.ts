@@ -1,0 +1,70 @@
+import type { ChangeFeed, NotificationChange } from '../broker/change-feed.js';
+import type { Clock } from '../broker/clock.js';
+import type { Settings } from '../config/settings.js';
+import type { NotificationRecord } from '../domain/notification.js';
+import { chooseSound } from '../domain/sound-choice.js';
+import { NO_SOUND } from '../domain/sound-name.js';
+import { SoundBurstLimiter, soundAllowed } from '../domain/sound-policy.js';
+import type { Logger } from '../log/logger.js';
+import type { SoundLibrary } from './sound-library.js';
+import type { SoundPlayer } from './sound-player.js';
+
+export interface SoundPresenterDeps {
+  settings: () => Settings;
+  library: SoundLibrary;
+  player: SoundPlayer;
+  clock: Clock;
+  log: Logger;
+}
+
+/**
+ * Plays a sound after a notification is created or updated in place (never for a status change), when
+ * the settings allow it and no sound played in the last two seconds. The ChangeFeed calls in on the
+ * request path, so the decision is pure and quick and the file lookup and spawn happen afterwards.
+ */
+export class SoundPresenter {
+  readonly #limiter = new SoundBurstLimiter();
+
+  constructor(private readonly deps: SoundPresenterDeps) {}
+
+  readonly onChange = (change: NotificationChange): void => {
+    if (change.kind === 'status') return;
+    const settings = this.deps.settings();
+    const { record } = change;
+    if (!soundAllowed(settings, record.priority)) return;
+    const name = chooseSound(record, settings.types, settings.soundsByPriority);
+    if (name === undefined || !this.#limiter.tryAcquire(this.deps.clock())) return;
+    setImmediate(() => this.#play(name, record));
+  };
+
+  #play(name: string, record: NotificationRecord): void {
+    let sound = this.deps.library.find(name);
+    if (!sound) {
+      const fallback = this.deps.settings().soundsByPriority[record.priority];
+      this.deps.log.warn(
+        `sound "${name}" of type ${record.type} is not a built-in tone or an imported sound; playing the ${record.priority} default (${fallback})`,
+      );
+      if (fallback === NO_SOUND) return;
+      sound = this.deps.library.find(fallback);
+      if (!sound) return;
+    }
+    this.deps.player.play(sound.file, sound.entry.format);
+  }
+}
+
+/**
+ * Subscribes the presenter to the change feed. On Linux without a desktop session (conventions.md
+ * "Desktop") sounds stay off with one WARN line; returns the function that unsubscribes.
+ */
+export function startSounds(
+  changes: ChangeFeed,
+  deps: SoundPresenterDeps,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): () => void {
+  if (platform !== 'darwin' && platform !== 'win32' && !env['DBUS_SESSION_BUS_ADDRESS']) {
+    deps.log.warn('sounds are off: no desktop session (DBUS_SESSION_BUS_ADDRESS is not set)');
+    return () => {};
+  }
+  return changes.subscribe(new SoundPresenter(deps).onChange);
+}

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BUILTIN_SOUNDS_DIR } from '../../src/presentation/sound-library.js';
+import { createTempHome, startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { createStandInPlayers, type StandInPlayers } from '../support/stand-in-player.js';
+
+const tone = (name: string) => join(BUILTIN_SOUNDS_DIR, `${name}.wav`);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A broker whose PATH holds only stand-in players, in a (stand-in) desktop session. */
+async function brokerWithPlayers(players: StandInPlayers, config: Record<string, unknown> = {}) {
+  const home = createTempHome();
+  home.env['PATH'] = players.folder;
+  home.env['DBUS_SESSION_BUS_ADDRESS'] = 'unix:path=/nonexistent/notify-test-bus';
+  return startBroker({ home, config });
+}
+
+async function create(broker: BrokerProcess, body: Record<string, unknown>) {
+  const response = await broker.request('POST', '/v1/notifications', { title: 'T', message: 'M', ...body });
+  assert.ok(response.status === 201, `create answered ${response.status}`);
+  return (await response.json()) as { id: string };
+}
+
+describe('sounds played by the broker', () => {
+  let players: StandInPlayers;
+  let broker: BrokerProcess;
+
+  before(async () => {
+    players = createStandInPlayers(['paplay', 'aplay']);
+    broker = await brokerWithPlayers(players, { types: { deploy: { sound: 'knock' } } });
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    players.cleanup();
+  });
+
+  it('plays one sound for a burst, none for a status change, and the type sound for an in-place update', async () => {
+    const first = await create(broker, { key: 'build', priority: 'normal' });
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => create(broker, { title: `burst ${i}` })),
+    );
+    assert.deepEqual(await players.waitForCalls(1), [['paplay', tone('chime')]]);
+
+    await pause(2100);
+    const dismissed = await broker.request('POST', `/v1/notifications/${burst[0]!.id}/dismiss`);
+    assert.equal(dismissed.status, 200);
+    await pause(300);
+    assert.equal(players.calls().length, 1, 'a status change plays no sound');
+    const updated = await create(broker, { key: 'build', type: 'deploy', title: 'in place' });
+    assert.equal(updated.id, first.id);
+    const calls = await players.waitForCalls(2);
+    await pause(300);
+    assert.deepEqual(players.calls(), [calls[0], ['paplay', tone('knock')]]);
+  });
+});
+
+describe('sounds the settings silence', () => {
+  it('plays nothing while notifications are paused, not even for a critical one', async () => {
+    const players = createStandInPlayers(['aplay']);
+    const broker = await brokerWithPlayers(players, { pauseNotifications: true });
+    try {
+      await create(broker, { priority: 'critical' });
+      await pause(300);
+      assert.deepEqual(players.calls(), []);
+    } finally {
+      await broker.stop();
+      broker.home.cleanup();
+      players.cleanup();
+    }
+  });
+
+  it('logs one WARN line and stays silent without a desktop session', async () => {
+    const players = createStandInPlayers(['aplay']);
+    const home = createTempHome();
+    home.env['PATH'] = players.folder;
+    const broker = await startBroker({ home });
+    try {
+      await create(broker, { priority: 'critical' });
+      await pause(300);
+      assert.deepEqual(players.calls(), []);
+      const log = readdirSync(home.logDir)
+        .map((file) => readFileSync(join(home.logDir, file), 'utf8'))
+        .join('');
+      assert.equal(log.match(/\[WARN\] sounds are off: no desktop session/g)?.length, 1);
+    } finally {
+      await broker.stop();
+      home.cleanup();
+      players.cleanup();
+    }
+  });
+});
