@@ -14,6 +14,8 @@ import { createIdGenerator } from './ids.js';
 import { ChangeFeed } from './change-feed.js';
 import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
+import { platformDisplay } from '../presentation/platform.js';
+import { ToastPresenter } from '../presentation/toast-presenter.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -58,6 +60,14 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     types: () => settings.current.types,
     changes,
   });
+  const toasts = new ToastPresenter({
+    display: platformDisplay(process.platform, process.env),
+    settings: () => settings.current,
+    act: async (id, action) =>
+      action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id),
+    log,
+  });
+  changes.subscribe((change) => toasts.handle(change));
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
@@ -86,8 +96,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
+  toasts.start();
   settings.watch({
-    onReload: (changed) => log.info(`config reloaded: ${changed.join(', ')}`),
+    onReload: (changed) => {
+      log.info(`config reloaded: ${changed.join(', ')}`);
+      toasts.settingsChanged();
+    },
     onProblem: (message) => log.warn(message),
   });
   log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
@@ -99,6 +113,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     async stop() {
       settings.stop();
       retention.stop();
+      toasts.stop();
       await app.close();
       db.close();
       log.info('Notify stopped');
