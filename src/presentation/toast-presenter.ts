@@ -31,6 +31,11 @@ export class ToastPresenter {
   readonly #pending: ToastCommand[] = [];
   /** Display id → notification id of recent toasts: a server may report the close before the action. */
   readonly #recent = new Map<number, string>();
+  /**
+   * Signals about a display id whose show has not answered yet: a server's signal can arrive in the same
+   * read as its answer, before the answer is seen. They are replayed once the answer names that id.
+   */
+  readonly #early = new Map<number, (() => void)[]>();
   #working = false;
   #available = false;
   /** The last reason given for being off: one WARN line per outage, not one per attempt. */
@@ -54,8 +59,8 @@ export class ToastPresenter {
         if (this.#offReason === undefined) this.deps.log.warn(`toasts and sounds are off: ${reason}`);
         this.#offReason = reason;
       },
-      closed: (displayId) => this.#run(this.#queue.closed(displayId)),
-      action: (displayId, action) => void this.#act(displayId, action),
+      closed: (displayId) => this.#closed(displayId),
+      action: (displayId, action) => this.#afterShow(displayId, () => void this.#act(displayId, action)),
     });
   }
 
@@ -111,6 +116,9 @@ export class ToastPresenter {
       if (op === 'show') {
         entry.displayId = await this.deps.display.show(entry.content, entry.displayId);
         this.#remember(entry.displayId, entry.content.notificationId);
+        const early = this.#early.get(entry.displayId);
+        this.#early.delete(entry.displayId);
+        early?.forEach((replay) => replay());
       } else if (entry.displayId !== 0) await this.deps.display.close(entry.displayId);
     } catch (error) {
       if (op === 'show') {
@@ -118,6 +126,19 @@ export class ToastPresenter {
         this.#pending.push(...this.#queue.forget(entry.content.notificationId));
       }
     }
+  }
+
+  #closed(displayId: number): void {
+    this.#afterShow(displayId, () => this.#run(this.#queue.closed(displayId)));
+  }
+
+  /** Runs `handle` now for a known toast, or once a show in flight answers with this id. */
+  #afterShow(displayId: number, handle: () => void): void {
+    if (this.#recent.has(displayId) || !this.#queue.hasShowInFlight()) return handle();
+    const waiting = this.#early.get(displayId) ?? [];
+    waiting.push(handle);
+    this.#early.set(displayId, waiting);
+    if (this.#early.size > RECENT_LIMIT) this.#early.delete(this.#early.keys().next().value!);
   }
 
   #remember(displayId: number, notificationId: string): void {

@@ -80,6 +80,13 @@ export class ToastQueue {
     return undefined;
   }
 
+  /** A toast was asked for whose display id is not known yet. */
+  hasShowInFlight(): boolean {
+    for (const entry of this.#entries.values())
+      if (entry.state === 'open' && entry.displayId === 0) return true;
+    return false;
+  }
+
   /** The display went away and took its toasts: forget them all, nothing left to close. */
   clear(): void {
     this.#entries.clear();

@@ -132,7 +132,11 @@ export async function startNotificationServer(
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`condition not met within ${timeoutMs} ms; calls so far: ${object.calls.length}`));
+          reject(
+            new Error(
+              `condition not met within ${timeoutMs} ms; calls so far: ${object.calls.map((call) => `${call.id} ${call.summary}`).join(', ')}; open: ${[...object.open].join(', ')}`,
+            ),
+          );
         }, timeoutMs);
         const check = () => {
           if (!predicate()) return;
