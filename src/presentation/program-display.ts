@@ -29,7 +29,8 @@ export class ProgramDisplay implements ToastDisplay {
     events.available(this.name);
   }
 
-  show(content: ToastContent): Promise<number> {
+  // Notification centres replace nothing on request: an update arrives as a toast of its own.
+  show(content: ToastContent, _replacesId = 0): Promise<number> {
     const { program, args } = this.commandLine(content);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
