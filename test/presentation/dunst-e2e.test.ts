@@ -74,7 +74,9 @@ describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
   });
 
   it('takes the toast off the screen into dunst history when the notification is resolved', async () => {
-    const shown = await displayed();
+    await dunst.ctl('close-all');
+    await until(async () => (await displayed()) === 0, 'an empty screen');
+    const shown = 0;
     const created = (await (
       await broker.request('POST', '/v1/notifications', {
         title: 'Codex is blocked',
