@@ -76,6 +76,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     notifications: service,
     events,
     health: { version: VERSION, startedAt: clock(), clock, activeCount: () => service.countActive() },
+    presentation: { showSample: () => toasts.showSample() },
     settings: () => settings.current,
     log,
     clock,

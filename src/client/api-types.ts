@@ -42,3 +42,10 @@ export interface HealthResponse extends BasicHealth {
   apiVersion: string;
   serverTimeUtc: string;
 }
+
+/** POST /v1/presentation/test: the notification server that showed the sample toast, and its id there. */
+export interface TestToastResult {
+  shown: true;
+  server: string;
+  toastId: number;
+}

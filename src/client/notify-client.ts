@@ -5,6 +5,7 @@ import type {
   ListNotificationsQuery,
   NotificationDto,
   Status,
+  TestToastResult,
 } from './api-types.js';
 import { HttpError, UnexpectedResponseError } from './errors.js';
 import { sendRequest, type RawResponse } from './transport.js';
@@ -58,6 +59,11 @@ export class NotifyClient {
 
   dismiss(id: string): Promise<NotificationDto> {
     return this.#call('POST', `${notificationPath(id)}/dismiss`);
+  }
+
+  /** POST /v1/presentation/test: shows a sample toast on the broker's desktop. */
+  testToast(): Promise<TestToastResult> {
+    return this.#call('POST', '/v1/presentation/test');
   }
 
   /** GET /v1/health: needs the token. */

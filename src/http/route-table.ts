@@ -5,11 +5,13 @@ import { notificationHandlers } from './notification-routes.js';
 import type { NotificationService } from '../broker/notification-service.js';
 import type { EventService } from '../broker/event-service.js';
 import { eventHandlers } from './event-routes.js';
+import { presentationHandlers, type PresentationDeps } from './presentation-routes.js';
 
 export interface RouteDeps {
   notifications: NotificationService;
   events: EventService;
   health: HealthDeps;
+  presentation: PresentationDeps;
 }
 
 interface RouteEntry {
@@ -25,6 +27,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
   const health = healthHandlers(deps.health);
   const notifications = notificationHandlers(deps.notifications);
   const events = eventHandlers(deps.events);
+  const presentation = presentationHandlers(deps.presentation);
   const route = (
     method: RouteEntry['method'],
     url: string,
@@ -47,6 +50,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('PATCH', '/v1/notifications/:id', { auth: true }, notifications.changeStatus),
     route('POST', '/v1/notifications/:id/dismiss', { auth: true, rateLimited: true }, notifications.dismiss),
     route('POST', '/v1/events', { auth: true, rateLimited: true }, events.receive),
+    route('POST', '/v1/presentation/test', { auth: true, rateLimited: true }, presentation.testToast),
   ];
 }
 

@@ -39,7 +39,10 @@ export class FreedesktopDisplay implements ToastDisplay {
   async show(content: ToastContent, replacesId: number): Promise<number> {
     const connection = this.#requireConnection();
     const body = this.#capabilities.has('body-markup') ? escapeMarkup(content.body) : content.body;
-    const actions = this.#capabilities.has('actions') ? ['resolve', 'Resolve', 'dismiss', 'Dismiss'] : [];
+    const actions =
+      content.actionable && this.#capabilities.has('actions')
+        ? ['resolve', 'Resolve', 'dismiss', 'Dismiss']
+        : [];
     const hints = {
       urgency: new Variant('y', content.urgency),
       category: new Variant('s', `x-notify.${content.styleType}`),

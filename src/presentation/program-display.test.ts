@@ -17,6 +17,7 @@ const sample: ToastContent = {
   styleType: 'input_required',
   expireTimeoutMs: 0,
   critical: true,
+  actionable: true,
 };
 
 /** Stand-ins on PATH for osascript and powershell.exe that record their arguments, one JSON array a line. */

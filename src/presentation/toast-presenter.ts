@@ -3,7 +3,11 @@ import type { Logger } from '../log/logger.js';
 import type { TypeCatalog } from '../domain/type-definition.js';
 import type { ToastAction, ToastDisplay } from './toast-display.js';
 import { ToastQueue, type ToastCommand } from './toast-queue.js';
-import { toastContent } from './toast-style.js';
+import { sampleToast, toastContent } from './toast-style.js';
+
+export class ToastsOffError extends Error {
+  override name = 'ToastsOffError';
+}
 
 export interface PresenterSettings {
   pauseNotifications: boolean;
@@ -38,6 +42,7 @@ export class ToastPresenter {
   readonly #early = new Map<number, (() => void)[]>();
   #working = false;
   #available = false;
+  #serverName = '';
   /** The last reason given for being off: one WARN line per outage, not one per attempt. */
   #offReason: string | undefined;
 
@@ -50,6 +55,7 @@ export class ToastPresenter {
       available: (name) => {
         if (!this.#available) this.deps.log.info(`toasts are on: notification server ${name}`);
         this.#available = true;
+        this.#serverName = name;
         this.#offReason = undefined;
       },
       unavailable: (reason) => {
@@ -74,6 +80,16 @@ export class ToastPresenter {
     if (record.status !== 'active') return this.#run(this.#queue.remove(record.id));
     if (!this.#available || this.deps.settings().pauseNotifications) return;
     this.#run(this.#queue.upsert(toastContent(record, this.deps.settings().types)));
+  }
+
+  /**
+   * Shows the sample toast now, outside the queue (a person asked for it and waits for the answer).
+   * Resolves to the display's name; rejects with ToastsOffError when there is nothing to show it on.
+   */
+  async showSample(): Promise<{ server: string; toastId: number }> {
+    if (!this.#available) throw new ToastsOffError(`toasts are off: ${this.#offReason ?? 'starting'}`);
+    const toastId = await this.deps.display.show(sampleToast(), 0);
+    return { server: this.#serverName, toastId };
   }
 
   /** Settings changed: a larger maxVisibleToasts opens waiting toasts at once. */

@@ -12,6 +12,7 @@ const content = (id: string, critical = false): ToastContent => ({
   styleType: 'info',
   expireTimeoutMs: 7000,
   critical,
+  actionable: true,
 });
 
 const describeCommands = (commands: ToastCommand[]) =>

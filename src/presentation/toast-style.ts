@@ -34,6 +34,8 @@ export interface ToastContent {
   /** Milliseconds; 0 = stays until acted on. */
   expireTimeoutMs: number;
   critical: boolean;
+  /** Offer Resolve / Dismiss buttons (a stored notification; not the test toast). */
+  actionable: boolean;
 }
 
 /**
@@ -71,10 +73,26 @@ export function toastContent(record: NotificationRecord, catalog: TypeCatalog): 
     styleType,
     expireTimeoutMs: Math.round(style.lifetimeSeconds * 1000),
     critical: record.priority === 'critical',
+    actionable: true,
   };
 }
 
 /** Escapes text for servers that read the body as markup (the `body-markup` capability). */
 export function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** `notifyctl test-toast`'s toast: the info styling, no buttons, nothing stored behind it. */
+export function sampleToast(): ToastContent {
+  return {
+    notificationId: 'test-toast',
+    summary: 'Notify test toast',
+    body: 'If you can read this, Notify toasts work.\nnotifyctl · test-toast',
+    urgency: 1,
+    icon: BUILT_IN_STYLES['info']!.icon,
+    styleType: 'info',
+    expireTimeoutMs: BUILT_IN_STYLES['info']!.lifetimeSeconds * 1000,
+    critical: false,
+    actionable: false,
+  };
 }
