@@ -97,7 +97,6 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
-  toasts.start();
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
@@ -106,6 +105,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     onProblem: (message) => log.warn(message),
   });
   log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
+  toasts.start();
 
   return {
     port,
