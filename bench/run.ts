@@ -5,6 +5,7 @@
 import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
 import { runClientStartupBench } from './client-startup.js';
+import { runPresentationBench } from './presentation.js';
 
 interface Suite {
   name: string;
@@ -15,6 +16,7 @@ const suites: Suite[] = [
   { name: 'broker', run: runBrokerBench },
   { name: 'arc', run: runArcBench },
   { name: 'client', run: runClientStartupBench },
+  { name: 'presentation', run: runPresentationBench },
 ];
 
 async function main(selected: string[]): Promise<void> {
