@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createTempHome, startBroker, type BrokerProcess } from '../support/broker-process.js';
 import { waitForLog } from '../support/broker-log.js';
-import { startDunst, type Dunst } from '../support/dunst.js';
+import { litShare, startDunst, type Dunst } from '../support/dunst.js';
 import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
 
 const run = promisify(execFile);
@@ -64,13 +64,14 @@ describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
     assert.equal(build.status, 201);
     await until(async () => (await displayed()) === 2, 'two toasts');
 
-    const shot = join(shots, 'toast.png');
+    const shot = join(shots, 'toast.xwd');
     await dunst.screenshot(shot);
-    assert.deepEqual([...readFileSync(shot).subarray(1, 4)], [...Buffer.from('PNG')]);
-    // A blank screen has mean 0; dunst's toasts paint a good share of it.
-    const { stdout } = await run('convert', [shot, '-format', '%[fx:mean]', 'info:']);
-    assert.ok(Number(stdout) > 0.05, `the screenshot looks empty (mean ${stdout})`);
-    if (process.env['NOTIFY_TOAST_SCREENSHOT']) copyFileSync(shot, process.env['NOTIFY_TOAST_SCREENSHOT']);
+    // The screen starts black; two toasts paint a good share of it.
+    const lit = litShare(readFileSync(shot));
+    assert.ok(lit > 0.05, `the screen looks empty (${(lit * 100).toFixed(1)} % lit)`);
+    // docs/toast.png comes from here, converted with ImageMagick (not needed by the test itself).
+    const keep = process.env['NOTIFY_TOAST_SCREENSHOT'];
+    if (keep) await run('convert', [`xwd:${shot}`, keep]);
   });
 
   it('takes the toast off the screen into dunst history when the notification is resolved', async () => {

@@ -11,7 +11,7 @@ export interface Dunst {
   display: string;
   /** Runs dunstctl against this dunst; resolves to its stdout. */
   ctl(...args: string[]): Promise<string>;
-  /** Saves the virtual screen as a PNG (ImageMagick's import). */
+  /** Dumps the virtual screen in X Window Dump format (xwd, from x11-apps). */
   screenshot(file: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -74,7 +74,7 @@ export async function startDunst(busAddress: string): Promise<Dunst> {
     display,
     ctl,
     screenshot: async (file) => {
-      await run('import', ['-display', display, '-window', 'root', file]);
+      await run('xwd', ['-root', '-silent', '-display', display, '-out', file]);
     },
     stop: async () => {
       dunst.kill('SIGTERM');
@@ -84,4 +84,14 @@ export async function startDunst(busAddress: string): Promise<Dunst> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Share of the dump's pixel bytes that are not black: 0 for an empty screen. */
+export function litShare(xwd: Buffer): number {
+  const headerSize = xwd.readUInt32BE(0);
+  const colors = xwd.readUInt32BE(76);
+  const pixels = xwd.subarray(headerSize + colors * 12);
+  let lit = 0;
+  for (const byte of pixels) if (byte !== 0) lit++;
+  return lit / Math.max(1, pixels.length);
 }
