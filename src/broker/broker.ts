@@ -16,6 +16,8 @@ import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
 import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
+import { Tray } from '../presentation/tray/tray.js';
+import { updateConfigFields } from '../config/config-update.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -67,7 +69,26 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id),
     log,
   });
-  changes.subscribe((change) => toasts.handle(change));
+  const tray = new Tray({
+    address: process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined,
+    active: () => service.list({ status: 'active', limit: '500' }),
+    settings: () => settings.current,
+    run: async (command) => {
+      if (command.op === 'resolve')
+        await service.changeStatus(command.notificationId, { status: 'resolved' });
+      else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
+      else if (command.op === 'pause')
+        updateConfigFields(paths.configFile, { pauseNotifications: command.on });
+      else if (command.op === 'doNotDisturb')
+        updateConfigFields(paths.configFile, { doNotDisturb: command.on });
+      else process.kill(process.pid, 'SIGTERM');
+    },
+    log,
+  });
+  changes.subscribe((change) => {
+    toasts.handle(change);
+    tray.refresh();
+  });
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
@@ -101,11 +122,13 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
       toasts.settingsChanged();
+      tray.refresh();
     },
     onProblem: (message) => log.warn(message),
   });
   log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
   toasts.start();
+  void tray.start();
 
   return {
     port,
@@ -115,6 +138,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       settings.stop();
       retention.stop();
       toasts.stop();
+      tray.stop();
       await app.close();
       db.close();
       log.info('Notify stopped');
