@@ -41,6 +41,7 @@ export class ToastPresenter {
    */
   readonly #early = new Map<number, (() => void)[]>();
   #working = false;
+  #stopped = false;
   #available = false;
   #serverName = '';
   /** The last reason given for being off: one WARN line per outage, not one per attempt. */
@@ -71,6 +72,7 @@ export class ToastPresenter {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#pending.length = 0;
     this.deps.display.stop();
   }
@@ -137,7 +139,7 @@ export class ToastPresenter {
         early?.forEach((replay) => replay());
       } else if (entry.displayId !== 0) await this.deps.display.close(entry.displayId);
     } catch (error) {
-      if (op === 'show') {
+      if (op === 'show' && !this.#stopped) {
         this.deps.log.warn(`toast not shown: ${(error as Error).message}`);
         this.#pending.push(...this.#queue.forget(entry.content.notificationId));
       }
