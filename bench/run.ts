@@ -7,6 +7,7 @@ import { runBrokerBench } from './broker-throughput.js';
 import { runClientStartupBench } from './client-startup.js';
 import { runStreamBench } from './stream-fanout.js';
 import { runHookAdapterBench } from './hook-adapter.js';
+import { runPresentationBench } from './presentation.js';
 
 interface Suite {
   name: string;
@@ -19,6 +20,7 @@ const suites: Suite[] = [
   { name: 'client', run: runClientStartupBench },
   { name: 'stream', run: runStreamBench },
   { name: 'hooks', run: runHookAdapterBench },
+  { name: 'presentation', run: runPresentationBench },
 ];
 
 async function main(selected: string[]): Promise<void> {

@@ -26,6 +26,10 @@ import { startSounds } from '../presentation/sound-presenter.js';
 import { ConfigEditor } from '../config/config-editor.js';
 import { SettingsAdmin } from './settings-admin.js';
 import { SoundAdmin } from './sound-admin.js';
+import { platformDisplay } from '../presentation/platform.js';
+import { ToastPresenter } from '../presentation/toast-presenter.js';
+import { Tray } from '../presentation/tray/tray.js';
+import { updateConfigFields } from '../config/config-update.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Event stream: changes kept for Last-Event-ID resumption, open streams, unsent bytes, keep-alive. */
@@ -92,6 +96,33 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     clock,
     log,
   });
+  const toasts = new ToastPresenter({
+    display: platformDisplay(process.platform, process.env),
+    settings: () => settings.current,
+    act: async (id, action) =>
+      action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id),
+    log,
+  });
+  const tray = new Tray({
+    address: process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined,
+    active: () => service.list({ status: 'active', limit: '500' }),
+    settings: () => settings.current,
+    run: async (command) => {
+      if (command.op === 'resolve')
+        await service.changeStatus(command.notificationId, { status: 'resolved' });
+      else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
+      else if (command.op === 'pause')
+        updateConfigFields(paths.configFile, { pauseNotifications: command.on });
+      else if (command.op === 'doNotDisturb')
+        updateConfigFields(paths.configFile, { doNotDisturb: command.on });
+      else process.kill(process.pid, 'SIGTERM');
+    },
+    log,
+  });
+  changes.subscribe((change) => {
+    toasts.handle(change);
+    tray.refresh();
+  });
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
@@ -106,6 +137,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
       heartbeatMs: STREAM_HEARTBEAT_MS,
     },
+    presentation: { showSample: () => toasts.showSample() },
     settings: () => settings.current,
     log,
     clock,
@@ -135,10 +167,16 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
   settings.watch({
-    onReload: (changed) => log.info(`config reloaded: ${changed.join(', ')}`),
+    onReload: (changed) => {
+      log.info(`config reloaded: ${changed.join(', ')}`);
+      toasts.settingsChanged();
+      tray.refresh();
+    },
     onProblem: (message) => log.warn(message),
   });
   log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
+  toasts.start();
+  void tray.start();
 
   return {
     port,
@@ -150,6 +188,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       stopSounds();
       retention.stop();
       stream.end();
+      toasts.stop();
+      tray.stop();
       await app.close();
       writes.close();
       db.close();

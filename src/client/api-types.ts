@@ -89,3 +89,10 @@ export interface SoundPreview {
   name: string;
   player: string;
 }
+
+/** POST /v1/presentation/test: the notification server that showed the sample toast, and its id there. */
+export interface TestToastResult {
+  shown: true;
+  server: string;
+  toastId: number;
+}

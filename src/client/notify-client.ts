@@ -11,6 +11,7 @@ import type {
   Status,
   TypeDefinitionBody,
   TypeEntry,
+  TestToastResult,
 } from './api-types.js';
 import { HttpError, UnexpectedResponseError } from './errors.js';
 import { sendRequest, type RawResponse } from './transport.js';
@@ -69,6 +70,11 @@ export class NotifyClient {
   /** POST /v1/events: an ARC 0.1 envelope; answers with the Notification it created or changed. */
   sendEvent(envelope: object): Promise<NotificationDto> {
     return this.#call('POST', '/v1/events', envelope);
+  }
+
+  /** POST /v1/presentation/test: shows a sample toast on the broker's desktop. */
+  testToast(): Promise<TestToastResult> {
+    return this.#call('POST', '/v1/presentation/test');
   }
 
   /** GET /v1/health: needs the token. */

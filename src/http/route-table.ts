@@ -11,6 +11,7 @@ import type { SoundAdmin } from '../broker/sound-admin.js';
 import { settingsHandlers } from './settings-routes.js';
 import { SOUND_IMPORT_BODY_LIMIT, soundHandlers } from './sound-routes.js';
 import { typeHandlers } from './type-routes.js';
+import { presentationHandlers, type PresentationDeps } from './presentation-routes.js';
 
 export interface RouteDeps {
   notifications: NotificationService;
@@ -19,6 +20,7 @@ export interface RouteDeps {
   stream: StreamDeps;
   settingsAdmin: SettingsAdmin;
   soundAdmin: SoundAdmin;
+  presentation: PresentationDeps;
 }
 
 interface RouteEntry {
@@ -40,6 +42,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
   const settings = settingsHandlers(deps.settingsAdmin);
   const types = typeHandlers(deps.settingsAdmin);
   const sounds = soundHandlers(deps.soundAdmin);
+  const presentation = presentationHandlers(deps.presentation);
   const route = (
     method: RouteEntry['method'],
     url: string,
@@ -73,6 +76,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('PUT', '/v1/sounds/:name', { auth: true, rawBodyLimit: SOUND_IMPORT_BODY_LIMIT }, sounds.import),
     route('DELETE', '/v1/sounds/:name', { auth: true }, sounds.remove),
     route('POST', '/v1/sounds/:name/preview', { auth: true, rateLimited: true }, sounds.preview),
+    route('POST', '/v1/presentation/test', { auth: true, rateLimited: true }, presentation.testToast),
   ];
 }
 

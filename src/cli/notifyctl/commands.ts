@@ -8,6 +8,7 @@ import { mcpCommand } from './mcp.js';
 import { serviceCommand } from './service.js';
 import { settingsCommand } from './settings.js';
 import { soundsCommand } from './sounds.js';
+import { testToast } from './test-toast.js';
 import { typesCommand } from './types.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   settingsCommand,
   typesCommand,
   soundsCommand,
+  testToast,
   hookCommand,
   hooksCommand,
   watchCommand,

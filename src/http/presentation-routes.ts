@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './errors.js';
+
+export interface PresentationDeps {
+  /** Shows the sample toast; rejects with a ToastsOffError-named error when toasts are off. */
+  showSample(): Promise<{ server: string; toastId: number }>;
+}
+
+/** Request and response shapes of /v1/presentation, for the route declarations and the API docs. */
+export const PRESENTATION_SCHEMAS = {
+  testToast: {
+    response: {
+      200: {
+        type: 'object',
+        required: ['shown', 'server', 'toastId'],
+        properties: {
+          shown: { const: true },
+          server: { type: 'string', description: 'the notification server that took the toast' },
+          toastId: { type: 'integer', description: "the server's id of the toast" },
+        },
+      },
+      503: {
+        type: 'object',
+        required: ['error'],
+        properties: { error: { type: 'string' } },
+      },
+    },
+  },
+} as const;
+
+/** Handlers of /v1/presentation. */
+export function presentationHandlers(deps: PresentationDeps) {
+  return {
+    testToast: async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        return { shown: true, ...(await deps.showSample()) };
+      } catch (error) {
+        if ((error as Error).name === 'ToastsOffError')
+          return sendError(request, reply, 503, (error as Error).message);
+        return sendError(
+          request,
+          reply,
+          502,
+          `the notification server refused the toast: ${(error as Error).message}`,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { EventEmitter } from 'node:events';
+import {
+  interface as dbusInterface,
+  Message,
+  MessageType,
+  sessionBus,
+  Variant,
+  type MessageBus,
+} from '@jellybrick/dbus-next';
+
+/**
+ * The one module that knows the D-Bus library (@jellybrick/dbus-next; docs/desktop.md says why that
+ * one). Everything else speaks through DbusConnection, so swapping the library touches this file only.
+ */
+export { Variant };
+
+/**
+ * Base class of an object exported on the bus; members are declared with the static `configureMembers`.
+ * The library's compiled constructor defines `$methods` / `$properties` / `$signals` as own fields set to
+ * undefined, which hides what `configureMembers` put on the prototype; dropping those empty own fields
+ * lets the prototype's declarations through.
+ */
+export class DbusObject extends dbusInterface.Interface {
+  constructor(name: string) {
+    super(name);
+    for (const field of ['$methods', '$properties', '$signals'] as const) {
+      if (Object.hasOwn(this, field) && this[field] === undefined) delete this[field];
+    }
+  }
+}
+
+const BUS_NAME = 'org.freedesktop.DBus';
+const BUS_PATH = '/org/freedesktop/DBus';
+
+export interface SignalMatch {
+  path: string;
+  interface: string;
+  member: string;
+}
+
+/** The library emits 'error' on the bus without declaring it in its event map. */
+const errors = (bus: MessageBus) => bus as unknown as EventEmitter;
+
+type SignalListener = (body: unknown[]) => void;
+
+/** A connection to one bus: method calls, signal subscriptions, exported objects, and its end. */
+export class DbusConnection {
+  readonly #bus: MessageBus;
+  readonly #closed = new EventEmitter();
+  #open = true;
+
+  private constructor(bus: MessageBus) {
+    this.#bus = bus;
+    // The library's bus forwards stream errors but not a clean end of the stream: both mean it is gone.
+    const connection = (bus as unknown as { _connection: EventEmitter })._connection;
+    connection.once('end', () => this.#lost('the bus closed the connection'));
+    errors(bus).on('error', (error: Error) => this.#lost(error.message));
+  }
+
+  /** Connects and says hello; rejects within `timeoutMs` when nothing answers at that address. */
+  static open(address: string, timeoutMs = 3000): Promise<DbusConnection> {
+    return new Promise((resolve, reject) => {
+      const bus = sessionBus({ busAddress: address });
+      const timer = setTimeout(() => {
+        bus.disconnect();
+        reject(new Error(`no answer from ${address} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        bus.disconnect();
+        reject(error);
+      };
+      errors(bus).once('error', fail);
+      bus.once('connect', () => {
+        clearTimeout(timer);
+        errors(bus).off('error', fail);
+        resolve(new DbusConnection(bus));
+      });
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** Calls a method; resolves to the reply's body, rejects with the D-Bus error's text. */
+  async call(
+    destination: string,
+    path: string,
+    iface: string,
+    member: string,
+    signature = '',
+    body: unknown[] = [],
+  ): Promise<unknown[]> {
+    const message = new Message({ destination, path, interface: iface, member, signature, body });
+    const reply = await this.#bus.call(message);
+    return reply?.body ?? [];
+  }
+
+  callBus(member: string, signature = '', body: unknown[] = []): Promise<unknown[]> {
+    return this.call(BUS_NAME, BUS_PATH, BUS_NAME, member, signature, body);
+  }
+
+  /** Asks the bus for matching signals and hands their bodies to `listener`. */
+  async onSignal(match: SignalMatch, listener: SignalListener): Promise<void> {
+    this.#bus.on('message', (message: Message) => {
+      if (
+        message.type === MessageType.SIGNAL &&
+        message.path === match.path &&
+        message.interface === match.interface &&
+        message.member === match.member
+      ) {
+        listener(message.body);
+      }
+    });
+    const rule = `type='signal',path='${match.path}',interface='${match.interface}',member='${match.member}'`;
+    await this.callBus('AddMatch', 's', [rule]);
+  }
+
+  async nameHasOwner(name: string): Promise<boolean> {
+    const [owned] = await this.callBus('NameHasOwner', 's', [name]);
+    return owned === true;
+  }
+
+  async isActivatable(name: string): Promise<boolean> {
+    const [names] = await this.callBus('ListActivatableNames');
+    return Array.isArray(names) && names.includes(name);
+  }
+
+  /** True when this connection now owns `name`. */
+  async requestName(name: string): Promise<boolean> {
+    const reply = await this.#bus.requestName(name, 0);
+    return reply === 1 || reply === 4;
+  }
+
+  export(path: string, object: DbusObject): void {
+    this.#bus.export(path, object);
+  }
+
+  emitSignal(path: string, iface: string, member: string, signature: string, body: unknown[]): void {
+    this.#bus.send(Message.newSignal(path, iface, member, signature, body));
+  }
+
+  /** Called once when the connection ends, whoever ended it. */
+  onClose(listener: (reason: string) => void): void {
+    this.#closed.once('close', listener);
+  }
+
+  close(): void {
+    if (!this.#open) return;
+    this.#bus.disconnect();
+    this.#lost('closed');
+  }
+
+  #lost(reason: string): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#closed.emit('close', reason);
+  }
+}

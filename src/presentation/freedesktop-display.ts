@@ -1,0 +1,158 @@
+import { DbusConnection, Variant } from './dbus.js';
+import type { ToastDisplay, ToastDisplayEvents } from './toast-display.js';
+import { escapeMarkup, type ToastContent } from './toast-style.js';
+
+export const NOTIFICATIONS_NAME = 'org.freedesktop.Notifications';
+export const NOTIFICATIONS_PATH = '/org/freedesktop/Notifications';
+const APP_NAME = 'Notify';
+const DESKTOP_ENTRY = 'notify';
+
+export interface FreedesktopOptions {
+  /** The session bus address; undefined when the environment names none. */
+  address: string | undefined;
+  /** Pause between attempts to reach a bus that is gone. */
+  reconnectMs?: number;
+}
+
+/**
+ * Toasts through the freedesktop Desktop Notifications service on the session D-Bus. Follows the
+ * server's coming and going (NameOwnerChanged) and reconnects to a bus that went away.
+ */
+export class FreedesktopDisplay implements ToastDisplay {
+  #events: ToastDisplayEvents | undefined;
+  #connection: DbusConnection | undefined;
+  #capabilities = new Set<string>();
+  #reconnect: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(private readonly options: FreedesktopOptions) {}
+
+  start(events: ToastDisplayEvents): void {
+    this.#events = events;
+    if (!this.options.address) {
+      events.unavailable('no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set)');
+      return;
+    }
+    void this.#connect(this.options.address);
+  }
+
+  async show(content: ToastContent, replacesId: number): Promise<number> {
+    const connection = this.#requireConnection();
+    const body = this.#capabilities.has('body-markup') ? escapeMarkup(content.body) : content.body;
+    const actions =
+      content.actionable && this.#capabilities.has('actions')
+        ? ['resolve', 'Resolve', 'dismiss', 'Dismiss']
+        : [];
+    const hints = {
+      urgency: new Variant('y', content.urgency),
+      category: new Variant('s', `x-notify.${content.styleType}`),
+      'desktop-entry': new Variant('s', DESKTOP_ENTRY),
+    };
+    const [id] = await connection.call(
+      NOTIFICATIONS_NAME,
+      NOTIFICATIONS_PATH,
+      NOTIFICATIONS_NAME,
+      'Notify',
+      'susssasa{sv}i',
+      [APP_NAME, replacesId, content.icon, content.summary, body, actions, hints, content.expireTimeoutMs],
+    );
+    return Number(id);
+  }
+
+  async close(displayId: number): Promise<void> {
+    await this.#requireConnection().call(
+      NOTIFICATIONS_NAME,
+      NOTIFICATIONS_PATH,
+      NOTIFICATIONS_NAME,
+      'CloseNotification',
+      'u',
+      [displayId],
+    );
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#reconnect);
+    this.#connection?.close();
+  }
+
+  #requireConnection(): DbusConnection {
+    if (!this.#connection?.isOpen) throw new Error('the session D-Bus is not connected');
+    return this.#connection;
+  }
+
+  async #connect(address: string): Promise<void> {
+    const events = this.#events!;
+    let connection: DbusConnection;
+    try {
+      connection = await DbusConnection.open(address);
+    } catch (error) {
+      events.unavailable(`cannot connect to the session D-Bus: ${(error as Error).message}`);
+      return this.#scheduleReconnect(address);
+    }
+    if (this.#stopped) return connection.close();
+    this.#connection = connection;
+    connection.onClose((reason) => {
+      if (this.#stopped) return;
+      events.unavailable(`lost the session D-Bus: ${reason}`);
+      this.#scheduleReconnect(address);
+    });
+    try {
+      await this.#follow(connection, events);
+      if (await connection.nameHasOwner(NOTIFICATIONS_NAME)) return await this.#serverArrived(connection);
+      if (await connection.isActivatable(NOTIFICATIONS_NAME)) return await this.#serverArrived(connection);
+      events.unavailable(`no notification server on the session D-Bus (${NOTIFICATIONS_NAME})`);
+    } catch (error) {
+      events.unavailable(`the session D-Bus did not answer: ${(error as Error).message}`);
+    }
+  }
+
+  async #follow(connection: DbusConnection, events: ToastDisplayEvents): Promise<void> {
+    await connection.onSignal(
+      { path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'NameOwnerChanged' },
+      ([name, , newOwner]) => {
+        if (name !== NOTIFICATIONS_NAME) return;
+        if (newOwner) void this.#serverArrived(connection);
+        else events.unavailable('the notification server left the session D-Bus');
+      },
+    );
+    await connection.onSignal(
+      { path: NOTIFICATIONS_PATH, interface: NOTIFICATIONS_NAME, member: 'NotificationClosed' },
+      ([id]) => events.closed(Number(id)),
+    );
+    await connection.onSignal(
+      { path: NOTIFICATIONS_PATH, interface: NOTIFICATIONS_NAME, member: 'ActionInvoked' },
+      ([id, key]) => {
+        if (key === 'resolve' || key === 'dismiss') events.action(Number(id), key);
+      },
+    );
+  }
+
+  async #serverArrived(connection: DbusConnection): Promise<void> {
+    try {
+      const [capabilities] = await connection.call(
+        NOTIFICATIONS_NAME,
+        NOTIFICATIONS_PATH,
+        NOTIFICATIONS_NAME,
+        'GetCapabilities',
+      );
+      this.#capabilities = new Set(Array.isArray(capabilities) ? (capabilities as string[]) : []);
+      const [name, , version] = await connection.call(
+        NOTIFICATIONS_NAME,
+        NOTIFICATIONS_PATH,
+        NOTIFICATIONS_NAME,
+        'GetServerInformation',
+      );
+      this.#events!.available(`${String(name)} ${String(version)}`);
+    } catch (error) {
+      this.#events!.unavailable(`the notification server did not answer: ${(error as Error).message}`);
+    }
+  }
+
+  #scheduleReconnect(address: string): void {
+    if (this.#stopped) return;
+    clearTimeout(this.#reconnect);
+    this.#reconnect = setTimeout(() => void this.#connect(address), this.options.reconnectMs ?? 2000);
+    this.#reconnect.unref();
+  }
+}

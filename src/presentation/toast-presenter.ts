@@ -1,0 +1,167 @@
+import type { NotificationChange } from '../broker/change-feed.js';
+import type { Logger } from '../log/logger.js';
+import type { TypeCatalog } from '../domain/type-definition.js';
+import type { ToastAction, ToastDisplay } from './toast-display.js';
+import { ToastQueue, type ToastCommand } from './toast-queue.js';
+import { sampleToast, toastContent } from './toast-style.js';
+
+export class ToastsOffError extends Error {
+  override name = 'ToastsOffError';
+}
+
+export interface PresenterSettings {
+  pauseNotifications: boolean;
+  maxVisibleToasts: number;
+  types: TypeCatalog;
+}
+
+export interface ToastPresenterDeps {
+  display: ToastDisplay;
+  settings: () => PresenterSettings;
+  /** Changes a notification's status through the same service code as the API. */
+  act: (notificationId: string, action: ToastAction) => Promise<unknown>;
+  log: Logger;
+}
+
+const RECENT_LIMIT = 200;
+
+/**
+ * Turns committed changes into toasts. `handle` runs on the request path, so it only updates the
+ * queue's bookkeeping; the display calls run one after another on a worker, so a burst never puts more
+ * than one call in flight and never more than maxVisibleToasts toasts on screen.
+ */
+export class ToastPresenter {
+  readonly #queue: ToastQueue;
+  readonly #pending: ToastCommand[] = [];
+  /** Display id → notification id of recent toasts: a server may report the close before the action. */
+  readonly #recent = new Map<number, string>();
+  /**
+   * Signals about a display id whose show has not answered yet: a server's signal can arrive in the same
+   * read as its answer, before the answer is seen. They are replayed once the answer names that id.
+   */
+  readonly #early = new Map<number, (() => void)[]>();
+  #working = false;
+  #stopped = false;
+  #available = false;
+  #serverName = '';
+  /** The last reason given for being off: one WARN line per outage, not one per attempt. */
+  #offReason: string | undefined;
+
+  constructor(private readonly deps: ToastPresenterDeps) {
+    this.#queue = new ToastQueue(() => deps.settings().maxVisibleToasts);
+  }
+
+  start(): void {
+    this.deps.display.start({
+      available: (name) => {
+        if (!this.#available) this.deps.log.info(`toasts are on: notification server ${name}`);
+        this.#available = true;
+        this.#serverName = name;
+        this.#offReason = undefined;
+      },
+      unavailable: (reason) => {
+        this.#available = false;
+        this.#queue.clear();
+        this.#pending.length = 0;
+        if (this.#offReason === undefined) this.deps.log.warn(`toasts and sounds are off: ${reason}`);
+        this.#offReason = reason;
+      },
+      closed: (displayId) => this.#closed(displayId),
+      action: (displayId, action) => this.#afterShow(displayId, () => void this.#act(displayId, action)),
+    });
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#pending.length = 0;
+    this.deps.display.stop();
+  }
+
+  handle(change: NotificationChange): void {
+    const { record } = change;
+    if (record.status !== 'active') return this.#run(this.#queue.remove(record.id));
+    if (!this.#available || this.deps.settings().pauseNotifications) return;
+    this.#run(this.#queue.upsert(toastContent(record, this.deps.settings().types)));
+  }
+
+  /**
+   * Shows the sample toast now, outside the queue (a person asked for it and waits for the answer).
+   * Resolves to the display's name; rejects with ToastsOffError when there is nothing to show it on.
+   */
+  async showSample(): Promise<{ server: string; toastId: number }> {
+    if (!this.#available) throw new ToastsOffError(`toasts are off: ${this.#offReason ?? 'starting'}`);
+    const toastId = await this.deps.display.show(sampleToast(), 0);
+    return { server: this.#serverName, toastId };
+  }
+
+  /** Settings changed: a larger maxVisibleToasts opens waiting toasts at once. */
+  settingsChanged(): void {
+    this.#run(this.#queue.fill());
+  }
+
+  async #act(displayId: number, action: ToastAction): Promise<void> {
+    const id = this.#recent.get(displayId);
+    if (!id) return;
+    try {
+      await this.deps.act(id, action);
+      this.deps.log.info(
+        `notification ${id} ${action === 'resolve' ? 'resolved' : 'dismissed'} from its toast`,
+      );
+    } catch (error) {
+      this.deps.log.warn(`the toast's ${action} of notification ${id} failed: ${(error as Error).message}`);
+    }
+  }
+
+  #run(commands: ToastCommand[]): void {
+    if (commands.length === 0) return;
+    this.#pending.push(...commands);
+    if (!this.#working) void this.#work();
+  }
+
+  async #work(): Promise<void> {
+    this.#working = true;
+    try {
+      for (let command = this.#pending.shift(); command; command = this.#pending.shift()) {
+        await this.#execute(command);
+      }
+    } finally {
+      this.#working = false;
+    }
+  }
+
+  async #execute({ op, entry }: ToastCommand): Promise<void> {
+    try {
+      if (op === 'show') {
+        entry.displayId = await this.deps.display.show(entry.content, entry.displayId);
+        this.#remember(entry.displayId, entry.content.notificationId);
+        const early = this.#early.get(entry.displayId);
+        this.#early.delete(entry.displayId);
+        early?.forEach((replay) => replay());
+      } else if (entry.displayId !== 0) await this.deps.display.close(entry.displayId);
+    } catch (error) {
+      if (op === 'show' && !this.#stopped) {
+        this.deps.log.warn(`toast not shown: ${(error as Error).message}`);
+        this.#pending.push(...this.#queue.forget(entry.content.notificationId));
+      }
+    }
+  }
+
+  #closed(displayId: number): void {
+    this.#afterShow(displayId, () => this.#run(this.#queue.closed(displayId)));
+  }
+
+  /** Runs `handle` now for a known toast, or once a show in flight answers with this id. */
+  #afterShow(displayId: number, handle: () => void): void {
+    if (this.#recent.has(displayId) || !this.#queue.hasShowInFlight()) return handle();
+    const waiting = this.#early.get(displayId) ?? [];
+    waiting.push(handle);
+    this.#early.set(displayId, waiting);
+    if (this.#early.size > RECENT_LIMIT) this.#early.delete(this.#early.keys().next().value!);
+  }
+
+  #remember(displayId: number, notificationId: string): void {
+    this.#recent.delete(displayId);
+    this.#recent.set(displayId, notificationId);
+    if (this.#recent.size > RECENT_LIMIT) this.#recent.delete(this.#recent.keys().next().value!);
+  }
+}

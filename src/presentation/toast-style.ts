@@ -1,0 +1,98 @@
+import type { NotificationRecord } from '../domain/notification.js';
+import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
+
+/** How a type looks on the desktop: icon (freedesktop icon name) and lifetime (0 = until acted on). */
+export interface TypeStyle {
+  icon: string;
+  lifetimeSeconds: number;
+}
+
+/** The built-in types' styling (issue 8 "Toasts"); a type that needs a person stays until acted on. */
+export const BUILT_IN_STYLES: Readonly<Record<string, TypeStyle>> = {
+  info: { icon: 'dialog-information', lifetimeSeconds: 7 },
+  success: { icon: 'emblem-default', lifetimeSeconds: 5 },
+  completed: { icon: 'emblem-default', lifetimeSeconds: 5 },
+  warning: { icon: 'dialog-warning', lifetimeSeconds: 12 },
+  error: { icon: 'dialog-error', lifetimeSeconds: 15 },
+  input_required: { icon: 'dialog-question', lifetimeSeconds: 0 },
+  permission_required: { icon: 'dialog-password', lifetimeSeconds: 0 },
+  blocked: { icon: 'process-stop', lifetimeSeconds: 0 },
+};
+
+const GENERIC = BUILT_IN_STYLES['info']!;
+
+/** What every platform adapter shows; the adapters only translate it to their own calls. */
+export interface ToastContent {
+  notificationId: string;
+  summary: string;
+  /** Plain text: the message, then `agent · project` on its own line. */
+  body: string;
+  urgency: 0 | 1 | 2;
+  icon: string;
+  /** The type the toast is styled as (the notification's, or `info` for an unconfigured custom one). */
+  styleType: string;
+  /** Milliseconds; 0 = stays until acted on. */
+  expireTimeoutMs: number;
+  critical: boolean;
+  /** Offer Resolve / Dismiss buttons (a stored notification; not the test toast). */
+  actionable: boolean;
+}
+
+/**
+ * The styling that applies to a type: built-in styling, overridden by an enabled definition's
+ * `icon` / `lifetimeSeconds`; a custom type without an enabled definition gets the generic info styling.
+ */
+export function styleFor(type: string, catalog: TypeCatalog): { styleType: string; style: TypeStyle } {
+  const definition = activeDefinition(catalog, type);
+  const builtIn = Object.hasOwn(BUILT_IN_STYLES, type) ? BUILT_IN_STYLES[type] : undefined;
+  if (!builtIn && !definition) return { styleType: 'info', style: GENERIC };
+  const base = builtIn ?? GENERIC;
+  const icon = definition?.['icon'];
+  const lifetime = definition?.['lifetimeSeconds'];
+  return {
+    styleType: builtIn || definition ? type : 'info',
+    style: {
+      icon: typeof icon === 'string' && icon.trim() !== '' ? icon.trim() : base.icon,
+      lifetimeSeconds:
+        typeof lifetime === 'number' && Number.isFinite(lifetime) && lifetime >= 0
+          ? lifetime
+          : base.lifetimeSeconds,
+    },
+  };
+}
+
+export function toastContent(record: NotificationRecord, catalog: TypeCatalog): ToastContent {
+  const { styleType, style } = styleFor(record.type, catalog);
+  const origin = record.project ? `${record.agent} · ${record.project}` : record.agent;
+  return {
+    notificationId: record.id,
+    summary: record.title,
+    body: `${record.message}\n${origin}`,
+    urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
+    icon: style.icon,
+    styleType,
+    expireTimeoutMs: Math.round(style.lifetimeSeconds * 1000),
+    critical: record.priority === 'critical',
+    actionable: true,
+  };
+}
+
+/** Escapes text for servers that read the body as markup (the `body-markup` capability). */
+export function escapeMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** `notifyctl test-toast`'s toast: the info styling, no buttons, nothing stored behind it. */
+export function sampleToast(): ToastContent {
+  return {
+    notificationId: 'test-toast',
+    summary: 'Notify test toast',
+    body: 'If you can read this, Notify toasts work.\nnotifyctl · test-toast',
+    urgency: 1,
+    icon: BUILT_IN_STYLES['info']!.icon,
+    styleType: 'info',
+    expireTimeoutMs: BUILT_IN_STYLES['info']!.lifetimeSeconds * 1000,
+    critical: false,
+    actionable: false,
+  };
+}

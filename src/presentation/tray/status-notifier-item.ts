@@ -1,0 +1,69 @@
+import { DbusObject } from '../dbus.js';
+import { MENU_PATH } from './dbusmenu.js';
+import type { TrayState } from './tray-model.js';
+
+export const ITEM_PATH = '/StatusNotifierItem';
+export const ITEM_INTERFACE = 'org.kde.StatusNotifierItem';
+
+/** The tray icon's org.kde.StatusNotifierItem: its properties read the current TrayState. */
+export class StatusNotifierItem extends DbusObject {
+  state: TrayState | undefined;
+
+  constructor() {
+    super(ITEM_INTERFACE);
+  }
+
+  get Category(): string {
+    return 'Communications';
+  }
+  get Id(): string {
+    return 'notify';
+  }
+  get Title(): string {
+    return this.state?.title ?? 'Notify';
+  }
+  get Status(): string {
+    return this.state?.status ?? 'Active';
+  }
+  get IconName(): string {
+    return 'emblem-default';
+  }
+  get AttentionIconName(): string {
+    return 'dialog-warning';
+  }
+  get ToolTip(): [string, [number, number, Buffer][], string, string] {
+    return ['dialog-information', [], this.state?.tooltipTitle ?? 'Notify', this.state?.tooltipText ?? ''];
+  }
+  get Menu(): string {
+    return MENU_PATH;
+  }
+  get ItemIsMenu(): boolean {
+    return true;
+  }
+
+  // Panels call these on clicks; the menu holds everything, so they do nothing.
+  Activate(_x: number, _y: number): void {}
+  SecondaryActivate(_x: number, _y: number): void {}
+  ContextMenu(_x: number, _y: number): void {}
+  Scroll(_delta: number, _orientation: string): void {}
+}
+
+StatusNotifierItem.configureMembers({
+  properties: {
+    Category: { signature: 's', access: 'read' },
+    Id: { signature: 's', access: 'read' },
+    Title: { signature: 's', access: 'read' },
+    Status: { signature: 's', access: 'read' },
+    IconName: { signature: 's', access: 'read' },
+    AttentionIconName: { signature: 's', access: 'read' },
+    ToolTip: { signature: '(sa(iiay)ss)', access: 'read' },
+    Menu: { signature: 'o', access: 'read' },
+    ItemIsMenu: { signature: 'b', access: 'read' },
+  },
+  methods: {
+    Activate: { inSignature: 'ii', outSignature: '' },
+    SecondaryActivate: { inSignature: 'ii', outSignature: '' },
+    ContextMenu: { inSignature: 'ii', outSignature: '' },
+    Scroll: { inSignature: 'is', outSignature: '' },
+  },
+});

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { NotificationRecord } from '../../domain/notification.js';
+import { findEntry, trayState } from './tray-model.js';
+
+const record = (id: string, agent: string, title: string): NotificationRecord => ({
+  id,
+  agent,
+  title,
+  message: 'm',
+  type: 'info',
+  priority: 'normal',
+  status: 'active',
+  createdAt: 0,
+  updatedAt: 0,
+});
+
+const off = { pauseNotifications: false, doNotDisturb: false };
+
+describe('trayState', () => {
+  const cases: [string, NotificationRecord[], string, string, string, string][] = [
+    ['nothing active', [], 'Active', 'Notify', 'Nothing needs your attention', ''],
+    [
+      'one active',
+      [record('a', 'claude', 'x')],
+      'NeedsAttention',
+      'Notify: 1 waiting',
+      '1 notification waits',
+      'Waiting: claude',
+    ],
+    [
+      'several agents',
+      [record('a', 'claude', 'x'), record('b', 'codex', 'y'), record('c', 'claude', 'z')],
+      'NeedsAttention',
+      'Notify: 3 waiting',
+      '3 notifications wait',
+      'Waiting: claude (2), codex',
+    ],
+  ];
+  for (const [when, active, status, title, tooltipTitle, tooltipText] of cases) {
+    it(`shows status, title and tooltip for ${when}`, () => {
+      const state = trayState(active, off);
+      assert.deepEqual(
+        [state.status, state.title, state.tooltipTitle, state.tooltipText],
+        [status, title, tooltipTitle, tooltipText],
+      );
+    });
+  }
+
+  it('gives each notification Resolve and Dismiss entries that name it', () => {
+    const state = trayState([record('n1', 'claude', 'Approve')], off);
+    const entry = state.menu[0]!;
+    assert.equal(entry.label, 'claude: Approve');
+    assert.deepEqual(
+      entry.children!.map((child) => child.command),
+      [
+        { op: 'resolve', notificationId: 'n1' },
+        { op: 'dismiss', notificationId: 'n1' },
+      ],
+    );
+    assert.equal(findEntry(state.menu, entry.children![1]!.id), entry.children![1]);
+  });
+
+  it('lists at most 20 notifications and says how many more wait', () => {
+    const many = Array.from({ length: 23 }, (_, index) => record(`n${index}`, 'ci', `t${index}`));
+    const labels = trayState(many, off).menu.map((entry) => entry.label);
+    assert.equal(labels.filter((label) => label.startsWith('ci: ')).length, 20);
+    assert.ok(labels.includes('and 3 more'));
+  });
+
+  it('checks pause and do not disturb when on, and their click turns them off', () => {
+    const state = trayState([], { pauseNotifications: true, doNotDisturb: true });
+    const pause = state.menu.find((entry) => entry.label === 'Pause notifications')!;
+    const dnd = state.menu.find((entry) => entry.label === 'Do not disturb')!;
+    assert.equal(pause.checked, true);
+    assert.deepEqual(pause.command, { op: 'pause', on: false });
+    assert.deepEqual(dnd.command, { op: 'doNotDisturb', on: false });
+  });
+});

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  createTempHome,
+  readConfigFile,
+  startBroker,
+  type BrokerProcess,
+} from '../support/broker-process.js';
+import { waitForLog } from '../support/broker-log.js';
+import { startNotificationServer, type TestNotificationServer } from '../support/notification-server.js';
+import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
+import { startWatcher, type MenuNode, type TestWatcher } from '../support/status-notifier-watcher.js';
+
+/** Labels of a menu node's children, `---` for a separator. */
+const labels = (node: MenuNode): string[] =>
+  node[2].map((child) =>
+    child.value[1]['type']?.value === 'separator' ? '---' : String(child.value[1]['label']?.value),
+  );
+
+const childByLabel = (node: MenuNode, label: string): MenuNode => {
+  const found = node[2].find((child) => child.value[1]['label']?.value === label);
+  assert.ok(found, `no menu entry "${label}" in ${labels(node).join(' | ')}`);
+  return found.value;
+};
+
+async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
+  let bus: PrivateBus;
+  let server: TestNotificationServer;
+  let watcher: TestWatcher;
+  let broker: BrokerProcess;
+  let item: string;
+
+  before(async () => {
+    bus = await startPrivateBus();
+    server = await startNotificationServer(bus.address);
+    watcher = await startWatcher(bus.address);
+    const home = createTempHome();
+    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    broker = await startBroker({ home });
+    await waitForLog(home, 'tray icon registered as');
+    item = watcher.registered[0]!;
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    watcher.stop();
+    server.stop();
+    await bus.stop();
+  });
+
+  it('registers an item that says nothing needs attention when nothing is active', async () => {
+    assert.match(item, /^org\.kde\.StatusNotifierItem-\d+-1$/);
+    assert.equal(await watcher.property(item, 'Status'), 'Active');
+    assert.equal(await watcher.property(item, 'Title'), 'Notify');
+    assert.equal(await watcher.property(item, 'Id'), 'notify');
+    assert.equal(await watcher.property(item, 'Menu'), '/MenuBar');
+    const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
+    assert.equal(tooltip[2], 'Nothing needs your attention');
+    assert.deepEqual(labels(await watcher.layout(item)), [
+      'Nothing needs your attention',
+      '---',
+      'Pause notifications',
+      'Do not disturb',
+      'Quit Notify',
+    ]);
+  });
+
+  it('needs attention with the count, the waiting agents and one menu entry per active notification', async () => {
+    await broker.request('POST', '/v1/notifications', {
+      title: 'Approve deploy',
+      message: 'm',
+      agent: 'claude',
+    });
+    await broker.request('POST', '/v1/notifications', {
+      title: 'Tests failed',
+      message: 'm',
+      agent: 'codex',
+    });
+    await broker.request('POST', '/v1/notifications', {
+      title: 'Pick a name',
+      message: 'm',
+      agent: 'claude',
+    });
+    await eventually(async () => assert.equal(await watcher.property(item, 'Status'), 'NeedsAttention'));
+    await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 3 waiting'));
+    const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
+    assert.equal(tooltip[2], '3 notifications wait');
+    assert.equal(tooltip[3], 'Waiting: claude (2), codex');
+    const menu = await watcher.layout(item);
+    assert.deepEqual(labels(menu).slice(0, 3), [
+      'claude: Pick a name',
+      'codex: Tests failed',
+      'claude: Approve deploy',
+    ]);
+    assert.deepEqual(labels(childByLabel(menu, 'codex: Tests failed')), ['Resolve', 'Dismiss']);
+  });
+
+  it('resolves and dismisses a notification from its menu entry', async () => {
+    const list = async () =>
+      (await (await broker.request('GET', '/v1/notifications?status=active')).json()) as {
+        id: string;
+        title: string;
+      }[];
+    let menu = await watcher.layout(item);
+    await watcher.click(item, childByLabel(childByLabel(menu, 'codex: Tests failed'), 'Resolve')[0]);
+    await eventually(async () =>
+      assert.equal(
+        (await list()).some((n) => n.title === 'Tests failed'),
+        false,
+      ),
+    );
+    await waitForLog(broker.home, 'tray menu: Resolve');
+
+    menu = await watcher.layout(item);
+    await eventually(async () => {
+      menu = await watcher.layout(item);
+      assert.equal(labels(menu).includes('codex: Tests failed'), false);
+    });
+    await watcher.click(item, childByLabel(childByLabel(menu, 'claude: Pick a name'), 'Dismiss')[0]);
+    await eventually(async () =>
+      assert.deepEqual(
+        (await list()).map((n) => n.title),
+        ['Approve deploy'],
+      ),
+    );
+  });
+
+  it('writes pause and do not disturb to config.json and shows them checked', async () => {
+    let menu = await watcher.layout(item);
+    await watcher.click(item, childByLabel(menu, 'Pause notifications')[0]);
+    await eventually(async () => assert.equal(readConfigFile(broker.home)['pauseNotifications'], true));
+    await watcher.click(item, childByLabel(menu, 'Do not disturb')[0]);
+    await eventually(async () => assert.equal(readConfigFile(broker.home)['doNotDisturb'], true));
+    assert.equal(typeof readConfigFile(broker.home)['authToken'], 'string', 'the rest of the file is kept');
+    await eventually(async () => {
+      menu = await watcher.layout(item);
+      assert.equal(childByLabel(menu, 'Pause notifications')[1]['toggle-state']?.value, 1);
+      assert.equal(childByLabel(menu, 'Do not disturb')[1]['toggle-state']?.value, 1);
+    });
+  });
+
+  it('stops the broker cleanly from Quit', async () => {
+    const menu = await watcher.layout(item);
+    const exited = new Promise<number | null>((resolve) =>
+      broker.child.once('exit', (code) => resolve(code)),
+    );
+    await watcher.click(item, childByLabel(menu, 'Quit Notify')[0]);
+    assert.equal(await exited, 0);
+  });
+});
+
+describe('the tray icon without a watcher', () => {
+  it('logs one WARN line and the broker keeps serving', async () => {
+    const bus = await startPrivateBus();
+    const home = createTempHome();
+    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    const broker = await startBroker({ home });
+    try {
+      const line = await waitForLog(home, 'tray icon is off');
+      assert.match(
+        line,
+        /\[WARN\] tray icon is off: no StatusNotifierWatcher on the session D-Bus \(org\.kde\.StatusNotifierWatcher\)$/,
+      );
+      assert.equal(
+        (await broker.request('POST', '/v1/notifications', { title: 't', message: 'm' })).status,
+        201,
+      );
+    } finally {
+      await broker.stop();
+      home.cleanup();
+      await bus.stop();
+    }
+  });
+});
