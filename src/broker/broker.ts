@@ -17,6 +17,12 @@ import { RetentionJob } from './retention.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
+/**
+ * How long a stop waits for open requests (a slow upload, say) before it closes their connections.
+ * Writes run to completion inside their handler, so nothing acknowledged is cut; the stop stays bounded.
+ */
+const STOP_GRACE_MS = 3000;
+
 export interface BrokerOptions {
   paths: NotifyPaths;
   clock?: Clock;
@@ -26,6 +32,8 @@ export interface RunningBroker {
   port: number;
   settings: SettingsSource;
   log: Logger;
+  /** What config.json held that had to be corrected at start (also logged). */
+  configWarnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -96,10 +104,13 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     port,
     settings,
     log,
+    configWarnings: config.warnings,
     async stop() {
       settings.stop();
       retention.stop();
+      const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       await app.close();
+      clearTimeout(grace);
       db.close();
       log.info('Notify stopped');
     },
