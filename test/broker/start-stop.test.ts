@@ -42,8 +42,11 @@ function logText(home: TempHome): string {
     .join('');
 }
 
-describe('notifyd start and stop', { timeout: 20_000 }, () => {
-  it('names the config file, the logs folder and the database in its start banner', async () => {
+/** Each test is bounded: a stop that hangs (the bug) fails here instead of waiting for a timeout of 30 s. */
+const BOUNDED = { timeout: 20_000 };
+
+describe('notifyd start and stop', () => {
+  it('names the config file, the logs folder and the database in its start banner', BOUNDED, async () => {
     const home = createTempHome();
     const notifyd = await startNotifyd(home);
     try {
@@ -59,7 +62,7 @@ describe('notifyd start and stop', { timeout: 20_000 }, () => {
     }
   });
 
-  it('prints each config value it had to correct on stderr, not only in the log', async () => {
+  it('prints each config value it had to correct on stderr, not only in the log', BOUNDED, async () => {
     const home = createTempHome();
     const notifyd = await startNotifyd(home, { maxVisibleToasts: 50, rateLimitPerSecond: -3 });
     try {
@@ -82,7 +85,7 @@ describe('notifyd start and stop', { timeout: 20_000 }, () => {
     ['Ctrl+C pressed twice', ['SIGINT', 'SIGINT']],
     ['SIGINT then SIGTERM then SIGINT', ['SIGINT', 'SIGTERM', 'SIGINT']],
   ] as const) {
-    it(`stops cleanly with exit code 0 on ${name}`, async () => {
+    it(`stops cleanly with exit code 0 on ${name}`, BOUNDED, async () => {
       const home = createTempHome();
       const notifyd = await startNotifyd(home);
       try {
@@ -98,28 +101,32 @@ describe('notifyd start and stop', { timeout: 20_000 }, () => {
     });
   }
 
-  it('ends a stop within its grace period with exit code 0 while a request body is still arriving', async () => {
-    const home = createTempHome();
-    const notifyd = await startNotifyd(home);
-    const port = Number(/127\.0\.0\.1:(\d+)/.exec(notifyd.stdout())![1]);
-    // Half a body, then silence: the broker's own request timeout (30 s) would hold a stop that long.
-    const socket = connect(port, '127.0.0.1');
-    socket.on('error', () => {});
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(
-      `POST /v1/notifications HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-        'Content-Length: 100\r\n\r\n{"title":',
-    );
-    try {
-      await sleep(100);
-      notifyd.child.kill('SIGTERM');
-      await sleep(2);
-      notifyd.child.kill('SIGTERM');
-      assert.deepEqual(await notifyd.exited, { code: 0, signal: null });
-      assert.match(notifyd.stderr(), /Notify is already stopping; it finishes within a few seconds\.\n/);
-    } finally {
-      socket.destroy();
-      home.cleanup();
-    }
-  });
+  it(
+    'ends a stop within its grace period with exit code 0 while a request body is still arriving',
+    BOUNDED,
+    async () => {
+      const home = createTempHome();
+      const notifyd = await startNotifyd(home);
+      const port = Number(/127\.0\.0\.1:(\d+)/.exec(notifyd.stdout())![1]);
+      // Half a body, then silence: the broker's own request timeout (30 s) would hold a stop that long.
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /v1/notifications HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+          'Content-Length: 100\r\n\r\n{"title":',
+      );
+      try {
+        await sleep(100);
+        notifyd.child.kill('SIGTERM');
+        await sleep(2);
+        notifyd.child.kill('SIGTERM');
+        assert.deepEqual(await notifyd.exited, { code: 0, signal: null });
+        assert.match(notifyd.stderr(), /Notify is already stopping; it finishes within a few seconds\.\n/);
+      } finally {
+        socket.destroy();
+        home.cleanup();
+      }
+    },
+  );
 });

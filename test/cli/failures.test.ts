@@ -23,13 +23,13 @@ describe('notify failures', () => {
     runNotify([...args, '--port', String(port), '--token', 't'], { env: home.env });
 
   for (const [name, args] of Object.entries(COMMANDS)) {
-    it(`${name}: prints both connection lines and exits 1 when nothing listens`, async () => {
+    it(`${name}: prints both connection lines, then how to start the broker, and exits 1 when nothing listens`, async () => {
       const port = await freePort();
       const result = await run(args, port);
       assert.deepEqual(result, {
         code: 1,
         stdout: '',
-        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\n`,
+        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), then try again.\n`,
       });
     });
   }
