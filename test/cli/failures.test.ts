@@ -95,7 +95,9 @@ describe('notify failures', () => {
       const result = await run(COMMANDS[name]!, fake.port);
       await fake.close();
       assert.equal(result.code, code);
-      assert.match(result.stderr, new RegExp(`^Error ${status} [A-Za-z ]+: nope\\n$`));
+      // A 401 is followed by the hint naming where the token came from; every other status stands alone.
+      const hint = status === 401 ? "Hint: the token given with --token is not the broker's\\. .*\\n" : '';
+      assert.match(result.stderr, new RegExp(`^Error ${status} [A-Za-z ]+: nope\\n${hint}$`));
     });
   }
 });
