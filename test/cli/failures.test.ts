@@ -29,7 +29,7 @@ describe('notify failures', () => {
       assert.deepEqual(result, {
         code: 1,
         stdout: '',
-        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), then try again.\n`,
+        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.\n`,
       });
     });
   }

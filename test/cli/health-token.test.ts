@@ -68,7 +68,7 @@ describe('notify health', () => {
     assert.deepEqual(result, {
       code: 1,
       stdout: '',
-      stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}. Is the app running? Check the tray icon.\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), then try again.\n`,
+      stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}. Is the app running? Check the tray icon.\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.\n`,
     });
   });
 

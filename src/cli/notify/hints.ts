@@ -32,7 +32,7 @@ export function hintsFor(error: unknown, connection: Connection): string[] {
 }
 
 export const START_HINT =
-  "Hint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), then try again.";
+  "Hint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.";
 
 /** Names where the refused token came from and how to get the broker's own. */
 export function refusedTokenHint(connection: Connection): string {
