@@ -129,7 +129,7 @@ PATH); do not install anything yourself. The event API above works without it; t
 \`~/.config/notify/config.json\`, or \`$XDG_CONFIG_HOME/notify/config.json\` when that is set):
 
 \`\`\`sh
-TOKEN="\${NOTIFY_TOKEN:-$(node -p 'require(require("os").homedir() + "/.config/notify/config.json").authToken')}"
+TOKEN="\${NOTIFY_TOKEN:-$(node -p 'require(require("node:os").homedir() + "/.config/notify/config.json").authToken')}"
 \`\`\`
 
 ## If Notify is not running
