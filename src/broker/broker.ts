@@ -38,6 +38,12 @@ const MAX_STREAM_SUBSCRIBERS = 256;
 const MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
 const STREAM_HEARTBEAT_MS = 15_000;
 
+/**
+ * How long a stop waits for open requests (a slow upload, say) before it closes their connections.
+ * Writes run to completion inside their handler, so nothing acknowledged is cut; the stop stays bounded.
+ */
+const STOP_GRACE_MS = 3000;
+
 export interface BrokerOptions {
   paths: NotifyPaths;
   clock?: Clock;
@@ -49,6 +55,8 @@ export interface RunningBroker {
   warnings: string[];
   settings: SettingsSource;
   log: Logger;
+  /** What config.json held that had to be corrected at start (also logged). */
+  configWarnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -183,6 +191,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     warnings,
     settings,
     log,
+    configWarnings: config.warnings,
     async stop() {
       settings.stop();
       stopSounds();
@@ -190,7 +199,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       stream.end();
       toasts.stop();
       tray.stop();
+      const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       await app.close();
+      clearTimeout(grace);
       writes.close();
       db.close();
       lock.release();

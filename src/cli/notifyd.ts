@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { START_REFUSALS, startBroker } from '../broker/broker.js';
-import { resolvePaths } from '../config/paths.js';
+import { resolvePaths, type NotifyPaths } from '../config/paths.js';
 import { MalformedConfigError } from '../config/settings.js';
 import { VERSION } from '../version.js';
 
@@ -27,11 +27,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const paths = resolvePaths();
-  // Listen for the stop signals before starting, so a SIGTERM during start-up still ends in a clean stop.
-  const stopRequested = new Promise<void>((resolve) => {
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGINT', () => resolve());
-  });
+  const stopRequested = listenForStop();
   let broker;
   try {
     broker = await startBroker({ paths });
@@ -43,10 +39,43 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   broker.warnings.forEach((warning) => console.error(`Notify: warning: ${warning}`));
-  console.log(`Notify listening on http://127.0.0.1:${broker.port}`);
+  // The log file is where problems usually go, but a person starting notifyd by hand reads the terminal.
+  for (const warning of broker.configWarnings) console.error(`Warning: config.json: ${warning}`);
+  console.log(startBanner(broker.port, paths));
   await stopRequested;
   await broker.stop();
   return 0;
+}
+
+/**
+ * Listens for the stop signals before starting, so a SIGTERM during start-up still ends in a clean
+ * stop. The handlers stay for the whole run: a second signal (Ctrl+C pressed twice, a supervisor
+ * repeating SIGTERM) must not fall through to Node's default, which kills the process mid-stop.
+ */
+function listenForStop(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = () => {
+      if (stopping) {
+        console.error('Notify is already stopping; it finishes within a few seconds.');
+        return;
+      }
+      stopping = true;
+      resolve();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+function startBanner(port: number, paths: NotifyPaths): string {
+  return [
+    `Notify listening on http://127.0.0.1:${port}`,
+    `  config:   ${paths.configFile}`,
+    `  logs:     ${paths.logDir}`,
+    `  database: ${paths.databaseFile}`,
+    'Ctrl+C stops it.',
+  ].join('\n');
 }
 
 main(process.argv.slice(2)).then(

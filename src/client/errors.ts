@@ -30,3 +30,22 @@ export class BrokerUnreachableError extends Error {
 export class UnexpectedResponseError extends Error {
   override name = 'UnexpectedResponseError';
 }
+
+/**
+ * The program listening on the broker's port belongs to another user: nothing was sent to it, so
+ * neither the token nor the notification reached it.
+ */
+export class ForeignListenerError extends Error {
+  override name = 'ForeignListenerError';
+  constructor(
+    readonly baseUrl: string,
+    /** The listener's uid, or undefined when the kernel listed no owner for the connection. */
+    readonly ownerUid: number | undefined,
+  ) {
+    super(
+      ownerUid === undefined
+        ? `could not find out who owns the program listening at ${baseUrl}`
+        : `the program listening at ${baseUrl} belongs to uid ${ownerUid}, not to you`,
+    );
+  }
+}

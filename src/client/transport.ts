@@ -1,4 +1,5 @@
 import { request, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { BrokerTimeoutError, BrokerUnreachableError } from './errors.js';
 
 export interface RawRequest {
@@ -7,6 +8,11 @@ export interface RawRequest {
   headers: Record<string, string>;
   body?: string | Buffer;
   timeoutMs: number;
+  /**
+   * Runs once the connection is up and before a single byte (headers, token, body) is written; a
+   * throw ends the exchange with that error and nothing sent.
+   */
+  beforeSend?: (socket: Socket) => void;
 }
 
 export interface RawResponse {
@@ -24,6 +30,7 @@ export function sendRequest(raw: RawRequest): Promise<RawResponse> {
     const headers = { ...raw.headers };
     if (raw.body !== undefined) headers['content-length'] = String(Buffer.byteLength(raw.body));
     let timedOut = false;
+    let refusal: Error | undefined;
     const outgoing = request(raw.url, { method: raw.method, headers, agent: false }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -45,12 +52,28 @@ export function sendRequest(raw: RawRequest): Promise<RawResponse> {
     function fail(error: Error): void {
       clearTimeout(timer);
       reject(
-        timedOut
-          ? new BrokerTimeoutError('the request timed out')
-          : new BrokerUnreachableError(raw.url.origin, error.message),
+        refusal ??
+          (timedOut
+            ? new BrokerTimeoutError('the request timed out')
+            : new BrokerUnreachableError(raw.url.origin, error.message)),
       );
     }
     outgoing.on('error', fail);
-    outgoing.end(raw.body);
+    // node:http writes the request head only at the first write or end(), so holding end() back until
+    // the check has passed keeps the token off the wire.
+    outgoing.once('socket', (socket: Socket) => {
+      const send = () => {
+        try {
+          raw.beforeSend?.(socket);
+        } catch (error) {
+          refusal = error as Error;
+          outgoing.destroy(refusal);
+          return;
+        }
+        outgoing.end(raw.body);
+      };
+      if (socket.connecting) socket.once('connect', send);
+      else send();
+    });
   });
 }

@@ -1,9 +1,10 @@
 import { InvalidRequestError } from './errors.js';
-import { isJsonObject } from './fields.js';
+import { isJsonObject, rejectUnknownFields } from './fields.js';
 import { isStatus, type Status } from './notification.js';
 
-/** Reads the body of PATCH /v1/notifications/{id}. */
+/** Reads the body of PATCH /v1/notifications/{id}; like a create, it refuses fields it does not know. */
 export function parseStatusChange(body: unknown): Status {
+  if (isJsonObject(body)) rejectUnknownFields(body, ['status']);
   if (!isJsonObject(body) || body['status'] === undefined || body['status'] === null) {
     throw new InvalidRequestError('status is required');
   }

@@ -44,7 +44,7 @@ export function malformedRequests(failures: FailedRequestLog) {
       }
       // Only when no response has started on the wire: otherwise an answer would corrupt it.
       if (socket.writable && !current?.response.headersSent) {
-        const body = JSON.stringify({ error: message });
+        const body = `${JSON.stringify({ error: message })}\n`;
         socket.write(
           `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
             `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -6,6 +6,7 @@ import type { Logger } from '../log/logger.js';
 import { createErrorHandler, failureOf, pathOf, sendError } from './errors.js';
 import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard, type Guard } from './guards.js';
 import { installJsonBodyParser } from './json-body.js';
+import { endJsonWithNewline } from './json-newline.js';
 import { malformedRequests } from './malformed-requests.js';
 import { registerRoutes, routeTable, type RouteDeps } from './route-table.js';
 
@@ -80,6 +81,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     failedRequests.flush();
     done();
   });
+  endJsonWithNewline(app);
   installJsonBodyParser(app, () => settings().maxRequestBodyBytes);
   app.setErrorHandler(createErrorHandler(deps.log));
   app.setNotFoundHandler((request, reply) =>

@@ -137,4 +137,14 @@ describe('status transitions', () => {
     await patch(created.id, { status: 'resolved' });
     assert.equal(await health(), before);
   });
+  it('refuses a PATCH with a field other than status with 400 and leaves the notification unchanged', async () => {
+    const created = await create({ title: 'original' });
+    const response = await patch(created.id, { status: 'dismissed', title: 'CHANGED' });
+    assert.equal(response.status, 400);
+    assert.deepEqual(await response.json(), { error: 'unknown field "title"; allowed fields are status' });
+    const after = await json(await broker.request('GET', `/v1/notifications/${created.id}`));
+    assert.equal(after.status, 'active');
+    assert.equal(after['title'], 'original');
+    assert.equal(after.updatedAt, created.updatedAt);
+  });
 });

@@ -23,13 +23,13 @@ describe('notify failures', () => {
     runNotify([...args, '--port', String(port), '--token', 't'], { env: home.env });
 
   for (const [name, args] of Object.entries(COMMANDS)) {
-    it(`${name}: prints both connection lines and exits 1 when nothing listens`, async () => {
+    it(`${name}: prints both connection lines, then how to start the broker, and exits 1 when nothing listens`, async () => {
       const port = await freePort();
       const result = await run(args, port);
       assert.deepEqual(result, {
         code: 1,
         stdout: '',
-        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\n`,
+        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.\n`,
       });
     });
   }
@@ -95,7 +95,9 @@ describe('notify failures', () => {
       const result = await run(COMMANDS[name]!, fake.port);
       await fake.close();
       assert.equal(result.code, code);
-      assert.match(result.stderr, new RegExp(`^Error ${status} [A-Za-z ]+: nope\\n$`));
+      // A 401 is followed by the hint naming where the token came from; every other status stands alone.
+      const hint = status === 401 ? "Hint: the token given with --token is not the broker's\\. .*\\n" : '';
+      assert.match(result.stderr, new RegExp(`^Error ${status} [A-Za-z ]+: nope\\n${hint}$`));
     });
   }
 });

@@ -21,7 +21,10 @@ export function readClientConfig(file: string): ConfigRead {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { state: 'unreadable', problem: `${file} is not valid JSON (${(error as Error).message})` };
+    return {
+      state: 'unreadable',
+      problem: `${file} is not valid JSON (${syntaxErrorPlace(error as Error, text)})`,
+    };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { state: 'unreadable', problem: `${file} does not hold a JSON object` };
@@ -35,4 +38,17 @@ export function readClientConfig(file: string): ConfigRead {
 
 export function isPort(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535;
+}
+
+/**
+ * Where the JSON breaks, as line and column. V8's own message quotes the text around the error, and
+ * that text can be the token, so it is never shown.
+ */
+function syntaxErrorPlace(error: Error, text: string): string {
+  const position = /position (\d+)/.exec(error.message);
+  if (!position) return 'check quotes, commas and braces';
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `syntax error at line ${line}, column ${column}`;
 }

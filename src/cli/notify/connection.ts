@@ -1,17 +1,23 @@
 import { resolvePaths } from '../../config/paths.js';
 import { NotifyClient } from '../../client/notify-client.js';
 import { optionText, type ParsedArgs } from './args.js';
-import { isPort, readClientConfig, type ClientConfig } from './client-config.js';
+import { isPort, readClientConfig, type ConfigRead } from './client-config.js';
 import { CliError } from './failure.js';
 import { printError } from './output.js';
 
 export const DEFAULT_PORT = 47821;
 
+/** Where the token came from, for the hint when the broker refuses it. */
+export type TokenSource = 'flag' | 'env' | 'config' | 'none';
+
 export interface Connection {
   port: number;
   baseUrl: string;
   token?: string;
+  tokenSource: TokenSource;
   configFile: string;
+  /** Set when config.json exists but could not be used (already reported on stderr). */
+  configProblem?: string;
 }
 
 /**
@@ -33,11 +39,29 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
         ? parsePort(envPort, 'NOTIFY_PORT')
         : undefined;
   const explicitToken = nonEmpty(tokenFlag) ?? envToken;
-  const config =
-    explicitPort === undefined || explicitToken === undefined ? readConfigLeniently(configFile) : {};
+  const read: ConfigRead =
+    explicitPort === undefined || explicitToken === undefined
+      ? readConfigLeniently(configFile)
+      : { state: 'missing' };
+  const config = read.state === 'found' ? read.config : {};
   const port = explicitPort ?? config.port ?? DEFAULT_PORT;
   const token = explicitToken ?? config.authToken;
-  return { port, baseUrl: `http://127.0.0.1:${port}`, configFile, ...(token !== undefined && { token }) };
+  const tokenSource: TokenSource =
+    nonEmpty(tokenFlag) !== undefined
+      ? 'flag'
+      : envToken !== undefined
+        ? 'env'
+        : token !== undefined
+          ? 'config'
+          : 'none';
+  return {
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    configFile,
+    tokenSource,
+    ...(token !== undefined && { token }),
+    ...(read.state === 'unreadable' && { configProblem: read.problem }),
+  };
 }
 
 export function createClient(connection: Connection): NotifyClient {
@@ -47,9 +71,19 @@ export function createClient(connection: Connection): NotifyClient {
   });
 }
 
-/** Spec: without a token the request still goes out (the broker answers 401), after a warning. */
+/**
+ * Spec: without a token the request still goes out (the broker answers 401), after a warning. When
+ * config.json exists but is broken, "start Notify once" would be wrong advice: the file is the problem.
+ */
 export function warnWhenTokenless(connection: Connection): void {
   if (connection.token !== undefined) return;
+  if (connection.configProblem !== undefined) {
+    printError(
+      `Warning: no token found: fix ${connection.configFile} (notifyd refuses to start with it too), ` +
+        `or pass --token or set NOTIFY_TOKEN. Sending the request without a token.`,
+    );
+    return;
+  }
   printError(
     `Warning: no token found. Pass --token, set NOTIFY_TOKEN, or start Notify once so that it writes ` +
       `authToken to ${connection.configFile}. Sending the request without a token.`,
@@ -57,10 +91,10 @@ export function warnWhenTokenless(connection: Connection): void {
 }
 
 /** A broken config.json is the broker's to report; the client warns and goes on with defaults. */
-function readConfigLeniently(file: string): ClientConfig {
+function readConfigLeniently(file: string): ConfigRead {
   const read = readClientConfig(file);
   if (read.state === 'unreadable') printError(`Warning: ${read.problem}; ignoring it.`);
-  return read.state === 'found' ? read.config : {};
+  return read;
 }
 
 function parsePort(text: string, source: string): number {

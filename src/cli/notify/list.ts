@@ -3,6 +3,7 @@ import { isStatus } from '../../domain/notification.js';
 import { CONNECTION_FLAGS, optionText, parseArgs, type FlagTable, type ParsedArgs } from './args.js';
 import { createClient, resolveConnection, warnWhenTokenless } from './connection.js';
 import { CliError } from './failure.js';
+import { withHints } from './hints.js';
 import { printJson, printLine } from './output.js';
 import { readTypeOption } from './type-option.js';
 
@@ -28,7 +29,7 @@ export async function run(argv: string[]): Promise<void> {
   const query = buildListQuery(parsed);
   const connection = resolveConnection(parsed);
   warnWhenTokenless(connection);
-  const notifications = await createClient(connection).list(query);
+  const notifications = await withHints(connection, () => createClient(connection).list(query));
   if (parsed.options.has('json')) return printJson(notifications);
   printLine(notifications.length === 0 ? '(no notifications)' : notifications.map(formatLine).join('\n'));
 }

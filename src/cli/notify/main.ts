@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { printLine } from './output.js';
+import { printError, printLine } from './output.js';
 
 interface CommandModule {
   run(argv: string[]): Promise<void>;
@@ -40,13 +40,28 @@ async function main(argv: string[]): Promise<number> {
   const args = known ? argv.slice(1) : argv;
   if (command !== 'help' && asksForHelp(args)) return showHelp(TOPIC_OF[command] ?? command);
   const module = await COMMANDS.get(command)!();
+  let code = 0;
   try {
     await module.run(args);
-    return 0;
   } catch (error) {
     const { reportFailure } = await import('./report.js');
-    return reportFailure(error, command);
+    code = reportFailure(error, command);
   }
+  if (!known) await hintNearCommand(first, code === 0);
+  return code;
+}
+
+/** `notify lsit` stays a send (spec), and stderr says which command was probably meant. */
+async function hintNearCommand(word: string, sent: boolean): Promise<void> {
+  const { mayBeCommand, nearCommand } = await import('./did-you-mean.js');
+  if (!mayBeCommand(word)) return;
+  const command = nearCommand(word, [...COMMANDS.keys()]);
+  if (command === undefined) return;
+  printError(
+    sent
+      ? `Hint: sent as a notification titled "${word}"; did you mean 'notify ${command}'?`
+      : `Hint: '${word}' is not a command, so this was a send; did you mean 'notify ${command}'?`,
+  );
 }
 
 function asksForHelp(args: string[]): boolean {

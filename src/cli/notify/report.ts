@@ -1,5 +1,11 @@
-import { BrokerTimeoutError, BrokerUnreachableError, HttpError } from '../../client/errors.js';
+import {
+  BrokerTimeoutError,
+  BrokerUnreachableError,
+  ForeignListenerError,
+  HttpError,
+} from '../../client/errors.js';
 import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED } from './failure.js';
+import { FailureWithHints } from './hints.js';
 import { printError } from './output.js';
 
 /** Spec "Exit codes": the HTTP statuses that earn their own exit code, per command; others give 1. */
@@ -12,6 +18,15 @@ const HTTP_EXIT_CODES: Record<string, Record<number, number>> = {
 
 /** Prints why `command` failed to stderr, in the spec's words, and returns the exit code. */
 export function reportFailure(error: unknown, command: string): number {
+  if (error instanceof FailureWithHints) {
+    const code = reportFailure(error.failure, command);
+    error.hints.forEach(printError);
+    return code;
+  }
+  if (error instanceof ForeignListenerError) {
+    printError(foreignListenerMessage(error));
+    return EXIT_FAILURE;
+  }
   if (error instanceof CliError) {
     printError(error.message);
     return error.exitCode;
@@ -37,4 +52,17 @@ export function reportFailure(error: unknown, command: string): number {
   }
   printError(`notify: ${(error as Error).message ?? String(error)}`);
   return EXIT_FAILURE;
+}
+
+/** Issue 7: another user's program on the port would have received the token; nothing was sent. */
+function foreignListenerMessage(error: ForeignListenerError): string {
+  const who =
+    error.ownerUid === undefined
+      ? `Notify could not find out which user owns the program listening at ${error.baseUrl}`
+      : `The program listening at ${error.baseUrl} belongs to another user (uid ${error.ownerUid}), not to you (uid ${process.getuid?.()})`;
+  return (
+    `${who}, so nothing was sent to it: it could be someone else's program waiting for your token. ` +
+    `Stop that program, or run notifyd on another port ("port" in config.json) and use that port ` +
+    `(--port or NOTIFY_PORT).`
+  );
 }

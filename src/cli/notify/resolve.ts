@@ -1,4 +1,5 @@
 import { createClient, resolveConnection, warnWhenTokenless } from './connection.js';
+import { withHints } from './hints.js';
 import { parseIdArgs } from './id-args.js';
 import { printJson } from './output.js';
 
@@ -6,5 +7,5 @@ export async function run(argv: string[]): Promise<void> {
   const { id, parsed } = parseIdArgs('resolve', argv);
   const connection = resolveConnection(parsed);
   warnWhenTokenless(connection);
-  printJson(await createClient(connection).setStatus(id, 'resolved'));
+  printJson(await withHints(connection, () => createClient(connection).setStatus(id, 'resolved')));
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from './args.js';
 import { createClient, resolveConnection, warnWhenTokenless } from './connection.js';
+import { withHints } from './hints.js';
 import { printJson } from './output.js';
 import { buildSendBody, SEND_FLAGS } from './send-input.js';
 
@@ -12,5 +13,5 @@ export async function run(argv: string[]): Promise<void> {
   const body = buildSendBody(parsed, { agent: process.env['NOTIFY_AGENT'], cwd: process.cwd() });
   const connection = resolveConnection(parsed);
   warnWhenTokenless(connection);
-  printJson(await createClient(connection).create(body));
+  printJson(await withHints(connection, () => createClient(connection).create(body)));
 }

@@ -1,7 +1,7 @@
 import { parseArgs, optionText, type FlagTable } from '../args.js';
 import { CliError } from '../failure.js';
 import { applyInstall, planInstall, type FileState } from './installer.js';
-import { AGENT_TOOLS, skillDirectory, type Scope } from './targets.js';
+import { AGENT_TOOLS, lookedUpIn, skillDirectory, type Scope } from './targets.js';
 import { printLine } from '../output.js';
 
 const FLAGS: FlagTable = {
@@ -35,8 +35,13 @@ export async function run(argv: string[]): Promise<void> {
   const dryRun = parsed.options.has('dryRun');
   const path = optionText(parsed, 'path');
   if (path !== undefined && path.trim() === '') throw new CliError('--path must not be empty.');
-  const dir = skillDirectory(tool, { scope: readScope(optionText(parsed, 'scope')), ...(path && { path }) });
-  const plan = planInstall(dir, tool.files);
+  const scope = readScope(optionText(parsed, 'scope'));
+  const dir = skillDirectory(tool, { scope, ...(path && { path }) });
+  const plan = planInstall(
+    dir,
+    tool.files,
+    path === undefined && scope === 'project' ? process.cwd() : undefined,
+  );
   const blocked = plan.files.filter((entry) => entry.state === 'changed' && !force);
 
   const report = (outcome: Outcome) => {
@@ -56,11 +61,15 @@ export async function run(argv: string[]): Promise<void> {
   }
   applyInstall(plan, force);
   report('done');
-  printLine(
-    plan.files.every((entry) => entry.state === 'up-to-date')
-      ? 'The skill is up to date.'
-      : `Installed. ${tool.nextStep}`,
-  );
+  const upToDate = plan.files.every((entry) => entry.state === 'up-to-date');
+  // A folder of one's own choosing is not one the tool reads: saying it "loads" the skill would be false.
+  if (path !== undefined) {
+    printLine(
+      `${upToDate ? 'The skill is up to date.' : 'Installed.'} ${tool.label} does not read skills from here, only from ${lookedUpIn(tool)}: link or copy ${dir} into one of those to use it.`,
+    );
+  } else {
+    printLine(upToDate ? 'The skill is up to date.' : `Installed. ${tool.nextStep}`);
+  }
 }
 
 function readScope(value: string | undefined): Scope {

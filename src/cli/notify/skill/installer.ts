@@ -1,6 +1,18 @@
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../failure.js';
+import { checkInsideProject, createFolders, nearestExistingFolder } from './destination.js';
 import type { SkillFile } from './targets.js';
 
 /** What installing would do to one file: write it new, leave it, or meet a copy that differs. */
@@ -15,18 +27,25 @@ export interface PlannedFile {
 export interface InstallPlan {
   /** The `notify` skill folder; nothing outside it is ever written. */
   skillDir: string;
+  /** With --scope project: the project folder the skill must stay in. */
+  project?: string;
   files: PlannedFile[];
 }
+
+/** The skill files are a few kilobytes; anything much larger is not one of ours and is not read. */
+const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 
 /**
  * Reads what is on disk now; writes nothing. Refuses (CliError) when the skill folder, or a folder
  * inside it that a file goes into, is a symbolic link or not a folder: writing through it would
  * change files outside the skill folder (spec "install-skill").
  */
-export function planInstall(skillDir: string, files: SkillFile[]): InstallPlan {
+export function planInstall(skillDir: string, files: SkillFile[], project?: string): InstallPlan {
+  checkDestination(skillDir, project);
   for (const dir of foldersOf(skillDir, files)) checkFolder(dir);
   return {
     skillDir,
+    ...(project !== undefined && { project }),
     files: files.map((file) => {
       const target = join(skillDir, ...file.path.split('/'));
       return { file, target, state: stateOf(target, file.content) };
@@ -66,18 +85,45 @@ function checkFolder(dir: string): boolean {
   return true;
 }
 
+function checkDestination(skillDir: string, project: string | undefined): void {
+  if (project !== undefined) checkInsideProject(skillDir, project);
+  else nearestExistingFolder(skillDir);
+}
+
+/**
+ * Compares what stands at `target` with the embedded file. Only a regular file of sane size is read:
+ * opened without blocking and checked on the open descriptor, so neither a FIFO (which would hang the
+ * read) nor a link to /dev/zero (which never ends) is read, even when swapped in after a check.
+ */
 function stateOf(target: string, content: string): FileState {
-  let existing: string;
+  let fd: number;
   try {
-    if (statSync(target).isDirectory()) {
-      throw new CliError(`${target} is a folder, where the skill needs a file. Move it away and try again.`);
-    }
-    existing = readFileSync(target, 'utf8');
+    fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw error;
   }
-  return existing === content ? 'up-to-date' : 'changed';
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) {
+      throw new CliError(`${target} is a folder, where the skill needs a file. Move it away and try again.`);
+    }
+    if (!stats.isFile()) {
+      throw new CliError(
+        `${target} is not a regular file (a FIFO, a device, or a link to one), so it is neither read nor replaced. Move it away and try again. Nothing written.`,
+      );
+    }
+    if (stats.size > MAX_SKILL_FILE_BYTES) return 'changed';
+    const bytes = Buffer.alloc(MAX_SKILL_FILE_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < bytes.length; length += read) {
+      read = readSync(fd, bytes, length, bytes.length - length, null);
+    }
+    if (length > MAX_SKILL_FILE_BYTES) return 'changed';
+    return bytes.toString('utf8', 0, length) === content ? 'up-to-date' : 'changed';
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -90,8 +136,9 @@ export function applyInstall(plan: InstallPlan, force: boolean): void {
   const toWrite = plan.files.filter(({ state }) => state === 'missing' || (state === 'changed' && force));
   if (toWrite.length === 0) return;
   const { skillDir } = plan;
+  checkDestination(skillDir, plan.project);
   if (!checkFolder(skillDir)) {
-    mkdirSync(skillDir, { recursive: true });
+    createFolders(skillDir);
     checkFolder(skillDir);
   }
   for (const { file, target } of toWrite) {

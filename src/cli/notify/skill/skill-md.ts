@@ -76,7 +76,7 @@ curl -sS "http://127.0.0.1:\${NOTIFY_PORT:-47821}/v1/events" \\
     "event_type": "request.created",
     "occurred_at": "'"$(date -u +%Y-%m-%dT%H:%M:%SZ)"'",
     "sender": { "id": "claude-code", "name": "Claude Code" },
-    "context": { "project": "api", "cwd": "'"$PWD"'" },
+    "context": { "project": "api", "cwd": '"$(node -p 'JSON.stringify(process.cwd())')"' },
     "request": {
       "key": "api:tests-failing",
       "kind": "failure",
@@ -88,6 +88,9 @@ curl -sS "http://127.0.0.1:\${NOTIFY_PORT:-47821}/v1/events" \\
 \`\`\`
 
 - Every event needs a new \`event_id\`; never reuse one for a different event.
+- Text from the shell goes into the JSON escaped: \`node -p 'JSON.stringify(process.cwd())'\` prints the
+  working directory as a JSON string, quotes included. Never paste \`$PWD\` or another variable
+  between JSON quotes: a quote or backslash in it breaks the event (400).
 - Retrying a \`request.created\` without a key is safe: the same \`sender.id\` and \`event_id\` return
   the original notification (200), even after it was resolved.
 - A \`request.created\` with a key is matched by its key, not its \`event_id\`: while that condition
@@ -116,6 +119,18 @@ curl -sS "http://127.0.0.1:\${NOTIFY_PORT:-47821}/v1/events" \\
 - Full prompts, conversation text, tool output, logs, diffs or file contents. Summarize in one or
   two sentences and say where the details are ("see the terminal", a file path).
 - Personal data the user would not want on their screen.
+
+## If \`notify\` is not on the PATH
+
+When the shell answers \`notify: command not found\` (exit 127), the Notify client is not installed
+for your shell. Tell the user once (running \`npm link\` in the Notify checkout puts \`notify\` on the
+PATH); do not install anything yourself. The event API above works without it; take the token from
+\`NOTIFY_TOKEN\`, else from \`authToken\` in Notify's config.json (on Linux
+\`~/.config/notify/config.json\`, or \`$XDG_CONFIG_HOME/notify/config.json\` when that is set):
+
+\`\`\`sh
+TOKEN="\${NOTIFY_TOKEN:-$(node -p 'require(require("node:os").homedir() + "/.config/notify/config.json").authToken')}"
+\`\`\`
 
 ## If Notify is not running
 

@@ -20,6 +20,11 @@ export interface AgentTool {
   nextStep: string;
 }
 
+/** Where a tool looks for skills, as a person would write it: the user's folder and the project's. */
+export function lookedUpIn(tool: AgentTool): string {
+  return `~/${tool.skillsDir} and <project>/${tool.skillsDir}`;
+}
+
 /** platform-facts.md "Agent skills": where each tool looks, and what it reads. */
 export const AGENT_TOOLS: Record<string, AgentTool> = {
   claude: {
