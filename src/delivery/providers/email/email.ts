@@ -80,7 +80,11 @@ function transport(settings: SettingValues) {
 /** SMTP 4xx is transient and 5xx permanent (RFC 5321 §4.2.1); anything before an answer is the network's. */
 export function classifySmtpError(error: unknown, aborted: boolean): DeliveryResult {
   if (aborted) return { outcome: 'retry', reason: 'timeout' };
-  const { responseCode, code } = (error ?? {}) as { responseCode?: unknown; code?: unknown };
+  const { responseCode, code, originalCode } = (error ?? {}) as {
+    responseCode?: unknown;
+    code?: unknown;
+    originalCode?: unknown;
+  };
   if (typeof responseCode === 'number' && responseCode >= 400 && responseCode < 600) {
     const reason = `smtp_${responseCode}`;
     return responseCode < 500 ? { outcome: 'retry', reason } : { outcome: 'reject', reason };
@@ -88,6 +92,9 @@ export function classifySmtpError(error: unknown, aborted: boolean): DeliveryRes
   if (code === 'EAUTH') return { outcome: 'reject', reason: 'smtp_auth_failed' };
   if (code === 'ETLS') return { outcome: 'retry', reason: 'tls_error' };
   if (code === 'EENVELOPE') return { outcome: 'reject', reason: 'smtp_bad_address' };
+  // nodemailer wraps socket errors as ESOCKET and keeps the system's code beside it.
+  if (typeof originalCode === 'string')
+    return classifyNetworkError(Object.assign(new Error(), { code: originalCode }), false);
   return classifyNetworkError(error, false);
 }
 
@@ -100,12 +107,20 @@ export const email: ProviderKind = {
   async deliver(operation, { settings, signal }) {
     const n = operation.notification;
     const mailer = transport(settings);
-    const abort = () => mailer.close();
+    let abort = () => undefined as void;
+    // nodemailer takes no signal: the attempt ends when the signal fires, and closing drops the socket.
+    const aborted = new Promise<never>((_resolve, reject) => {
+      abort = () => {
+        mailer.close();
+        reject(new Error('aborted'));
+      };
+    });
+    aborted.catch(() => undefined);
     signal.addEventListener('abort', abort, { once: true });
     try {
       if (signal.aborted) return { outcome: 'retry', reason: 'timeout' };
       const messageId = messageIdFor(operation.idempotencyKey);
-      await mailer.sendMail({
+      const sending = mailer.sendMail({
         from: requiredString(settings, 'from'),
         to: requiredString(settings, 'to'),
         subject: n.title,
@@ -114,6 +129,8 @@ export const email: ProviderKind = {
         messageId,
         headers: { 'X-Notify-Idempotency-Key': operation.idempotencyKey, 'X-Notify-Event': operation.event },
       });
+      sending.catch(() => undefined);
+      await Promise.race([sending, aborted]);
       return { outcome: 'delivered', reference: messageId };
     } catch (error) {
       return classifySmtpError(error, signal.aborted);
