@@ -94,6 +94,45 @@ for (const providerRig of PROVIDER_RIGS) {
       );
     });
 
+    it(`declares lifecycle sync (update ${kind.lifecycle.update}, clear ${kind.lifecycle.clear}) and the rig checks exactly that`, () => {
+      assert.equal(rig.assertUpdated !== undefined, kind.lifecycle.update);
+      assert.equal(rig.assertCleared !== undefined, kind.lifecycle.clear);
+    });
+
+    if (kind.lifecycle.update || kind.lifecycle.clear) {
+      it('edits and then clears what it delivered, using the reference of the first delivery', async () => {
+        const sent = operation();
+        const first = await deliver(sent, 'ok');
+        assert.equal(first.outcome, 'delivered');
+        const reference = first.outcome === 'delivered' ? first.reference : undefined;
+        const base = { idempotencyKey: `${sent.idempotencyKey}-next`, ...(reference ? { reference } : {}) };
+        if (kind.lifecycle.update) {
+          const update = operation({
+            ...base,
+            operation: 'update',
+            event: 'notification.updated',
+            notification: {
+              ...sent.notification,
+              title: 'Build failed again',
+              updatedAt: '2026-11-23T10:05:00.000Z',
+            },
+          });
+          assert.equal((await deliver(update, 'ok')).outcome, 'delivered');
+          rig.assertUpdated?.(update);
+        }
+        if (kind.lifecycle.clear) {
+          const clear = operation({
+            ...base,
+            operation: 'clear',
+            event: 'notification.resolved',
+            notification: { ...sent.notification, status: 'resolved', updatedAt: '2026-11-23T10:09:00.000Z' },
+          });
+          assert.equal((await deliver(clear, 'ok')).outcome, 'delivered');
+          rig.assertCleared?.(clear);
+        }
+      });
+    }
+
     it('answers its Test action in one sentence, through the same receiver', async () => {
       const before = rig.received().length;
       rig.set('ok');

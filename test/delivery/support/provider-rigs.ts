@@ -35,6 +35,9 @@ export interface Rig {
   received(): string[];
   /** Asserts the last delivery has the shape the service's documentation gives. */
   assertDelivered(operation: DeliveryOperation, result: DeliveryResult): void;
+  /** Lifecycle sync, where the kind declares it: what the receiver got for an update or a clear. */
+  assertUpdated?(update: DeliveryOperation): void;
+  assertCleared?(clear: DeliveryOperation): void;
   close(): Promise<void>;
 }
 
@@ -122,6 +125,22 @@ export const webhookRig: ProviderRig = {
         assert.equal(body.data.priority, op.notification.priority);
         assert.equal(body.data.status, op.notification.status);
       },
+      assertUpdated(update) {
+        const body = JSON.parse(last(receiver.requests).body) as {
+          type: string;
+          data: Record<string, unknown>;
+        };
+        assert.equal(body.type, 'notification.updated');
+        assert.equal(body.data.title, update.notification.title);
+      },
+      assertCleared(clear) {
+        const body = JSON.parse(last(receiver.requests).body) as {
+          type: string;
+          data: Record<string, unknown>;
+        };
+        assert.equal(body.type, clear.event);
+        assert.equal(body.data.status, clear.notification.status);
+      },
       close: () => receiver.close(),
     };
   },
@@ -166,6 +185,20 @@ export const ntfyRig: ProviderRig = {
         });
         assert.ok(result.outcome === 'delivered' && result.reference === op.notification.id);
       },
+      assertUpdated(update) {
+        // Publishing again with the same sequence id replaces the notification on the phone.
+        const request = last(receiver.requests);
+        assert.equal(request.method, 'POST');
+        const body = JSON.parse(request.body) as Record<string, unknown>;
+        assert.equal(body.sequence_id, update.reference);
+        assert.equal(body.title, update.notification.title);
+      },
+      assertCleared(clear) {
+        const request = last(receiver.requests);
+        assert.equal(request.method, 'PUT');
+        assert.equal(request.url, `/notify-alerts/${clear.reference ?? ''}/clear`);
+        assert.equal(request.headers.authorization, `Bearer ${accessToken}`);
+      },
       close: () => receiver.close(),
     };
   },
@@ -203,6 +236,13 @@ export const gotifyRig: ProviderRig = {
           priority: 8,
           extras: { 'client::display': { contentType: 'text/markdown' } },
         });
+      },
+      assertCleared(clear) {
+        // Deleting a message takes a client token (Gotify API: DELETE /message/{id}).
+        const request = last(receiver.requests);
+        assert.equal(request.method, 'DELETE');
+        assert.equal(request.url, `/message/${clear.reference ?? ''}`);
+        assert.equal(request.headers['x-gotify-key'], clientToken);
       },
       close: () => receiver.close(),
     };
