@@ -41,12 +41,12 @@ function invocation(n: OutboundNotification): { args: string[]; stdin: string } 
 
 /**
  * Apprise exits 0 when every service took the message, 1 when one failed (it does not say whether for
- * good, so that is retried) or when no URL could be parsed (said on stderr, which is never passed on:
- * it repeats the URL), and 2 on a usage error.
+ * good, so that is retried) or when no URL could be parsed (said in its log, which is never passed on:
+ * it repeats the URL), and 2 on a usage error. Apprise logs to stdout, so both streams are read.
  */
-function classifyExit(code: number | null, stderr: string): DeliveryResult {
+function classifyExit(code: number | null, output: string): DeliveryResult {
   if (code === 0) return { outcome: 'delivered' };
-  if (/Unparseable URL|You must specify at least one server URL/.test(stderr)) {
+  if (/Unparseable URL|Unsupported URL|You must specify at least one server URL/.test(output)) {
     return { outcome: 'reject', reason: 'apprise_invalid_url' };
   }
   if (code === 2) return { outcome: 'reject', reason: 'apprise_usage_error' };
@@ -62,18 +62,20 @@ export function runApprise(
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, APPRISE_URLS: url };
     delete env.APPRISE_CONFIG;
-    const child = spawn('apprise', args, { env, signal, stdio: ['pipe', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 16_384) stderr += chunk.toString();
-    });
+    const child = spawn('apprise', args, { env, signal, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      if (output.length < 16_384) output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     child.stdin.on('error', () => undefined);
     child.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') resolve({ outcome: 'reject', reason: 'apprise_not_installed' });
       else resolve({ outcome: 'retry', reason: signal.aborted ? 'timeout' : 'apprise_failed_to_start' });
     });
     child.once('close', (code) => {
-      resolve(signal.aborted ? { outcome: 'retry', reason: 'timeout' } : classifyExit(code, stderr));
+      resolve(signal.aborted ? { outcome: 'retry', reason: 'timeout' } : classifyExit(code, output));
     });
     child.stdin.end(stdin);
   });
