@@ -44,6 +44,8 @@ const REASONS: Readonly<Record<string, string>> = {
   too_many_redirects: 'too many redirects',
   apprise_not_installed: 'the apprise command is not installed',
   apprise_invalid_url: 'Apprise could not parse the URL',
+  smtp_starttls_unavailable: 'the mail server does not offer STARTTLS',
+  smtp_auth_failed: 'the mail server refused the login',
 };
 
 export function describeReason(reason: string): string {

@@ -173,6 +173,7 @@ export const ntfyRig: ProviderRig = {
         assert.equal(request.method, 'POST');
         assert.equal(request.url, '/');
         assert.equal(request.headers.authorization, `Bearer ${accessToken}`);
+        assert.equal(request.headers['idempotency-key'], op.idempotencyKey);
         const body = JSON.parse(request.body) as Record<string, unknown>;
         assert.deepEqual(body, {
           topic: 'notify-alerts',
@@ -234,7 +235,10 @@ export const gotifyRig: ProviderRig = {
           title: op.notification.title,
           message: op.notification.message,
           priority: 8,
-          extras: { 'client::display': { contentType: 'text/markdown' } },
+          extras: {
+            'notify::delivery': { idempotencyKey: op.idempotencyKey },
+            'client::display': { contentType: 'text/markdown' },
+          },
         });
       },
       assertCleared(clear) {

@@ -85,6 +85,9 @@ export function classifySmtpError(error: unknown, aborted: boolean): DeliveryRes
     code?: unknown;
     originalCode?: unknown;
   };
+  // The server answered STARTTLS with a refusal: the settings ask for encryption it does not offer.
+  if (code === 'ETLS' && typeof responseCode === 'number')
+    return { outcome: 'reject', reason: 'smtp_starttls_unavailable' };
   if (typeof responseCode === 'number' && responseCode >= 400 && responseCode < 600) {
     const reason = `smtp_${responseCode}`;
     return responseCode < 500 ? { outcome: 'retry', reason } : { outcome: 'reject', reason };

@@ -52,7 +52,9 @@ function serverBase(settings: SettingValues): string {
 function messageBody(operation: DeliveryOperation, settings: SettingValues): string {
   const n = operation.notification;
   const click = optionalString(settings, 'clickUrl');
+  // Gotify keeps namespaced extras it does not know, so a receiver or plugin can drop duplicates.
   const extras = {
+    'notify::delivery': { idempotencyKey: operation.idempotencyKey },
     ...(flag(settings, 'markdown', true) ? { 'client::display': { contentType: 'text/markdown' } } : {}),
     ...(click === undefined ? {} : { 'client::notification': { click: { url: click } } }),
   };
@@ -60,7 +62,7 @@ function messageBody(operation: DeliveryOperation, settings: SettingValues): str
     title: n.title,
     message: n.message ?? n.title,
     priority: PRIORITY[n.priority],
-    ...(Object.keys(extras).length === 0 ? {} : { extras }),
+    extras,
   });
 }
 

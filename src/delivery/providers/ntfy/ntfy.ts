@@ -112,7 +112,11 @@ export const ntfy: ProviderKind = {
     const topic = requiredString(settings, 'topic');
     if (!/^[-_A-Za-z0-9]{1,64}$/.test(topic)) return { outcome: 'reject', reason: 'invalid_topic' };
     const sequenceId = operation.reference ?? ntfySequenceId(operation.notification.id);
-    const headers = { ...authorization(settings), 'content-type': 'application/json' };
+    const headers = {
+      ...authorization(settings),
+      'content-type': 'application/json',
+      'idempotency-key': operation.idempotencyKey,
+    };
     if (operation.operation === 'clear') {
       const url = `${serverBase(settings)}/${topic}/${encodeURIComponent(sequenceId)}/clear`;
       return (await sendHttp({ method: 'PUT', url, headers }, signal)).result;
