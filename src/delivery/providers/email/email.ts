@@ -101,6 +101,20 @@ export function classifySmtpError(error: unknown, aborted: boolean): DeliveryRes
   return classifyNetworkError(error, false);
 }
 
+/** A promise that rejects when the signal fires (after `onAbort`), and a way to stop listening. */
+function whenAborted(signal: AbortSignal, onAbort: () => void): { aborted: Promise<never>; dispose(): void } {
+  let listener = (): void => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    listener = () => {
+      onAbort();
+      reject(new Error('aborted'));
+    };
+  });
+  aborted.catch(() => undefined);
+  signal.addEventListener('abort', listener, { once: true });
+  return { aborted, dispose: () => signal.removeEventListener('abort', listener) };
+}
+
 export const email: ProviderKind = {
   id: 'email',
   title: 'E-mail (SMTP)',
@@ -110,16 +124,8 @@ export const email: ProviderKind = {
   async deliver(operation, { settings, signal }) {
     const n = operation.notification;
     const mailer = transport(settings);
-    let abort = () => undefined as void;
     // nodemailer takes no signal: the attempt ends when the signal fires, and closing drops the socket.
-    const aborted = new Promise<never>((_resolve, reject) => {
-      abort = () => {
-        mailer.close();
-        reject(new Error('aborted'));
-      };
-    });
-    aborted.catch(() => undefined);
-    signal.addEventListener('abort', abort, { once: true });
+    const cut = whenAborted(signal, () => mailer.close());
     try {
       if (signal.aborted) return { outcome: 'retry', reason: 'timeout' };
       const messageId = messageIdFor(operation.idempotencyKey);
@@ -133,12 +139,12 @@ export const email: ProviderKind = {
         headers: { 'X-Notify-Idempotency-Key': operation.idempotencyKey, 'X-Notify-Event': operation.event },
       });
       sending.catch(() => undefined);
-      await Promise.race([sending, aborted]);
+      await Promise.race([sending, cut.aborted]);
       return { outcome: 'delivered', reference: messageId };
     } catch (error) {
       return classifySmtpError(error, signal.aborted);
     } finally {
-      signal.removeEventListener('abort', abort);
+      cut.dispose();
       mailer.close();
     }
   },
