@@ -1,0 +1,16 @@
+import type { ProviderKind } from './provider.js';
+import { apprise } from './providers/apprise/apprise.js';
+import { email } from './providers/email/email.js';
+import { gotify } from './providers/gotify/gotify.js';
+import { ntfy } from './providers/ntfy/ntfy.js';
+import { webhook } from './providers/webhook/webhook.js';
+
+/** Every provider kind Notify can deliver to: one line each (kept so, for one-line additions and merges). */
+// prettier-ignore
+export const PROVIDER_KINDS: readonly ProviderKind[] = [
+  webhook,
+  ntfy,
+  gotify,
+  email,
+  apprise,
+];
