@@ -14,12 +14,16 @@ import { createIdGenerator } from './ids.js';
 import { ChangeFeed } from './change-feed.js';
 import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
+import { createOutbound, type OutboundOptions } from './outbound.js';
+import { PROVIDER_KINDS } from '../delivery/registry.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface BrokerOptions {
   paths: NotifyPaths;
   clock?: Clock;
+  /** Provider kinds and delivery tuning; the registry's kinds and the documented policy by default. */
+  outbound?: Partial<OutboundOptions>;
 }
 
 export interface RunningBroker {
@@ -51,13 +55,22 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const db: Db = openDatabase(paths.databaseFile);
   const store = new NotificationStore(db);
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
+  const newId = createIdGenerator(clock);
+  const outbound = await createOutbound(db, paths, clock, newId, log, {
+    kinds: PROVIDER_KINDS,
+    ...options.outbound,
+  });
   const service = new NotificationService({
     store,
     clock,
-    newId: createIdGenerator(clock),
+    newId,
     types: () => settings.current.types,
     changes,
+    // The outbox items of a change commit with it (issue 9): a crash never loses a promised delivery.
+    withinWrite: (change) => outbound.enqueuer.enqueue(change),
+    transaction: (write) => db.transaction(write)(),
   });
+  changes.subscribe(() => outbound.dispatcher.wake());
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
@@ -65,6 +78,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const app: FastifyInstance = buildHttpServer({
     notifications: service,
     events,
+    outbound,
     health: { version: VERSION, startedAt: clock(), clock, activeCount: () => service.countActive() },
     settings: () => settings.current,
     log,
@@ -86,6 +100,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
+  outbound.dispatcher.start();
   settings.watch({
     onReload: (changed) => log.info(`config reloaded: ${changed.join(', ')}`),
     onProblem: (message) => log.warn(message),
@@ -100,6 +115,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       settings.stop();
       retention.stop();
       await app.close();
+      await outbound.dispatcher.stop();
       db.close();
       log.info('Notify stopped');
     },

@@ -10,7 +10,7 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../store/notification-store.js';
-import type { ChangeFeed } from './change-feed.js';
+import type { ChangeFeed, NotificationChange } from './change-feed.js';
 import type { Clock } from './clock.js';
 
 export interface NotificationServiceDeps {
@@ -20,6 +20,12 @@ export interface NotificationServiceDeps {
   types: () => TypeCatalog;
   /** Told of every committed change, after the commit. */
   changes?: ChangeFeed;
+  /**
+   * Written with the change, inside its transaction (the outbox): either both commit or neither.
+   * `transaction` runs a function atomically; without it each write is its own statement.
+   */
+  withinWrite?: (change: NotificationChange) => void;
+  transaction?: <T>(write: () => T) => T;
 }
 
 /** Notification use cases: create with dedup by key, read, list, status changes, and the writes ARC events make. */
@@ -42,13 +48,27 @@ export class NotificationService {
    */
   store(draft: NotificationDraft, options: UpsertOptions = {}): UpsertResult {
     const now = this.deps.clock();
-    const result = this.deps.store.upsert(this.deps.newId(), draft, now, options);
+    const { result, change } = this.commit(() => {
+      const result = this.deps.store.upsert(this.deps.newId(), draft, now, options);
+      // A replayed ARC event returns its original row untouched: only a write that changed it is news.
+      let change: NotificationChange | undefined;
+      if (result?.created) change = { kind: 'created', record: result.record };
+      else if (result && result.record.updatedAt === now) change = { kind: 'updated', record: result.record };
+      return { result, change };
+    });
     if (!result) throw new NotFoundError();
-    // A replayed ARC event returns its original row untouched: only a write that changed it is news.
-    if (result.created) this.deps.changes?.publish({ kind: 'created', record: result.record });
-    else if (result.record.updatedAt === now)
-      this.deps.changes?.publish({ kind: 'updated', record: result.record });
+    if (change) this.deps.changes?.publish(change);
     return result;
+  }
+
+  /** Runs a write and what belongs to its change in one transaction. */
+  private commit<T extends { change?: NotificationChange | undefined }>(write: () => T): T {
+    const run = () => {
+      const outcome = write();
+      if (outcome.change) this.deps.withinWrite?.(outcome.change);
+      return outcome;
+    };
+    return this.deps.transaction ? this.deps.transaction(run) : run();
   }
 
   /** ARC request.updated: replaces the visible state of the key's active notification; never creates. */
@@ -94,10 +114,13 @@ export class NotificationService {
     const current = this.get(id);
     if (!checkTransition(current.status, target)) return current;
     try {
-      const updated = this.deps.store.setStatus(id, target, this.deps.clock());
-      if (!updated) throw new NotFoundError();
-      this.deps.changes?.publish({ kind: 'status', record: updated, previous: current.status });
-      return updated;
+      const { change } = this.commit(() => {
+        const updated = this.deps.store.setStatus(id, target, this.deps.clock());
+        if (!updated) throw new NotFoundError();
+        return { change: { kind: 'status', record: updated, previous: current.status } as const };
+      });
+      this.deps.changes?.publish(change);
+      return change.record;
     } catch (error) {
       if (error instanceof ActiveKeyTakenError) {
         throw new InvalidRequestError(
