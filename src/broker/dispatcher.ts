@@ -50,7 +50,8 @@ export class Dispatcher {
   /** Puts items a crashed run had claimed back in line, then starts delivering. */
   start(): number {
     const recovered = this.deps.outbox.recoverInFlight(this.deps.clock());
-    if (recovered > 0) this.deps.log.warn(`outbox: ${recovered} item(s) interrupted by a previous stop were put back in line`);
+    if (recovered > 0)
+      this.deps.log.warn(`outbox: ${recovered} item(s) interrupted by a previous stop were put back in line`);
     this.#started = true;
     this.wake();
     return recovered;
@@ -100,7 +101,9 @@ export class Dispatcher {
     const controller = new AbortController();
     this.#inFlight.set(item.seq, controller);
     const done = this.deliver(item, controller.signal)
-      .catch((error: unknown) => this.deps.log.error(`outbox: item ${item.seq} could not be settled (${(error as Error).name})`))
+      .catch((error: unknown) =>
+        this.deps.log.error(`outbox: item ${item.seq} could not be settled (${(error as Error).name})`),
+      )
       .finally(() => {
         this.#inFlight.delete(item.seq);
         this.#perProvider.set(item.providerId, (this.#perProvider.get(item.providerId) ?? 1) - 1);
@@ -143,8 +146,14 @@ export class Dispatcher {
       this.deps.outbox.settle(item.seq, 'dead', now, { reason: result.reason, ...status });
       this.deps.log.warn(`${where}: ${result.reason} after ${durationMs} ms; dead-lettered`);
     } else {
-      this.deps.outbox.settle(item.seq, 'pending', now, { nextAttemptAt: next, reason: result.reason, ...status });
-      this.deps.log.warn(`${where}: ${result.reason} after ${durationMs} ms; next attempt in ${next - now} ms`);
+      this.deps.outbox.settle(item.seq, 'pending', now, {
+        nextAttemptAt: next,
+        reason: result.reason,
+        ...status,
+      });
+      this.deps.log.warn(
+        `${where}: ${result.reason} after ${durationMs} ms; next attempt in ${next - now} ms`,
+      );
     }
   }
 
@@ -163,9 +172,13 @@ export class Dispatcher {
     }
     let settings: SettingValues;
     try {
-      settings = { ...provider.settings, ...this.deps.vault.open(provider.id, this.deps.providers.sealedSecrets(provider.id)) };
+      settings = {
+        ...provider.settings,
+        ...this.deps.vault.open(provider.id, this.deps.providers.sealedSecrets(provider.id)),
+      };
     } catch (error) {
-      if (error instanceof SecretsUnreadableError) return { outcome: 'retry', reason: 'provider_secrets_unreadable' };
+      if (error instanceof SecretsUnreadableError)
+        return { outcome: 'retry', reason: 'provider_secrets_unreadable' };
       throw error;
     }
     return runAttempt(

@@ -52,9 +52,18 @@ export async function createOutbound(
     choose: (proposed) => recordChoice(db, KEY_STORE_CHOICE, proposed) as KeyStoreKind,
     warn: (line) => log.warn(`secrets: ${line}`),
   });
-  if (!masterKey.key) log.error('secrets: the OS keyring holding the secrets master key does not answer; deliveries that need secrets will fail');
+  if (!masterKey.key)
+    log.error(
+      'secrets: the OS keyring holding the secrets master key does not answer; deliveries that need secrets will fail',
+    );
   const vault = new SecretVault(masterKey);
-  const enqueuer = new OutboxEnqueuer({ outbox: outboxStore, routes: routeStore, providers: providerStore, kinds: options.kinds, clock });
+  const enqueuer = new OutboxEnqueuer({
+    outbox: outboxStore,
+    routes: routeStore,
+    providers: providerStore,
+    kinds: options.kinds,
+    clock,
+  });
   const changed = () => enqueuer.invalidate();
   const dispatcher = new Dispatcher({
     outbox: outboxStore,
@@ -70,7 +79,15 @@ export async function createOutbound(
   return {
     enqueuer,
     dispatcher,
-    providers: new ProviderService({ providers: providerStore, kinds: options.kinds, vault, clock, newId, policy, changed }),
+    providers: new ProviderService({
+      providers: providerStore,
+      kinds: options.kinds,
+      vault,
+      clock,
+      newId,
+      policy,
+      changed,
+    }),
     routes: new RouteService({ routes: routeStore, providers: providerStore, clock, newId, changed }),
     outbox: new OutboxService(outboxStore, clock, () => dispatcher.wake()),
   };

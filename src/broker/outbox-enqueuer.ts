@@ -38,7 +38,8 @@ export class OutboxEnqueuer {
     const live = this.live();
     if (live.routes.length === 0) return 0;
     const items = planDeliveries({
-      change: change.kind === 'status' ? { kind: 'status', previous: change.previous } : { kind: change.kind },
+      change:
+        change.kind === 'status' ? { kind: 'status', previous: change.previous } : { kind: change.kind },
       record: change.record,
       routes: live.routes,
       providers: live.providers,

@@ -68,7 +68,15 @@ export class ProviderService {
     const now = this.deps.clock();
     const id = this.deps.newId();
     this.deps.providers.save(
-      { id, kind: kind.id, name, enabled: false, settings: validated.settings, createdAt: now, updatedAt: now },
+      {
+        id,
+        kind: kind.id,
+        name,
+        enabled: false,
+        settings: validated.settings,
+        createdAt: now,
+        updatedAt: now,
+      },
       this.seal(id, validated.secrets),
     );
     this.deps.changed();
@@ -102,7 +110,8 @@ export class ProviderService {
   }
 
   setEnabled(id: string, enabled: boolean): ProviderView {
-    if (!this.deps.providers.setEnabled(id, enabled, this.deps.clock())) throw new NotFoundError('provider not found');
+    if (!this.deps.providers.setEnabled(id, enabled, this.deps.clock()))
+      throw new NotFoundError('provider not found');
     this.deps.changed();
     return this.get(id);
   }
@@ -144,7 +153,12 @@ export class ProviderService {
         updatedAt: formatTimestamp(now),
       },
     };
-    const result = await runAttempt(kind, operation, { ...record.settings, ...secrets }, this.deps.policy.attemptTimeoutMs);
+    const result = await runAttempt(
+      kind,
+      operation,
+      { ...record.settings, ...secrets },
+      this.deps.policy.attemptTimeoutMs,
+    );
     this.deps.providers.recordResult(id, {
       outcome: result.outcome,
       ...(result.outcome !== 'delivered' && { reason: result.reason }),
@@ -153,7 +167,11 @@ export class ProviderService {
       durationMs: this.deps.clock() - now,
     });
     if (result.outcome === 'delivered') {
-      return { outcome: 'delivered', ...(result.status !== undefined && { status: result.status }), summary: `Delivered: ${kind.title} accepted the test notification.` };
+      return {
+        outcome: 'delivered',
+        ...(result.status !== undefined && { status: result.status }),
+        summary: `Delivered: ${kind.title} accepted the test notification.`,
+      };
     }
     const code = result.status !== undefined ? ` (HTTP ${result.status})` : '';
     return {
@@ -178,7 +196,9 @@ export class ProviderService {
     if (kind) return kind;
     const known = this.deps.kinds.map((candidate) => candidate.id).join(', ') || 'none in this build';
     throw new InvalidRequestError(
-      typeof id === 'string' ? `unknown provider kind "${id}" (known: ${known})` : `kind is required (known: ${known})`,
+      typeof id === 'string'
+        ? `unknown provider kind "${id}" (known: ${known})`
+        : `kind is required (known: ${known})`,
     );
   }
 

@@ -30,7 +30,16 @@ export interface RouteView {
   updatedAt: string;
 }
 
-const FIELDS = ['name', 'providerId', 'enabled', 'minimumPriority', 'typeId', 'project', 'agent', 'includeMessage'];
+const FIELDS = [
+  'name',
+  'providerId',
+  'enabled',
+  'minimumPriority',
+  'typeId',
+  'project',
+  'agent',
+  'includeMessage',
+];
 
 /** Route management: CRUD and enable/disable; a new route starts disabled. */
 export class RouteService {
@@ -60,7 +69,8 @@ export class RouteService {
     };
     const { enabled: _ignored, ...rest } = input;
     const route = this.apply(base, rest);
-    if (input['name'] === undefined) route.name = `route to ${this.deps.providers.get(route.providerId)!.name}`;
+    if (input['name'] === undefined)
+      route.name = `route to ${this.deps.providers.get(route.providerId)!.name}`;
     this.deps.routes.save(route);
     this.deps.changed();
     return view(route);
@@ -92,7 +102,8 @@ export class RouteService {
   private apply(current: RouteRecord, input: Record<string, unknown>): RouteRecord {
     const route = { ...current };
     for (const [field, value] of Object.entries(input)) {
-      if (!FIELDS.includes(field)) throw new InvalidRequestError(`${field} is not a route field (known: ${FIELDS.join(', ')})`);
+      if (!FIELDS.includes(field))
+        throw new InvalidRequestError(`${field} is not a route field (known: ${FIELDS.join(', ')})`);
       if (field === 'name') route.name = text(value, field, 100)!;
       else if (field === 'providerId') {
         if (typeof value !== 'string' || !this.deps.providers.get(value)) {
@@ -103,12 +114,15 @@ export class RouteService {
       else if (field === 'includeMessage') route.includeMessage = booleanOf(value, field);
       else if (field === 'minimumPriority') {
         const priority = typeof value === 'string' ? normalizePriority(value) : undefined;
-        if (!priority) throw new InvalidRequestError('minimumPriority must be low, normal, high, or critical');
+        if (!priority)
+          throw new InvalidRequestError('minimumPriority must be low, normal, high, or critical');
         route.minimumPriority = priority;
       } else if (field === 'typeId') {
         const typeId = text(value, field, 64);
         if (typeId !== undefined && !isTypeIdentifier(normalizeTypeFilter(typeId))) {
-          throw new InvalidRequestError('typeId must be a valid type identifier (letters, digits, underscores; at most 64)');
+          throw new InvalidRequestError(
+            'typeId must be a valid type identifier (letters, digits, underscores; at most 64)',
+          );
         }
         route.typeId = typeId === undefined ? undefined : normalizeTypeFilter(typeId);
       } else if (field === 'project') route.project = text(value, field, 200);

@@ -38,7 +38,10 @@ export class SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
       decipher.setAAD(Buffer.from(context));
       decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       throw new SecretsUnreadableError('the secret does not open with the master key');
     }

@@ -27,7 +27,9 @@ export class SecretVault {
 
   private box(): SecretBox {
     if (!this.#box) {
-      throw new SecretsUnreadableError(`the ${this.masterKey.store} holding the secrets master key did not answer`);
+      throw new SecretsUnreadableError(
+        `the ${this.masterKey.store} holding the secrets master key did not answer`,
+      );
     }
     return this.#box;
   }

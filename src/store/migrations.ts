@@ -58,7 +58,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    description: 'outbound delivery: providers, their encrypted secrets, routes, the outbox, and recorded choices',
+    description:
+      'outbound delivery: providers, their encrypted secrets, routes, the outbox, and recorded choices',
     sql: `
       CREATE TABLE providers (
         id          TEXT    PRIMARY KEY,

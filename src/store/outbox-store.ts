@@ -150,7 +150,9 @@ export class OutboxStore {
   /** Items a crashed run left in flight go back to pending, due now; their attempt counts stay. */
   recoverInFlight(now: number): number {
     return this.db
-      .prepare(`UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'`)
+      .prepare(
+        `UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'`,
+      )
       .run(now, now).changes;
   }
 
@@ -160,7 +162,9 @@ export class OutboxStore {
 
   list(state: OutboxState | undefined, limit: number): OutboxItem[] {
     const rows = state
-      ? this.db.prepare<[string, number], Row>('SELECT * FROM outbox WHERE state = ? ORDER BY seq DESC LIMIT ?').all(state, limit)
+      ? this.db
+          .prepare<[string, number], Row>('SELECT * FROM outbox WHERE state = ? ORDER BY seq DESC LIMIT ?')
+          .all(state, limit)
       : this.db.prepare<[number], Row>('SELECT * FROM outbox ORDER BY seq DESC LIMIT ?').all(limit);
     return rows.map(toItem);
   }
@@ -173,7 +177,9 @@ export class OutboxStore {
   counts(): Record<OutboxState, number> {
     const counts = { pending: 0, in_flight: 0, delivered: 0, dead: 0 };
     const rows = this.db
-      .prepare<[], { state: OutboxState; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
+      .prepare<[], { state: OutboxState; n: number }>(
+        'SELECT state, count(*) AS n FROM outbox GROUP BY state',
+      )
       .all();
     for (const row of rows) counts[row.state] = row.n;
     return counts;

@@ -50,7 +50,10 @@ export class ProviderStore {
   }
 
   /** Inserts or replaces the provider and, in the same transaction, the sealed secrets given. */
-  save(record: Omit<ProviderRecord, 'secretNames' | 'lastResult'>, sealed: ReadonlyMap<string, Buffer>): void {
+  save(
+    record: Omit<ProviderRecord, 'secretNames' | 'lastResult'>,
+    sealed: ReadonlyMap<string, Buffer>,
+  ): void {
     this.db.transaction(() => {
       this.db
         .prepare(
@@ -101,7 +104,9 @@ export class ProviderStore {
 
   private toRecord(row: Row): ProviderRecord {
     const secretNames = this.db
-      .prepare<[string], { name: string }>('SELECT name FROM provider_secrets WHERE provider_id = ? ORDER BY name')
+      .prepare<[string], { name: string }>(
+        'SELECT name FROM provider_secrets WHERE provider_id = ? ORDER BY name',
+      )
       .all(row.id)
       .map((secret) => secret.name);
     return {

@@ -10,9 +10,7 @@ export interface ProviderFacts {
 }
 
 export type NotificationChangeKind =
-  | { kind: 'created' }
-  | { kind: 'updated' }
-  | { kind: 'status'; previous: Status };
+  { kind: 'created' } | { kind: 'updated' } | { kind: 'status'; previous: Status };
 
 export interface PlannedItem {
   routeId: string;

@@ -32,7 +32,9 @@ export function validateSettings(
   for (const name of Object.keys(given)) {
     if (!declarations.some((declaration) => declaration.name === name)) {
       const known = declarations.map((declaration) => declaration.name).join(', ') || 'none';
-      throw new InvalidRequestError(`settings.${name} is not a setting of this provider kind (known: ${known})`);
+      throw new InvalidRequestError(
+        `settings.${name} is not a setting of this provider kind (known: ${known})`,
+      );
     }
   }
   const settings: Record<string, string | number | boolean> = {};
@@ -54,7 +56,8 @@ export function validateSettings(
     }
     if (declaration.required) {
       const present = declaration.secret
-        ? secrets.has(name) || (!clearSecrets.includes(name) && (previous?.secretNames.includes(name) ?? false))
+        ? secrets.has(name) ||
+          (!clearSecrets.includes(name) && (previous?.secretNames.includes(name) ?? false))
         : name in settings;
       if (!present) throw new InvalidRequestError(`settings.${name} is required: ${declaration.help}`);
     }

@@ -16,17 +16,35 @@ describe('retry policy', () => {
   });
 
   it('waits a random time between zero and the cap (full jitter)', () => {
-    assert.equal(nextAttemptAt(DEFAULT_RETRY_POLICY, 2, 1000, () => 0), 1000);
-    assert.equal(nextAttemptAt(DEFAULT_RETRY_POLICY, 2, 1000, () => 0.999999999), 1000 + 120_000);
-    assert.equal(nextAttemptAt(DEFAULT_RETRY_POLICY, 2, 1000, () => 0.5), 1000 + 60_000);
+    assert.equal(
+      nextAttemptAt(DEFAULT_RETRY_POLICY, 2, 1000, () => 0),
+      1000,
+    );
+    assert.equal(
+      nextAttemptAt(DEFAULT_RETRY_POLICY, 2, 1000, () => 0.999999999),
+      1000 + 120_000,
+    );
+    assert.equal(
+      nextAttemptAt(DEFAULT_RETRY_POLICY, 2, 1000, () => 0.5),
+      1000 + 60_000,
+    );
   });
 
   it('takes the receiver Retry-After instead of the jittered wait', () => {
-    assert.equal(nextAttemptAt(DEFAULT_RETRY_POLICY, 1, 1000, () => 0.9, 5000), 6000);
+    assert.equal(
+      nextAttemptAt(DEFAULT_RETRY_POLICY, 1, 1000, () => 0.9, 5000),
+      6000,
+    );
   });
 
   it('gives no next attempt after the sixth, so the item dead-letters', () => {
-    assert.equal(nextAttemptAt(DEFAULT_RETRY_POLICY, 5, 0, () => 0), 0);
-    assert.equal(nextAttemptAt(DEFAULT_RETRY_POLICY, 6, 0, () => 0), undefined);
+    assert.equal(
+      nextAttemptAt(DEFAULT_RETRY_POLICY, 5, 0, () => 0),
+      0,
+    );
+    assert.equal(
+      nextAttemptAt(DEFAULT_RETRY_POLICY, 6, 0, () => 0),
+      undefined,
+    );
   });
 });
