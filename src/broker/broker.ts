@@ -56,7 +56,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const store = new NotificationStore(db);
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
   const newId = createIdGenerator(clock);
-  const outbound = await createOutbound(db, paths, clock, newId, log, {
+  const outbound = createOutbound(db, paths, clock, newId, log, {
     kinds: PROVIDER_KINDS,
     ...options.outbound,
   });

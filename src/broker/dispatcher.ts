@@ -174,7 +174,7 @@ export class Dispatcher {
     try {
       settings = {
         ...provider.settings,
-        ...this.deps.vault.open(provider.id, this.deps.providers.sealedSecrets(provider.id)),
+        ...(await this.deps.vault.open(provider.id, this.deps.providers.sealedSecrets(provider.id))),
       };
     } catch (error) {
       if (error instanceof SecretsUnreadableError)

@@ -34,29 +34,28 @@ export interface Outbound {
 const KEY_STORE_CHOICE = 'secrets.master_key_store';
 
 /** Wires outbound delivery: stores, the secrets vault, the enqueue, the dispatcher and management. */
-export async function createOutbound(
+export function createOutbound(
   db: Db,
   paths: NotifyPaths,
   clock: Clock,
   newId: () => string,
   log: Logger,
   options: OutboundOptions,
-): Promise<Outbound> {
+): Outbound {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const outboxStore = new OutboxStore(db);
   const providerStore = new ProviderStore(db);
   const routeStore = new RouteStore(db);
-  const masterKey = await loadMasterKey({
-    dataDir: paths.dataDir,
-    recorded: () => readChoice(db, KEY_STORE_CHOICE) as KeyStoreKind | undefined,
-    choose: (proposed) => recordChoice(db, KEY_STORE_CHOICE, proposed) as KeyStoreKind,
-    warn: (line) => log.warn(`secrets: ${line}`),
+  const vault = new SecretVault(async () => {
+    const masterKey = await loadMasterKey({
+      dataDir: paths.dataDir,
+      recorded: () => readChoice(db, KEY_STORE_CHOICE) as KeyStoreKind | undefined,
+      choose: (proposed) => recordChoice(db, KEY_STORE_CHOICE, proposed) as KeyStoreKind,
+      warn: (line) => log.warn(`secrets: ${line}`),
+    });
+    if (!masterKey.key) log.error('secrets: the OS keyring holding the secrets master key does not answer');
+    return masterKey;
   });
-  if (!masterKey.key)
-    log.error(
-      'secrets: the OS keyring holding the secrets master key does not answer; deliveries that need secrets will fail',
-    );
-  const vault = new SecretVault(masterKey);
   const enqueuer = new OutboxEnqueuer({
     outbox: outboxStore,
     routes: routeStore,

@@ -60,7 +60,7 @@ export class ProviderService {
     return this.view(this.record(id));
   }
 
-  create(body: unknown): ProviderView {
+  async create(body: unknown): Promise<ProviderView> {
     const input = objectOf(body);
     const kind = this.kindOf(input['kind']);
     const name = nameOf(input['name'] ?? kind.title);
@@ -77,13 +77,13 @@ export class ProviderService {
         createdAt: now,
         updatedAt: now,
       },
-      this.seal(id, validated.secrets),
+      await this.deps.vault.sealAll(id, validated.secrets),
     );
     this.deps.changed();
     return this.get(id);
   }
 
-  update(id: string, body: unknown): ProviderView {
+  async update(id: string, body: unknown): Promise<ProviderView> {
     const input = objectOf(body);
     const current = this.record(id);
     const kind = this.kindOf(current.kind);
@@ -102,7 +102,7 @@ export class ProviderService {
         settings: validated.settings,
         updatedAt: this.deps.clock(),
       },
-      this.seal(id, validated.secrets),
+      await this.deps.vault.sealAll(id, validated.secrets),
     );
     this.deps.providers.removeSecrets(id, validated.clearSecrets);
     this.deps.changed();
@@ -127,7 +127,7 @@ export class ProviderService {
     const kind = this.kindOf(record.kind);
     let secrets: Record<string, string>;
     try {
-      secrets = this.deps.vault.open(id, this.deps.providers.sealedSecrets(id));
+      secrets = await this.deps.vault.open(id, this.deps.providers.sealedSecrets(id));
     } catch (error) {
       if (!(error instanceof SecretsUnreadableError)) throw error;
       return {
@@ -200,12 +200,6 @@ export class ProviderService {
         ? `unknown provider kind "${id}" (known: ${known})`
         : `kind is required (known: ${known})`,
     );
-  }
-
-  private seal(id: string, secrets: ReadonlyMap<string, string>): Map<string, Buffer> {
-    const sealed = new Map<string, Buffer>();
-    for (const [name, value] of secrets) sealed.set(name, this.deps.vault.seal(id, name, value));
-    return sealed;
   }
 
   private view(record: ProviderRecord): ProviderView {

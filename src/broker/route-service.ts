@@ -67,8 +67,8 @@ export class RouteService {
       createdAt: now,
       updatedAt: now,
     };
-    const { enabled: _ignored, ...rest } = input;
-    const route = this.apply(base, rest);
+    // New routes start disabled whatever the request says (spec "Outbound delivery" 4).
+    const route = this.apply(base, { ...input, enabled: false });
     if (input['name'] === undefined)
       route.name = `route to ${this.deps.providers.get(route.providerId)!.name}`;
     this.deps.routes.save(route);

@@ -61,7 +61,10 @@ export function buildOpenApi(
       responses,
     };
   }
-  const { $schema: _dialect, $id: _id, ...arc } = readArcSchema() as JsonSchema;
+  // The dialect and id belong to the standalone file, not to a schema embedded in components.
+  const arc = Object.fromEntries(
+    Object.entries(readArcSchema() as JsonSchema).filter(([name]) => name !== '$schema' && name !== '$id'),
+  );
   return {
     openapi: '3.1.0',
     info: {

@@ -134,15 +134,13 @@ export const PROVIDER_SCHEMAS = {
 export function providerHandlers(service: ProviderService) {
   return {
     kinds: async () =>
-      service
-        .kinds()
-        .map(({ id, title, description, lifecycle, settings }) => ({
-          id,
-          title,
-          description,
-          lifecycle,
-          settings,
-        })),
+      service.kinds().map(({ id, title, description, lifecycle, settings }) => ({
+        id,
+        title,
+        description,
+        lifecycle,
+        settings,
+      })),
     list: async () => service.list(),
     create: async (request: FastifyRequest, reply: FastifyReply) =>
       reply.code(201).send(service.create(request.body)),

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
+import { callJson, OUTBOX_BROKER } from '../support/outbox-broker.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { waitFor } from '../support/wait-for.js';
-
-export const OUTBOX_BROKER = fileURLToPath(new URL('../support/outbox-broker-main.js', import.meta.url));
 
 describe('outbound delivery through the real broker', () => {
   const broker = useBroker({ script: OUTBOX_BROKER, env: { NOTIFY_TEST_FIRST_BACKOFF_MS: '50' } });
@@ -15,11 +13,7 @@ describe('outbound delivery through the real broker', () => {
   let providerId: string;
   let routeId: string;
 
-  const json = async (method: string, path: string, body?: unknown) => {
-    const response = await broker.request(method, path, body);
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : undefined };
-  };
+  const json = (method: string, path: string, body?: unknown) => callJson(broker, method, path, body);
   const counts = async () => (await json('GET', '/v1/outbox/counts')).body!;
   const notify = (fields: Record<string, unknown> = {}) =>
     json('POST', '/v1/notifications', {
