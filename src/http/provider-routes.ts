@@ -143,7 +143,7 @@ export function providerHandlers(service: ProviderService) {
       })),
     list: async () => service.list(),
     create: async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.code(201).send(service.create(request.body)),
+      reply.code(201).send(await service.create(request.body)),
     get: async (request: IdRequest) => service.get(request.params.id),
     update: async (request: IdRequest) => service.update(request.params.id, request.body),
     remove: async (request: IdRequest, reply: FastifyReply) => {
