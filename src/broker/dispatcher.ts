@@ -134,10 +134,13 @@ export class Dispatcher {
       return;
     }
     const status = result.status !== undefined ? { status: result.status } : {};
+    // An attempt cut short by our own stop is no fault of the receiver: it goes back in line at once.
     const next =
-      result.outcome === 'retry'
-        ? nextAttemptAt(this.deps.policy, item.attempts, now, this.deps.random, result.retryAfterMs)
-        : undefined;
+      result.outcome !== 'retry'
+        ? undefined
+        : result.reason === 'interrupted'
+          ? now
+          : nextAttemptAt(this.deps.policy, item.attempts, now, this.deps.random, result.retryAfterMs);
     if (result.outcome === 'retry' && result.retryAfterMs !== undefined) {
       this.#holds.set(item.providerId, now + result.retryAfterMs);
     }
