@@ -5,6 +5,7 @@
 import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
 import { runClientStartupBench } from './client-startup.js';
+import { runOutboxBench } from './outbox-throughput.js';
 
 interface Suite {
   name: string;
@@ -15,6 +16,7 @@ const suites: Suite[] = [
   { name: 'broker', run: runBrokerBench },
   { name: 'arc', run: runArcBench },
   { name: 'client', run: runClientStartupBench },
+  { name: 'outbox', run: runOutboxBench },
 ];
 
 async function main(selected: string[]): Promise<void> {

@@ -78,9 +78,10 @@ export class Dispatcher {
   /** Claims what is due at `now` and runs it; resolves when those attempts have settled. */
   async tick(now: number): Promise<void> {
     const free = this.deps.concurrency.total - this.#inFlight.size;
-    const claimed = free > 0 ? this.deps.outbox.claim(now, free, (id) => this.admit(id, now)) : [];
+    const claimed = free > 0 ? this.deps.outbox.claim(now, free, (id) => this.room(id, now)) : [];
     const attempts = claimed.map((item) => this.track(item));
-    if (this.#started) this.sleepUntilDue(now);
+    // When every free slot was filled, finishing attempts wake the dispatcher; otherwise sleep until due.
+    if (this.#started && claimed.length < free) this.sleepUntilDue(now);
     await Promise.all(attempts);
   }
 
@@ -88,16 +89,15 @@ export class Dispatcher {
     return this.#inFlight.size;
   }
 
-  private admit(providerId: string, now: number): boolean {
+  /** How many more items of this provider may start now. */
+  private room(providerId: string, now: number): number {
     const heldUntil = this.#holds.get(providerId);
-    if (heldUntil !== undefined && heldUntil > now) return false;
-    const busy = this.#perProvider.get(providerId) ?? 0;
-    if (busy >= this.deps.concurrency.perProvider) return false;
-    this.#perProvider.set(providerId, busy + 1);
-    return true;
+    if (heldUntil !== undefined && heldUntil > now) return 0;
+    return Math.max(0, this.deps.concurrency.perProvider - (this.#perProvider.get(providerId) ?? 0));
   }
 
   private track(item: OutboxItem): Promise<void> {
+    this.#perProvider.set(item.providerId, (this.#perProvider.get(item.providerId) ?? 0) + 1);
     const controller = new AbortController();
     this.#inFlight.set(item.seq, controller);
     const done = this.deliver(item, controller.signal)
@@ -119,18 +119,27 @@ export class Dispatcher {
     const result = await this.attempt(item, stop);
     const now = this.deps.clock();
     const durationMs = Math.max(0, now - started);
-    this.deps.providers.recordResult(item.providerId, {
-      outcome: result.outcome,
-      ...(result.outcome !== 'delivered' && { reason: result.reason }),
-      ...(result.status !== undefined && { status: result.status }),
-      at: now,
-      durationMs,
-    });
-    if (result.outcome === 'delivered') {
-      this.deps.outbox.settle(item.seq, 'delivered', now, {
-        ...(result.reference !== undefined && { reference: result.reference }),
+    const provider = {
+      id: item.providerId,
+      lastResult: {
+        outcome: result.outcome,
+        ...(result.outcome !== 'delivered' && { reason: result.reason }),
         ...(result.status !== undefined && { status: result.status }),
-      });
+        at: now,
+        durationMs,
+      },
+    };
+    if (result.outcome === 'delivered') {
+      this.deps.outbox.settle(
+        item.seq,
+        'delivered',
+        now,
+        {
+          ...(result.reference !== undefined && { reference: result.reference }),
+          ...(result.status !== undefined && { status: result.status }),
+        },
+        provider,
+      );
       return;
     }
     const status = result.status !== undefined ? { status: result.status } : {};
@@ -146,7 +155,7 @@ export class Dispatcher {
     }
     const where = `outbox: item ${item.seq} (${item.operation} via provider ${item.providerId}) attempt ${item.attempts}/${this.deps.policy.maxAttempts}`;
     if (next === undefined) {
-      this.deps.outbox.settle(item.seq, 'dead', now, { reason: result.reason, ...status });
+      this.deps.outbox.settle(item.seq, 'dead', now, { reason: result.reason, ...status }, provider);
       this.deps.log.warn(`${where}: ${result.reason} after ${durationMs} ms; dead-lettered`);
     } else {
       this.deps.outbox.settle(item.seq, 'pending', now, {
@@ -162,7 +171,7 @@ export class Dispatcher {
 
   /** One attempt's result; every failure becomes a reason code, never exception text. */
   private async attempt(item: OutboxItem, stop: AbortSignal): Promise<DeliveryResult> {
-    const provider = this.deps.providers.get(item.providerId);
+    const provider = this.deps.providers.forDelivery(item.providerId);
     if (!provider) return { outcome: 'reject', reason: 'provider_deleted' };
     const kind = this.deps.kinds.find((candidate) => candidate.id === provider.kind);
     if (!kind) return { outcome: 'reject', reason: 'provider_kind_unknown' };

@@ -117,7 +117,7 @@ export class ProviderService {
   }
 
   delete(id: string): void {
-    if (!this.deps.providers.delete(id)) throw new NotFoundError('provider not found');
+    if (!this.deps.providers.delete(id, this.deps.clock())) throw new NotFoundError('provider not found');
     this.deps.changed();
   }
 

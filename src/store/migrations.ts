@@ -112,6 +112,8 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at      INTEGER NOT NULL
       );
       CREATE INDEX outbox_due ON outbox (next_attempt_at, seq) WHERE state = 'pending';
+      -- The dispatcher claims per provider, up to that provider's free capacity.
+      CREATE INDEX outbox_provider_due ON outbox (provider_id, next_attempt_at, seq) WHERE state = 'pending';
       CREATE INDEX outbox_state ON outbox (state, seq);
       CREATE INDEX outbox_lifecycle ON outbox (notification_id, route_id, seq);
       -- Choices made once and kept, e.g. where the secrets master key lives.

@@ -1,6 +1,7 @@
 import type { DeliveryEvent, OutboundNotification } from '../delivery/provider.js';
 import type { PlannedItem } from '../domain/delivery/delivery-plan.js';
 import type { Db } from './database.js';
+import type { LastResult } from './provider-store.js';
 
 export const OUTBOX_STATES = ['pending', 'in_flight', 'delivered', 'dead'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
@@ -52,6 +53,11 @@ export class OutboxStore {
   readonly #settle;
   readonly #sendReference;
   readonly #nextDue;
+  readonly #providersWithWork;
+  readonly #settleAll;
+  readonly #recordResult;
+  readonly #orphans;
+  readonly #claimAll: (now: number, limit: number, capacity: (providerId: string) => number) => OutboxItem[];
 
   constructor(private readonly db: Db) {
     // An item with this idempotency key exists already: the same change was enqueued before.
@@ -64,13 +70,19 @@ export class OutboxStore {
     this.#sentRoutes = db.prepare<[string], { route_id: string }>(`
       SELECT route_id FROM outbox WHERE notification_id = ? AND operation = 'send' AND state <> 'dead'`);
     // Due items whose lifecycle has no earlier unfinished item, so an update never overtakes its send.
-    this.#due = db.prepare<[number, number], Row>(`
-      SELECT o.* FROM outbox o
-      WHERE o.state = 'pending' AND o.next_attempt_at <= ?
+    this.#due = db.prepare<[string, number, number], Row>(`
+      SELECT o.* FROM outbox o INDEXED BY outbox_provider_due
+      WHERE o.state = 'pending' AND o.provider_id = ? AND o.next_attempt_at <= ?
         AND NOT EXISTS (
           SELECT 1 FROM outbox e WHERE e.notification_id = o.notification_id AND e.route_id = o.route_id
             AND e.seq < o.seq AND e.state IN ('pending', 'in_flight'))
       ORDER BY o.next_attempt_at, o.seq LIMIT ?`);
+    this.#providersWithWork = db.prepare<[], { id: string }>(`
+      SELECT p.id FROM providers p WHERE EXISTS (
+        SELECT 1 FROM outbox o INDEXED BY outbox_provider_due WHERE o.state = 'pending' AND o.provider_id = p.id)`);
+    this.#orphans = db.prepare(`
+      UPDATE outbox SET state = 'dead', last_reason = 'provider_deleted', updated_at = ?
+      WHERE state = 'pending' AND provider_id NOT IN (SELECT id FROM providers)`);
     this.#claim = db.prepare(`
       UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ?
       WHERE seq = ? AND state = 'pending'`);
@@ -80,6 +92,42 @@ export class OutboxStore {
       WHERE seq = @seq`);
     this.#sendReference = db.prepare<[string, string], { reference: string | null; state: OutboxState }>(`
       SELECT reference, state FROM outbox WHERE notification_id = ? AND route_id = ? AND operation = 'send'`);
+    // One transaction: the rows read are the rows claimed, whatever another writer does meanwhile.
+    this.#claimAll = db.transaction(
+      (now: number, limit: number, capacity: (providerId: string) => number): OutboxItem[] => {
+        const claimed: OutboxItem[] = [];
+        for (const { id } of this.#providersWithWork.all()) {
+          const room = Math.min(capacity(id), limit - claimed.length);
+          if (room <= 0) continue;
+          for (const row of this.#due.all(id, now, room)) {
+            this.#claim.run(now, row.seq);
+            claimed.push(toItem({ ...row, state: 'in_flight', attempts: row.attempts + 1 }));
+          }
+        }
+        return claimed;
+      },
+    );
+    this.#recordResult = db.prepare('UPDATE providers SET last_result = ? WHERE id = ?');
+    this.#settleAll = db.transaction(
+      (
+        seq: number,
+        state: string,
+        now: number,
+        details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number },
+        provider?: { id: string; lastResult: LastResult },
+      ) => {
+        this.#settle.run({
+          seq,
+          state,
+          now,
+          nextAttemptAt: details.nextAttemptAt ?? now,
+          reference: details.reference ?? null,
+          reason: details.reason ?? null,
+          status: details.status ?? null,
+        });
+        if (provider) this.#recordResult.run(JSON.stringify(provider.lastResult), provider.id);
+      },
+    );
     this.#nextDue = db.prepare<[], { at: number | null }>(
       `SELECT min(next_attempt_at) AS at FROM outbox WHERE state = 'pending'`,
     );
@@ -108,37 +156,25 @@ export class OutboxStore {
   }
 
   /**
-   * Marks up to `limit` due items in flight and returns them, skipping items of providers for which
-   * `accept` says no (held by a Retry-After, or at their concurrency limit).
+   * Marks up to `limit` due items in flight and returns them, at most `capacity(provider)` per provider
+   * (zero for one held by a Retry-After or at its concurrency limit).
    */
-  claim(now: number, limit: number, accept: (providerId: string) => boolean): OutboxItem[] {
-    return this.db.transaction(() => {
-      const claimed: OutboxItem[] = [];
-      for (const row of this.#due.all(now, limit * 4)) {
-        if (claimed.length >= limit) break;
-        if (!accept(row.provider_id)) continue;
-        this.#claim.run(now, row.seq);
-        claimed.push(toItem({ ...row, state: 'in_flight', attempts: row.attempts + 1 }));
-      }
-      return claimed;
-    })();
+  claim(now: number, limit: number, capacity: (providerId: string) => number): OutboxItem[] {
+    return this.#claimAll(now, limit, capacity);
   }
 
+  /**
+   * Records an attempt's outcome on the item and, in the same transaction, as its provider's last
+   * result: one write per attempt.
+   */
   settle(
     seq: number,
     state: 'pending' | 'delivered' | 'dead',
     now: number,
     details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number },
+    provider?: { id: string; lastResult: LastResult },
   ): void {
-    this.#settle.run({
-      seq,
-      state,
-      now,
-      nextAttemptAt: details.nextAttemptAt ?? now,
-      reference: details.reference ?? null,
-      reason: details.reason ?? null,
-      status: details.status ?? null,
-    });
+    this.#settleAll(seq, state, now, details, provider);
   }
 
   /** What the lifecycle's send delivered: the reference an update or clear needs. */
@@ -147,8 +183,12 @@ export class OutboxStore {
     return row && { state: row.state, ...(row.reference !== null && { reference: row.reference }) };
   }
 
-  /** Items a crashed run left in flight go back to pending, due now; their attempt counts stay. */
+  /**
+   * Items a crashed run left in flight go back to pending, due now; their attempt counts stay. Items
+   * whose provider is gone dead-letter with `provider_deleted`.
+   */
   recoverInFlight(now: number): number {
+    this.#orphans.run(now);
     return this.db
       .prepare(
         `UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'`,

@@ -37,7 +37,22 @@ interface Row {
 
 /** All SQL of providers and their sealed secrets. */
 export class ProviderStore {
-  constructor(private readonly db: Db) {}
+  readonly #byId;
+  readonly #secretNames;
+  readonly #sealed;
+  readonly #recordResult;
+
+  constructor(private readonly db: Db) {
+    // Prepared once: the dispatcher reads a provider and records a result on every attempt.
+    this.#byId = db.prepare<[string], Row>('SELECT * FROM providers WHERE id = ?');
+    this.#secretNames = db.prepare<[string], { name: string }>(
+      'SELECT name FROM provider_secrets WHERE provider_id = ? ORDER BY name',
+    );
+    this.#sealed = db.prepare<[string], { name: string; sealed: Buffer }>(
+      'SELECT name, sealed FROM provider_secrets WHERE provider_id = ?',
+    );
+    this.#recordResult = db.prepare('UPDATE providers SET last_result = ? WHERE id = ?');
+  }
 
   list(): ProviderRecord[] {
     const rows = this.db.prepare<[], Row>('SELECT * FROM providers ORDER BY created_at, id').all();
@@ -45,8 +60,21 @@ export class ProviderStore {
   }
 
   get(id: string): ProviderRecord | undefined {
-    const row = this.db.prepare<[string], Row>('SELECT * FROM providers WHERE id = ?').get(id);
+    const row = this.#byId.get(id);
     return row && this.toRecord(row);
+  }
+
+  /** What an attempt needs: kind, state and plain settings, without the secret names (one query). */
+  forDelivery(id: string): Pick<ProviderRecord, 'id' | 'kind' | 'enabled' | 'settings'> | undefined {
+    const row = this.#byId.get(id);
+    return (
+      row && {
+        id: row.id,
+        kind: row.kind,
+        enabled: row.enabled === 1,
+        settings: JSON.parse(row.settings) as SettingValues,
+      }
+    );
   }
 
   /** Inserts or replaces the provider and, in the same transaction, the sealed secrets given. */
@@ -84,31 +112,33 @@ export class ProviderStore {
     );
   }
 
-  /** Deletes the provider with its secrets and routes (cascade). */
-  delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM providers WHERE id = ?').run(id).changes > 0;
+  /**
+   * Deletes the provider with its secrets and routes (cascade); its waiting outbox items dead-letter
+   * with `provider_deleted`, visibly, instead of waiting forever.
+   */
+  delete(id: string, now: number): boolean {
+    return this.db.transaction(() => {
+      this.db
+        .prepare(
+          `UPDATE outbox SET state = 'dead', last_reason = 'provider_deleted', updated_at = ?
+           WHERE provider_id = ? AND state = 'pending'`,
+        )
+        .run(now, id);
+      return this.db.prepare('DELETE FROM providers WHERE id = ?').run(id).changes > 0;
+    })();
   }
 
   sealedSecrets(id: string): Map<string, Buffer> {
-    const rows = this.db
-      .prepare<[string], { name: string; sealed: Buffer }>(
-        'SELECT name, sealed FROM provider_secrets WHERE provider_id = ?',
-      )
-      .all(id);
+    const rows = this.#sealed.all(id);
     return new Map(rows.map((row) => [row.name, row.sealed]));
   }
 
   recordResult(id: string, result: LastResult): void {
-    this.db.prepare('UPDATE providers SET last_result = ? WHERE id = ?').run(JSON.stringify(result), id);
+    this.#recordResult.run(JSON.stringify(result), id);
   }
 
   private toRecord(row: Row): ProviderRecord {
-    const secretNames = this.db
-      .prepare<[string], { name: string }>(
-        'SELECT name FROM provider_secrets WHERE provider_id = ? ORDER BY name',
-      )
-      .all(row.id)
-      .map((secret) => secret.name);
+    const secretNames = this.#secretNames.all(row.id).map((secret) => secret.name);
     return {
       id: row.id,
       kind: row.kind,
