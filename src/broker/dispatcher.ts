@@ -108,7 +108,10 @@ export class Dispatcher {
         this.#inFlight.delete(item.seq);
         this.#perProvider.set(item.providerId, (this.#perProvider.get(item.providerId) ?? 1) - 1);
         this.#running.delete(done);
-        this.wake();
+        // Refill in batches once the provider is half idle: one claim transaction for several items.
+        // Other providers' completions and new work wake it too, so nothing waits for long.
+        if ((this.#perProvider.get(item.providerId) ?? 0) <= this.deps.concurrency.perProvider / 2)
+          this.wake();
       });
     this.#running.add(done);
     return done;
