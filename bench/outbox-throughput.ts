@@ -21,7 +21,7 @@ import { enabledRouteTo, OUTBOX_BROKER } from '../test/support/outbox-broker.js'
 import { startReceiver } from '../test/support/receiver.js';
 import { TEST_PROVIDER_KIND } from '../test/support/test-provider.js';
 import { printTable } from './support/report.js';
-import { wrkPost } from './support/wrk.js';
+import { wrkPost } from './support/wrk-rate.js';
 
 const CONNECTIONS = 16;
 const SLICE_SECONDS = 5;
