@@ -8,6 +8,7 @@ import { runClientStartupBench } from './client-startup.js';
 import { runStreamBench } from './stream-fanout.js';
 import { runHookAdapterBench } from './hook-adapter.js';
 import { runPresentationBench } from './presentation.js';
+import { runOutboxBench } from './outbox-throughput.js';
 
 interface Suite {
   name: string;
@@ -21,6 +22,7 @@ const suites: Suite[] = [
   { name: 'stream', run: runStreamBench },
   { name: 'hooks', run: runHookAdapterBench },
   { name: 'presentation', run: runPresentationBench },
+  { name: 'outbox', run: runOutboxBench },
 ];
 
 async function main(selected: string[]): Promise<void> {

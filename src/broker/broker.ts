@@ -30,6 +30,8 @@ import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { Tray } from '../presentation/tray/tray.js';
 import { updateConfigFields } from '../config/config-update.js';
+import { createOutbound, type OutboundOptions } from './outbound.js';
+import { PROVIDER_KINDS } from '../delivery/registry.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Event stream: changes kept for Last-Event-ID resumption, open streams, unsent bytes, keep-alive. */
@@ -47,6 +49,8 @@ const STOP_GRACE_MS = 3000;
 export interface BrokerOptions {
   paths: NotifyPaths;
   clock?: Clock;
+  /** Provider kinds and delivery tuning; the registry's kinds and the documented policy by default. */
+  outbound?: Partial<OutboundOptions>;
 }
 
 export interface RunningBroker {
@@ -87,13 +91,20 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const changes = new ChangeFeed((error) => log.error(`a change listener failed: ${(error as Error).name}`));
   const stream = new ChangeStream(STREAM_HISTORY, clock());
   changes.subscribe((change) => stream.append(change));
+  const newId = createIdGenerator(clock);
+  const outbound = createOutbound(db, paths, clock, newId, log, {
+    kinds: PROVIDER_KINDS,
+    ...options.outbound,
+  });
   const service = new NotificationService({
     store,
     writes,
     clock,
-    newId: createIdGenerator(clock),
+    newId,
     types: () => settings.current.types,
     changes,
+    // The outbox items of a change commit with it (issue 9): a crash never loses a promised delivery.
+    withinWrite: (change) => outbound.enqueuer.enqueue(change),
   });
   const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
   const player = new SoundPlayer({ log });
@@ -131,6 +142,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     toasts.handle(change);
     tray.refresh();
   });
+  changes.subscribe(() => outbound.dispatcher.wake());
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,
@@ -138,6 +150,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const app: FastifyInstance = buildHttpServer({
     notifications: service,
     events,
+    outbound,
     health: { version: VERSION, startedAt: clock(), clock, activeCount: () => service.countActive() },
     stream: {
       changes: stream,
@@ -174,6 +187,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
+  outbound.dispatcher.start();
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
@@ -202,6 +216,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       await app.close();
       clearTimeout(grace);
+      await outbound.dispatcher.stop();
       writes.close();
       db.close();
       lock.release();

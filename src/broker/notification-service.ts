@@ -11,7 +11,7 @@ import {
   type UpsertResult,
 } from '../store/notification-store.js';
 import type { WriteQueue } from '../store/write-queue.js';
-import type { ChangeFeed } from './change-feed.js';
+import type { ChangeFeed, NotificationChange } from './change-feed.js';
 import type { Clock } from './clock.js';
 
 export interface NotificationServiceDeps {
@@ -23,6 +23,8 @@ export interface NotificationServiceDeps {
   types: () => TypeCatalog;
   /** Told of every committed change, after the commit. */
   changes?: ChangeFeed;
+  /** Written with the change, inside its transaction (the outbox): either both commit or neither. */
+  withinWrite?: (change: NotificationChange) => void;
 }
 
 /** Notification use cases: create with dedup by key, read, list, status changes, and the writes ARC events make. */
@@ -46,15 +48,19 @@ export class NotificationService {
   async store(draft: NotificationDraft, options: UpsertOptions = {}): Promise<UpsertResult> {
     const now = this.deps.clock();
     const id = this.deps.newId();
-    const result = await this.deps.writes.run(() => {
+    const { result, change } = await this.deps.writes.run(() => {
       const upserted = this.deps.store.upsert(id, draft, now, options);
       if (!upserted) throw new NotFoundError();
-      return upserted;
+      // A replayed ARC event returns its original row untouched: only a write that changed it is news.
+      const change: NotificationChange | undefined = upserted.created
+        ? { kind: 'created', record: upserted.record }
+        : upserted.record.updatedAt === now
+          ? { kind: 'updated', record: upserted.record }
+          : undefined;
+      if (change) this.deps.withinWrite?.(change);
+      return { result: upserted, change };
     });
-    // A replayed ARC event returns its original row untouched: only a write that changed it is news.
-    if (result.created) this.deps.changes?.publish({ kind: 'created', record: result.record });
-    else if (result.record.updatedAt === now)
-      this.deps.changes?.publish({ kind: 'updated', record: result.record });
+    if (change) this.deps.changes?.publish(change);
     return result;
   }
 
@@ -113,7 +119,9 @@ export class NotificationService {
       try {
         const updated = this.deps.store.setStatus(current.id, target, now);
         if (!updated) throw new NotFoundError();
-        return { record: updated, previous: current.status };
+        const change: NotificationChange = { kind: 'status', record: updated, previous: current.status };
+        this.deps.withinWrite?.(change);
+        return { record: updated, change };
       } catch (error) {
         if (error instanceof ActiveKeyTakenError) {
           throw new InvalidRequestError(
@@ -123,9 +131,7 @@ export class NotificationService {
         throw error;
       }
     });
-    if (outcome.previous !== undefined) {
-      this.deps.changes?.publish({ kind: 'status', record: outcome.record, previous: outcome.previous });
-    }
+    if (outcome.change) this.deps.changes?.publish(outcome.change);
     return outcome.record;
   }
 }

@@ -1,4 +1,30 @@
 import type { FastifyRequest } from 'fastify';
+import { ERROR, object, str, type RouteSchema } from './schema-kit.js';
+
+export const HEALTH_SCHEMAS = {
+  open: {
+    summary: 'Liveness, without authentication',
+    response: { 200: object({ status: { const: 'ok' } }, ['status']) },
+  },
+  detailed: {
+    summary: 'The spec HealthResponse',
+    response: {
+      200: object(
+        {
+          status: { const: 'ok' },
+          version: str(),
+          pid: { type: 'integer' },
+          uptimeSeconds: { type: 'number' },
+          activeCount: { type: 'integer' },
+          apiVersion: { const: 'v1' },
+          serverTimeUtc: str({ format: 'date-time' }),
+        },
+        ['status', 'version', 'pid', 'uptimeSeconds', 'activeCount', 'apiVersion', 'serverTimeUtc'],
+      ),
+      401: ERROR,
+    },
+  },
+} satisfies Record<string, RouteSchema>;
 
 export interface HealthDeps {
   version: string;

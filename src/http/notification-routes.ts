@@ -1,9 +1,83 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NotificationService } from '../broker/notification-service.js';
 import { toDto } from '../domain/notification.js';
+import { PRIORITIES } from '../domain/priority.js';
+import { arrayOf, ERROR, ID_PARAMS, object, str, type JsonSchema, type RouteSchema } from './schema-kit.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 type ListRequest = FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>;
+
+const TYPE_ID = str({ pattern: '^[a-z][a-z0-9_]{0,63}$' });
+const PRIORITY: JsonSchema = { enum: [...PRIORITIES] };
+const STATUS: JsonSchema = { enum: ['active', 'dismissed', 'resolved'] };
+
+/** The spec's NotificationDto. */
+export const NOTIFICATION: JsonSchema = object(
+  {
+    id: str(),
+    key: str({ minLength: 1, maxLength: 100 }),
+    agent: str({ minLength: 1, maxLength: 100 }),
+    agentInstance: str({ minLength: 1, maxLength: 100 }),
+    project: str({ minLength: 1, maxLength: 200 }),
+    type: TYPE_ID,
+    priority: PRIORITY,
+    title: str({ minLength: 1, maxLength: 200 }),
+    message: str({ minLength: 1, maxLength: 4000 }),
+    cwd: str({ minLength: 1, maxLength: 1024 }),
+    pid: { type: 'integer', minimum: 0 },
+    status: STATUS,
+    createdAt: str({ format: 'date-time' }),
+    updatedAt: str({ format: 'date-time' }),
+    resolvedAt: str({ format: 'date-time' }),
+    metadata: { type: ['object', 'null'] },
+  },
+  ['id', 'agent', 'type', 'priority', 'title', 'message', 'status', 'createdAt', 'updatedAt', 'metadata'],
+);
+
+const ONE = { 200: NOTIFICATION, 400: ERROR, 401: ERROR, 404: ERROR };
+
+export const NOTIFICATION_SCHEMAS = {
+  create: {
+    summary: 'Create a notification, or update in place when its key matches an active one',
+    body: object(
+      {
+        title: str({ minLength: 1, maxLength: 200 }),
+        message: str({ minLength: 1, maxLength: 4000 }),
+        type: TYPE_ID,
+        priority: PRIORITY,
+        agent: str({ minLength: 1, maxLength: 100 }),
+        agentInstance: str({ minLength: 1, maxLength: 100 }),
+        project: str({ minLength: 1, maxLength: 200 }),
+        key: str({ minLength: 1, maxLength: 100 }),
+        cwd: str({ minLength: 1, maxLength: 1024 }),
+        pid: { type: 'integer', minimum: 0 },
+        metadata: { type: 'object', description: 'serialized size at most 8192 bytes' },
+      },
+      ['title', 'message'],
+    ),
+    response: { 201: NOTIFICATION, 400: ERROR, 401: ERROR, 413: null, 429: ERROR },
+  },
+  list: {
+    summary: 'Notifications, newest first',
+    querystring: object({
+      unresolved: { type: 'boolean' },
+      type: TYPE_ID,
+      status: STATUS,
+      project: str(),
+      agent: str(),
+      limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+    }),
+    response: { 200: arrayOf(NOTIFICATION), 400: ERROR, 401: ERROR },
+  },
+  get: { summary: 'One notification', params: ID_PARAMS, response: ONE },
+  changeStatus: {
+    summary: 'Dismiss, resolve or reopen',
+    params: ID_PARAMS,
+    body: object({ status: STATUS }, ['status']),
+    response: ONE,
+  },
+  dismiss: { summary: 'Dismiss', params: ID_PARAMS, response: { ...ONE, 429: ERROR } },
+} satisfies Record<string, RouteSchema>;
 
 /** Handlers of /v1/notifications; each one translates HTTP to a service call and back. */
 export function notificationHandlers(service: NotificationService) {

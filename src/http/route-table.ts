@@ -1,21 +1,28 @@
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { HealthDeps } from './health-routes.js';
-import { healthHandlers } from './health-routes.js';
-import { notificationHandlers } from './notification-routes.js';
+import { HEALTH_SCHEMAS, healthHandlers } from './health-routes.js';
+import { NOTIFICATION_SCHEMAS, notificationHandlers } from './notification-routes.js';
 import type { NotificationService } from '../broker/notification-service.js';
 import type { EventService } from '../broker/event-service.js';
-import { eventHandlers } from './event-routes.js';
-import { streamHandlers, type StreamDeps } from './stream-routes.js';
+import type { Outbound } from '../broker/outbound.js';
 import type { SettingsAdmin } from '../broker/settings-admin.js';
 import type { SoundAdmin } from '../broker/sound-admin.js';
-import { settingsHandlers } from './settings-routes.js';
-import { SOUND_IMPORT_BODY_LIMIT, soundHandlers } from './sound-routes.js';
-import { typeHandlers } from './type-routes.js';
-import { presentationHandlers, type PresentationDeps } from './presentation-routes.js';
+import { EVENT_SCHEMAS, eventHandlers } from './event-routes.js';
+import { PROVIDER_SCHEMAS, providerHandlers } from './provider-routes.js';
+import { ROUTE_SCHEMAS, deliveryRouteHandlers } from './delivery-route-routes.js';
+import { OUTBOX_SCHEMAS, outboxHandlers } from './outbox-routes.js';
+import { OPENAPI_SCHEMA, openApiHandler } from './openapi.js';
+import { STREAM_SCHEMAS, streamHandlers, type StreamDeps } from './stream-routes.js';
+import { SETTINGS_ROUTE_SCHEMAS, settingsHandlers } from './settings-routes.js';
+import { SOUND_IMPORT_BODY_LIMIT, SOUND_ROUTE_SCHEMAS, soundHandlers } from './sound-routes.js';
+import { TYPE_ROUTE_SCHEMAS, typeHandlers } from './type-routes.js';
+import { PRESENTATION_SCHEMAS, presentationHandlers, type PresentationDeps } from './presentation-routes.js';
+import type { JsonSchema, RouteSchema } from './schema-kit.js';
 
 export interface RouteDeps {
   notifications: NotificationService;
   events: EventService;
+  outbound: Pick<Outbound, 'providers' | 'routes' | 'outbox'>;
   health: HealthDeps;
   stream: StreamDeps;
   settingsAdmin: SettingsAdmin;
@@ -23,21 +30,36 @@ export interface RouteDeps {
   presentation: PresentationDeps;
 }
 
-interface RouteEntry {
+export interface RouteEntry {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   auth: boolean;
   rateLimited: boolean;
   /** The body is the raw bytes (not JSON), up to this size instead of maxRequestBodyBytes. */
   rawBodyLimit?: number;
+  /** Request and response JSON Schemas: they document the API (GET /v1/openapi.json). */
+  schema: RouteSchema;
   handler: RouteHandlerMethod;
 }
 
-/** Every endpoint of the broker, with its guards, in one place. */
+interface Shapes {
+  params?: JsonSchema;
+  querystring?: JsonSchema;
+  body?: JsonSchema;
+  response: Record<number, JsonSchema | null>;
+}
+
+/** A resource's shapes with the one-line summary the OpenAPI document shows. */
+const described = (summary: string, shapes: Shapes): RouteSchema => ({ summary, ...shapes }) as RouteSchema;
+
+/** Every endpoint of the broker, with its guards and schemas, in one place. */
 export function routeTable(deps: RouteDeps): RouteEntry[] {
   const health = healthHandlers(deps.health);
   const notifications = notificationHandlers(deps.notifications);
   const events = eventHandlers(deps.events);
+  const providers = providerHandlers(deps.outbound.providers);
+  const routes = deliveryRouteHandlers(deps.outbound.routes);
+  const outbox = outboxHandlers(deps.outbound.outbox);
   const stream = streamHandlers(deps.stream);
   const settings = settingsHandlers(deps.settingsAdmin);
   const types = typeHandlers(deps.settingsAdmin);
@@ -47,6 +69,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     method: RouteEntry['method'],
     url: string,
     guards: { auth: boolean; rateLimited?: boolean; rawBodyLimit?: number },
+    schema: RouteSchema,
     handler: unknown,
   ): RouteEntry => ({
     method,
@@ -54,30 +77,88 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     auth: guards.auth,
     rateLimited: guards.rateLimited ?? false,
     ...(guards.rawBodyLimit !== undefined && { rawBodyLimit: guards.rawBodyLimit }),
+    schema,
     handler: handler as RouteHandlerMethod,
   });
+  const auth = { auth: true };
+  const limited = { auth: true, rateLimited: true };
+  const P = PROVIDER_SCHEMAS;
+  const R = ROUTE_SCHEMAS;
+  const O = OUTBOX_SCHEMAS;
+  const N = NOTIFICATION_SCHEMAS;
+  const S = SETTINGS_ROUTE_SCHEMAS;
+  const T = TYPE_ROUTE_SCHEMAS;
+  const SO = SOUND_ROUTE_SCHEMAS;
 
-  return [
-    route('GET', '/health', { auth: false }, health.open),
-    route('GET', '/v1/health', { auth: true }, health.detailed),
-    route('POST', '/v1/notifications', { auth: true, rateLimited: true }, notifications.create),
-    route('GET', '/v1/notifications', { auth: true }, notifications.list),
-    route('GET', '/v1/notifications/:id', { auth: true }, notifications.get),
-    route('PATCH', '/v1/notifications/:id', { auth: true }, notifications.changeStatus),
-    route('POST', '/v1/notifications/:id/dismiss', { auth: true, rateLimited: true }, notifications.dismiss),
-    route('POST', '/v1/events', { auth: true, rateLimited: true }, events.receive),
-    route('GET', '/v1/stream', { auth: true }, stream.open),
-    route('GET', '/v1/settings', { auth: true }, settings.get),
-    route('PATCH', '/v1/settings', { auth: true }, settings.patch),
-    route('GET', '/v1/types', { auth: true }, types.list),
-    route('PUT', '/v1/types/:id', { auth: true }, types.put),
-    route('DELETE', '/v1/types/:id', { auth: true }, types.remove),
-    route('GET', '/v1/sounds', { auth: true }, sounds.list),
-    route('PUT', '/v1/sounds/:name', { auth: true, rawBodyLimit: SOUND_IMPORT_BODY_LIMIT }, sounds.import),
-    route('DELETE', '/v1/sounds/:name', { auth: true }, sounds.remove),
-    route('POST', '/v1/sounds/:name/preview', { auth: true, rateLimited: true }, sounds.preview),
-    route('POST', '/v1/presentation/test', { auth: true, rateLimited: true }, presentation.testToast),
+  const table = [
+    route('GET', '/health', { auth: false }, HEALTH_SCHEMAS.open, health.open),
+    route('GET', '/v1/health', auth, HEALTH_SCHEMAS.detailed, health.detailed),
+    route('POST', '/v1/notifications', limited, N.create, notifications.create),
+    route('GET', '/v1/notifications', auth, N.list, notifications.list),
+    route('GET', '/v1/notifications/:id', auth, N.get, notifications.get),
+    route('PATCH', '/v1/notifications/:id', auth, N.changeStatus, notifications.changeStatus),
+    route('POST', '/v1/notifications/:id/dismiss', limited, N.dismiss, notifications.dismiss),
+    route('POST', '/v1/events', limited, EVENT_SCHEMAS.receive, events.receive),
+    route('GET', '/v1/stream', auth, STREAM_SCHEMAS.open, stream.open),
+    route('GET', '/v1/settings', auth, described('Read the presentation settings', S.get), settings.get),
+    route('PATCH', '/v1/settings', auth, described('Change presentation settings', S.patch), settings.patch),
+    route('GET', '/v1/types', auth, described('List type definitions', T.list), types.list),
+    route('PUT', '/v1/types/:id', auth, described('Create or replace a type definition', T.put), types.put),
+    route('DELETE', '/v1/types/:id', auth, described('Delete a type definition', T.delete), types.remove),
+    route('GET', '/v1/sounds', auth, described('List built-in and imported sounds', SO.list), sounds.list),
+    route(
+      'PUT',
+      '/v1/sounds/:name',
+      { auth: true, rawBodyLimit: SOUND_IMPORT_BODY_LIMIT },
+      described('Import a .wav or .mp3 sound', SO.import),
+      sounds.import,
+    ),
+    route(
+      'DELETE',
+      '/v1/sounds/:name',
+      auth,
+      described('Remove an imported sound', SO.delete),
+      sounds.remove,
+    ),
+    route('POST', '/v1/sounds/:name/preview', limited, described('Play a sound', SO.preview), sounds.preview),
+    route(
+      'POST',
+      '/v1/presentation/test',
+      limited,
+      described('Show a sample toast', PRESENTATION_SCHEMAS.testToast),
+      presentation.testToast,
+    ),
+    route('GET', '/v1/provider-kinds', auth, P.kinds, providers.kinds),
+    route('GET', '/v1/providers', auth, P.list, providers.list),
+    route('POST', '/v1/providers', auth, P.create, providers.create),
+    route('GET', '/v1/providers/:id', auth, P.get, providers.get),
+    route('PATCH', '/v1/providers/:id', auth, P.update, providers.update),
+    route('DELETE', '/v1/providers/:id', auth, P.remove, providers.remove),
+    route('POST', '/v1/providers/:id/enable', auth, P.enable, providers.enable),
+    route('POST', '/v1/providers/:id/disable', auth, P.disable, providers.disable),
+    route('POST', '/v1/providers/:id/test', auth, P.test, providers.test),
+    route('GET', '/v1/routes', auth, R.list, routes.list),
+    route('POST', '/v1/routes', auth, R.create, routes.create),
+    route('GET', '/v1/routes/:id', auth, R.get, routes.get),
+    route('PATCH', '/v1/routes/:id', auth, R.update, routes.update),
+    route('DELETE', '/v1/routes/:id', auth, R.remove, routes.remove),
+    route('POST', '/v1/routes/:id/enable', auth, R.enable, routes.enable),
+    route('POST', '/v1/routes/:id/disable', auth, R.disable, routes.disable),
+    route('GET', '/v1/outbox', auth, O.list, outbox.list),
+    route('GET', '/v1/outbox/counts', auth, O.counts, outbox.counts),
+    route('POST', '/v1/outbox/:id/retry', auth, O.retry, outbox.retry),
+    route('POST', '/v1/outbox/purge-delivered', auth, O.purge, outbox.purge),
   ];
+  table.push(
+    route(
+      'GET',
+      '/v1/openapi.json',
+      auth,
+      OPENAPI_SCHEMA,
+      openApiHandler(() => table),
+    ),
+  );
+  return table;
 }
 
 export function registerRoutes(app: FastifyInstance, routes: RouteEntry[]): void {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChangeStream, StreamEvent } from '../broker/change-stream.js';
 import { InvalidRequestError } from '../domain/errors.js';
 import { sendError } from './errors.js';
+import { ERROR, type RouteSchema } from './schema-kit.js';
 
 export interface StreamDeps {
   changes: ChangeStream;
@@ -12,6 +13,26 @@ export interface StreamDeps {
   /** Keep-alive comment interval unless the client asks for another with `?heartbeat=<seconds>`. */
   heartbeatMs: number;
 }
+
+/** GET /v1/stream for the OpenAPI document; the events themselves are described in docs/api.md. */
+export const STREAM_SCHEMAS = {
+  open: {
+    summary: 'Follow every change as Server-Sent Events (Last-Event-ID resumes)',
+    querystring: {
+      type: 'object',
+      properties: { heartbeat: { type: 'integer', minimum: 1, maximum: 300, description: 'seconds' } },
+    },
+    response: {
+      200: {
+        type: 'string',
+        contentMediaType: 'text/event-stream',
+        description: 'events notification.created, .updated, .resolved, .dismissed, .reopened and reset',
+      },
+      400: ERROR,
+      503: ERROR,
+    },
+  },
+} satisfies Record<string, RouteSchema>;
 
 type StreamRequest = FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>;
 

@@ -56,4 +56,71 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notifications_key ON notifications (key, seq) WHERE key IS NOT NULL;
     `,
   },
+  {
+    version: 3,
+    description:
+      'outbound delivery: providers, their encrypted secrets, routes, the outbox, and recorded choices',
+    sql: `
+      CREATE TABLE providers (
+        id          TEXT    PRIMARY KEY,
+        kind        TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        enabled     INTEGER NOT NULL DEFAULT 0,
+        settings    TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        last_result TEXT
+      );
+      -- One row per secret setting: AES-256-GCM ciphertext, never the value itself.
+      CREATE TABLE provider_secrets (
+        provider_id TEXT NOT NULL REFERENCES providers (id) ON DELETE CASCADE,
+        name        TEXT NOT NULL,
+        sealed      BLOB NOT NULL,
+        PRIMARY KEY (provider_id, name)
+      );
+      CREATE TABLE routes (
+        id               TEXT    PRIMARY KEY,
+        name             TEXT    NOT NULL,
+        provider_id      TEXT    NOT NULL REFERENCES providers (id) ON DELETE CASCADE,
+        enabled          INTEGER NOT NULL DEFAULT 0,
+        minimum_priority TEXT    NOT NULL CHECK (minimum_priority IN ('low', 'normal', 'high', 'critical')),
+        type_id          TEXT,
+        project          TEXT,
+        agent            TEXT,
+        include_message  INTEGER NOT NULL DEFAULT 1,
+        created_at       INTEGER NOT NULL,
+        updated_at       INTEGER NOT NULL
+      );
+      -- No foreign keys to notifications or routes: an item outlives a pruned notification or a deleted
+      -- route, so what was promised is still delivered (or visibly dead-lettered).
+      CREATE TABLE outbox (
+        seq             INTEGER PRIMARY KEY,
+        notification_id TEXT    NOT NULL,
+        route_id        TEXT    NOT NULL,
+        provider_id     TEXT    NOT NULL,
+        operation       TEXT    NOT NULL CHECK (operation IN ('send', 'update', 'clear')),
+        event           TEXT    NOT NULL,
+        payload         TEXT    NOT NULL,
+        idempotency_key TEXT    NOT NULL UNIQUE,
+        state           TEXT    NOT NULL CHECK (state IN ('pending', 'in_flight', 'delivered', 'dead')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        reference       TEXT,
+        last_reason     TEXT,
+        last_status     INTEGER,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL
+      );
+      CREATE INDEX outbox_due ON outbox (next_attempt_at, seq) WHERE state = 'pending';
+      -- The dispatcher claims per provider, up to that provider's free capacity.
+      CREATE INDEX outbox_provider_due ON outbox (provider_id, next_attempt_at, seq) WHERE state = 'pending';
+      CREATE INDEX outbox_state ON outbox (state, seq);
+      CREATE INDEX outbox_lifecycle ON outbox (notification_id, route_id, seq);
+      -- Choices made once and kept, e.g. where the secrets master key lives.
+      CREATE TABLE choices (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -99,7 +99,7 @@ describe('GET /v1/stream', () => {
     const reader = new SseReader(broker.port, {});
     await reader.ended;
     assert.equal(reader.status, 401);
-    assert.equal(reader.text, '{"error":"unauthorized"}');
+    assert.equal(reader.text, '{"error":"unauthorized"}\n');
   });
 
   it('drops a consumer that stops reading instead of buffering for it, and others keep everything', async () => {

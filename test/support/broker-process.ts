@@ -87,6 +87,10 @@ export interface StartOptions {
   home?: TempHome;
   /** Listen on this port (a restart on the port clients already know) instead of a free one. */
   port?: number;
+  /** Another entry point than notifyd (e.g. the broker with test provider kinds). */
+  script?: string;
+  /** Extra environment variables. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Starts the real notifyd on a free loopback port and waits until it listens. */
@@ -95,7 +99,10 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerPro
   const port = options.port ?? (await freePort());
   const existing = options.home ? safeRead(home) : {};
   writeConfig(home, { ...existing, rateLimitPerSecond: 100000, ...options.config, port });
-  const child = spawn(process.execPath, [NOTIFYD], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.script ?? NOTIFYD], {
+    env: { ...home.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

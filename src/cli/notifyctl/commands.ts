@@ -5,6 +5,9 @@ import { doctorCommand } from './doctor.js';
 import { hookCommand } from './hook-command.js';
 import { hooksCommand } from './hooks/hooks-command.js';
 import { mcpCommand } from './mcp.js';
+import { outboxCommand } from './outbox-command.js';
+import { providersCommand } from './providers-command.js';
+import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
 import { settingsCommand } from './settings.js';
 import { soundsCommand } from './sounds.js';
@@ -19,6 +22,9 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   typesCommand,
   soundsCommand,
   testToast,
+  providersCommand,
+  routesCommand,
+  outboxCommand,
   hookCommand,
   hooksCommand,
   watchCommand,

@@ -1,0 +1,223 @@
+import type { DeliveryResult, ProviderKind, SettingValues } from '../delivery/provider.js';
+import { nextAttemptAt, type RetryPolicy } from '../domain/delivery/retry-policy.js';
+import type { Logger } from '../log/logger.js';
+import { SecretsUnreadableError } from '../secrets/secret-box.js';
+import type { SecretVault } from '../secrets/secret-vault.js';
+import type { OutboxItem, OutboxStore } from '../store/outbox-store.js';
+import type { ProviderStore } from '../store/provider-store.js';
+import type { Clock } from './clock.js';
+import { runAttempt } from './delivery-attempt.js';
+
+export interface Concurrency {
+  total: number;
+  perProvider: number;
+}
+
+export const DEFAULT_CONCURRENCY: Concurrency = { total: 32, perProvider: 8 };
+/** A safety net only: new work and finished attempts wake the dispatcher at once. */
+const LONGEST_SLEEP_MS = 60_000;
+
+export interface DispatcherDeps {
+  outbox: OutboxStore;
+  providers: ProviderStore;
+  kinds: readonly ProviderKind[];
+  vault: SecretVault;
+  clock: Clock;
+  random: () => number;
+  log: Logger;
+  policy: RetryPolicy;
+  concurrency: Concurrency;
+}
+
+/**
+ * Delivers outbox items: claims due ones within the concurrency limits, runs each attempt with the
+ * per-attempt time-out, and settles it as delivered, pending again (backoff or Retry-After) or dead.
+ * Woken by new work and by finished attempts; sleeps until the next due item otherwise. Tests drive it
+ * with tick(now) without start().
+ */
+export class Dispatcher {
+  readonly #inFlight = new Map<number, AbortController>();
+  readonly #perProvider = new Map<string, number>();
+  /** Providers that answered 429/503 with Retry-After: none of their items start before this time. */
+  readonly #holds = new Map<string, number>();
+  readonly #running = new Set<Promise<void>>();
+  #started = false;
+  #wakeQueued = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Puts items a crashed run had claimed back in line, then starts delivering. */
+  start(): number {
+    const recovered = this.deps.outbox.recoverInFlight(this.deps.clock());
+    if (recovered > 0)
+      this.deps.log.warn(`outbox: ${recovered} item(s) interrupted by a previous stop were put back in line`);
+    this.#started = true;
+    this.wake();
+    return recovered;
+  }
+
+  /** Stops claiming, aborts attempts under way (they go back in line) and waits for them to settle. */
+  async stop(): Promise<void> {
+    this.#started = false;
+    clearTimeout(this.#timer);
+    for (const controller of this.#inFlight.values()) controller.abort();
+    await Promise.all(this.#running);
+  }
+
+  /** New work or free capacity: run a tick soon, once however often it is called. */
+  wake(): void {
+    if (!this.#started || this.#wakeQueued) return;
+    this.#wakeQueued = true;
+    setImmediate(() => {
+      this.#wakeQueued = false;
+      if (this.#started) void this.tick(this.deps.clock());
+    });
+  }
+
+  /** Claims what is due at `now` and runs it; resolves when those attempts have settled. */
+  async tick(now: number): Promise<void> {
+    const free = this.deps.concurrency.total - this.#inFlight.size;
+    const claimed = free > 0 ? this.deps.outbox.claim(now, free, (id) => this.room(id, now)) : [];
+    const attempts = claimed.map((item) => this.track(item));
+    // When every free slot was filled, finishing attempts wake the dispatcher; otherwise sleep until due.
+    if (this.#started && claimed.length < free) this.sleepUntilDue(now);
+    await Promise.all(attempts);
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /** How many more items of this provider may start now. */
+  private room(providerId: string, now: number): number {
+    const heldUntil = this.#holds.get(providerId);
+    if (heldUntil !== undefined && heldUntil > now) return 0;
+    return Math.max(0, this.deps.concurrency.perProvider - (this.#perProvider.get(providerId) ?? 0));
+  }
+
+  private track(item: OutboxItem): Promise<void> {
+    this.#perProvider.set(item.providerId, (this.#perProvider.get(item.providerId) ?? 0) + 1);
+    const controller = new AbortController();
+    this.#inFlight.set(item.seq, controller);
+    const done = this.deliver(item, controller.signal)
+      .catch((error: unknown) =>
+        this.deps.log.error(`outbox: item ${item.seq} could not be settled (${(error as Error).name})`),
+      )
+      .finally(() => {
+        this.#inFlight.delete(item.seq);
+        this.#perProvider.set(item.providerId, (this.#perProvider.get(item.providerId) ?? 1) - 1);
+        this.#running.delete(done);
+        // Refill in batches once the provider is half idle: one claim transaction for several items.
+        // Other providers' completions and new work wake it too, so nothing waits for long.
+        if ((this.#perProvider.get(item.providerId) ?? 0) <= this.deps.concurrency.perProvider / 2)
+          this.wake();
+      });
+    this.#running.add(done);
+    return done;
+  }
+
+  private async deliver(item: OutboxItem, stop: AbortSignal): Promise<void> {
+    const started = this.deps.clock();
+    const result = await this.attempt(item, stop);
+    const now = this.deps.clock();
+    const durationMs = Math.max(0, now - started);
+    const provider = {
+      id: item.providerId,
+      lastResult: {
+        outcome: result.outcome,
+        ...(result.outcome !== 'delivered' && { reason: result.reason }),
+        ...(result.status !== undefined && { status: result.status }),
+        at: now,
+        durationMs,
+      },
+    };
+    if (result.outcome === 'delivered') {
+      this.deps.outbox.settle(
+        item.seq,
+        'delivered',
+        now,
+        {
+          ...(result.reference !== undefined && { reference: result.reference }),
+          ...(result.status !== undefined && { status: result.status }),
+        },
+        provider,
+      );
+      return;
+    }
+    const status = result.status !== undefined ? { status: result.status } : {};
+    // An attempt cut short by our own stop is no fault of the receiver: it goes back in line at once.
+    const next =
+      result.outcome !== 'retry'
+        ? undefined
+        : result.reason === 'interrupted'
+          ? now
+          : nextAttemptAt(this.deps.policy, item.attempts, now, this.deps.random, result.retryAfterMs);
+    if (result.outcome === 'retry' && result.retryAfterMs !== undefined) {
+      this.#holds.set(item.providerId, now + result.retryAfterMs);
+    }
+    const where = `outbox: item ${item.seq} (${item.operation} via provider ${item.providerId}) attempt ${item.attempts}/${this.deps.policy.maxAttempts}`;
+    if (next === undefined) {
+      this.deps.outbox.settle(item.seq, 'dead', now, { reason: result.reason, ...status }, provider);
+      this.deps.log.warn(`${where}: ${result.reason} after ${durationMs} ms; dead-lettered`);
+    } else {
+      this.deps.outbox.settle(item.seq, 'pending', now, {
+        nextAttemptAt: next,
+        reason: result.reason,
+        ...status,
+      });
+      this.deps.log.warn(
+        `${where}: ${result.reason} after ${durationMs} ms; next attempt in ${next - now} ms`,
+      );
+    }
+  }
+
+  /** One attempt's result; every failure becomes a reason code, never exception text. */
+  private async attempt(item: OutboxItem, stop: AbortSignal): Promise<DeliveryResult> {
+    const provider = this.deps.providers.forDelivery(item.providerId);
+    if (!provider) return { outcome: 'reject', reason: 'provider_deleted' };
+    const kind = this.deps.kinds.find((candidate) => candidate.id === provider.kind);
+    if (!kind) return { outcome: 'reject', reason: 'provider_kind_unknown' };
+    if (!provider.enabled) return { outcome: 'reject', reason: 'provider_disabled' };
+    let reference: string | undefined;
+    if (item.operation !== 'send') {
+      const send = this.deps.outbox.sendOf(item.notificationId, item.routeId);
+      if (send?.state !== 'delivered') return { outcome: 'reject', reason: 'send_not_delivered' };
+      reference = send.reference;
+    }
+    let settings: SettingValues;
+    try {
+      settings = {
+        ...provider.settings,
+        ...(await this.deps.vault.open(provider.id, this.deps.providers.sealedSecrets(provider.id))),
+      };
+    } catch (error) {
+      if (error instanceof SecretsUnreadableError)
+        return { outcome: 'retry', reason: 'provider_secrets_unreadable' };
+      throw error;
+    }
+    return runAttempt(
+      kind,
+      {
+        operation: item.operation,
+        event: item.event,
+        notification: item.payload,
+        idempotencyKey: item.idempotencyKey,
+        ...(reference !== undefined && { reference }),
+      },
+      settings,
+      this.deps.policy.attemptTimeoutMs,
+      stop,
+    );
+  }
+
+  private sleepUntilDue(now: number): void {
+    clearTimeout(this.#timer);
+    const candidates = [this.deps.outbox.nextDueAt(), ...this.#holds.values()].filter(
+      (at): at is number => at !== undefined && at > now,
+    );
+    const wait = Math.min(LONGEST_SLEEP_MS, ...candidates.map((at) => at - now));
+    this.#timer = setTimeout(() => this.wake(), wait);
+    this.#timer.unref();
+  }
+}

@@ -1,0 +1,65 @@
+import type { ProviderKind } from '../delivery/provider.js';
+import { planDeliveries, type ProviderFacts } from '../domain/delivery/delivery-plan.js';
+import type { Route } from '../domain/delivery/route.js';
+import type { OutboxStore } from '../store/outbox-store.js';
+import type { ProviderStore } from '../store/provider-store.js';
+import type { RouteStore } from '../store/route-store.js';
+import type { NotificationChange } from './change-feed.js';
+import type { Clock } from './clock.js';
+
+export interface OutboxEnqueuerDeps {
+  outbox: OutboxStore;
+  routes: RouteStore;
+  providers: ProviderStore;
+  kinds: readonly ProviderKind[];
+  clock: Clock;
+}
+
+interface LiveRoutes {
+  routes: Route[];
+  providers: Map<string, ProviderFacts>;
+}
+
+/**
+ * Writes the outbox items of a notification change; called inside the change's transaction, so it
+ * does no network I/O and only SQLite work. The enabled routes are cached until management changes them.
+ */
+export class OutboxEnqueuer {
+  #live: LiveRoutes | undefined;
+
+  constructor(private readonly deps: OutboxEnqueuerDeps) {}
+
+  /** Management changed a provider or route: read them again on the next write. */
+  invalidate(): void {
+    this.#live = undefined;
+  }
+
+  enqueue(change: NotificationChange): number {
+    const live = this.live();
+    if (live.routes.length === 0) return 0;
+    const items = planDeliveries({
+      change:
+        change.kind === 'status' ? { kind: 'status', previous: change.previous } : { kind: change.kind },
+      record: change.record,
+      routes: live.routes,
+      providers: live.providers,
+      sentRoutes: change.kind === 'created' ? new Set() : this.deps.outbox.sentRoutes(change.record.id),
+    });
+    return items.length === 0 ? 0 : this.deps.outbox.enqueue(change.record.id, items, this.deps.clock());
+  }
+
+  private live(): LiveRoutes {
+    if (this.#live) return this.#live;
+    const providers = new Map<string, ProviderFacts>();
+    for (const provider of this.deps.providers.list()) {
+      const kind = this.deps.kinds.find((candidate) => candidate.id === provider.kind);
+      // A provider whose kind this build does not know can never deliver: no items for it.
+      providers.set(provider.id, {
+        enabled: provider.enabled && kind !== undefined,
+        lifecycle: kind?.lifecycle ?? { update: false, clear: false },
+      });
+    }
+    this.#live = { routes: this.deps.routes.listLive(), providers };
+    return this.#live;
+  }
+}

@@ -1,0 +1,244 @@
+import type { DeliveryOperation, ProviderKind } from '../delivery/provider.js';
+import { validateSettings } from '../domain/delivery/provider-settings.js';
+import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { formatTimestamp } from '../domain/notification.js';
+import type { RetryPolicy } from '../domain/delivery/retry-policy.js';
+import { SecretsUnreadableError } from '../secrets/secret-box.js';
+import type { SecretVault } from '../secrets/secret-vault.js';
+import type { LastResult, ProviderRecord, ProviderStore } from '../store/provider-store.js';
+import type { Clock } from './clock.js';
+import { runAttempt } from './delivery-attempt.js';
+
+export interface ProviderServiceDeps {
+  providers: ProviderStore;
+  kinds: readonly ProviderKind[];
+  vault: SecretVault;
+  clock: Clock;
+  newId: () => string;
+  policy: RetryPolicy;
+  /** Told when providers change, so the enqueue reads them again. */
+  changed: () => void;
+}
+
+/** A provider as the API shows it: secrets only say whether they are set. */
+export interface ProviderView {
+  id: string;
+  kind: string;
+  name: string;
+  enabled: boolean;
+  settings: Record<string, string | number | boolean>;
+  secrets: Record<string, boolean>;
+  health: 'ok' | 'failing' | 'unknown';
+  lastResult: (Omit<LastResult, 'at'> & { at: string }) | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TestOutcome {
+  outcome: 'delivered' | 'retry' | 'reject';
+  reason?: string;
+  status?: number;
+  /** One sentence: what happened. */
+  summary: string;
+}
+
+const NAME_MAX = 100;
+
+/** Provider management: kinds, create (disabled), update, delete, enable/disable, test. */
+export class ProviderService {
+  constructor(private readonly deps: ProviderServiceDeps) {}
+
+  kinds(): readonly ProviderKind[] {
+    return this.deps.kinds;
+  }
+
+  list(): ProviderView[] {
+    return this.deps.providers.list().map((record) => this.view(record));
+  }
+
+  get(id: string): ProviderView {
+    return this.view(this.record(id));
+  }
+
+  async create(body: unknown): Promise<ProviderView> {
+    const input = objectOf(body);
+    const kind = this.kindOf(input['kind']);
+    const name = nameOf(input['name'] ?? kind.title);
+    const validated = validateSettings(kind.settings, input['settings']);
+    const now = this.deps.clock();
+    const id = this.deps.newId();
+    this.deps.providers.save(
+      {
+        id,
+        kind: kind.id,
+        name,
+        enabled: false,
+        settings: validated.settings,
+        createdAt: now,
+        updatedAt: now,
+      },
+      await this.deps.vault.sealAll(id, validated.secrets),
+    );
+    this.deps.changed();
+    return this.get(id);
+  }
+
+  async update(id: string, body: unknown): Promise<ProviderView> {
+    const input = objectOf(body);
+    const current = this.record(id);
+    const kind = this.kindOf(current.kind);
+    for (const field of Object.keys(input)) {
+      if (!['name', 'settings', 'enabled'].includes(field)) {
+        throw new InvalidRequestError(`${field} cannot be changed; send name, settings or enabled`);
+      }
+    }
+    const validated = validateSettings(kind.settings, input['settings'], current);
+    const enabled = input['enabled'] === undefined ? current.enabled : booleanOf(input['enabled'], 'enabled');
+    this.deps.providers.save(
+      {
+        ...current,
+        name: input['name'] === undefined ? current.name : nameOf(input['name']),
+        enabled,
+        settings: validated.settings,
+        updatedAt: this.deps.clock(),
+      },
+      await this.deps.vault.sealAll(id, validated.secrets),
+    );
+    this.deps.providers.removeSecrets(id, validated.clearSecrets);
+    this.deps.changed();
+    return this.get(id);
+  }
+
+  setEnabled(id: string, enabled: boolean): ProviderView {
+    if (!this.deps.providers.setEnabled(id, enabled, this.deps.clock()))
+      throw new NotFoundError('provider not found');
+    this.deps.changed();
+    return this.get(id);
+  }
+
+  delete(id: string): void {
+    if (!this.deps.providers.delete(id, this.deps.clock())) throw new NotFoundError('provider not found');
+    this.deps.changed();
+  }
+
+  /** Sends the fixed test payload through the provider's own adapter, enabled or not. */
+  async test(id: string): Promise<TestOutcome> {
+    const record = this.record(id);
+    const kind = this.kindOf(record.kind);
+    let secrets: Record<string, string>;
+    try {
+      secrets = await this.deps.vault.open(id, this.deps.providers.sealedSecrets(id));
+    } catch (error) {
+      if (!(error instanceof SecretsUnreadableError)) throw error;
+      return {
+        outcome: 'retry',
+        reason: 'provider_secrets_unreadable',
+        summary: 'The provider secrets could not be decrypted; set them again or unlock the OS keyring.',
+      };
+    }
+    const now = this.deps.clock();
+    const operation: DeliveryOperation = {
+      operation: 'send',
+      event: 'notification.test',
+      idempotencyKey: `test.${id}.${now}`,
+      notification: {
+        id: `test-${now}`,
+        title: 'Notify test',
+        message: `This is a test notification from Notify for provider "${record.name}".`,
+        type: 'info',
+        priority: 'normal',
+        status: 'active',
+        agent: 'notify',
+        createdAt: formatTimestamp(now),
+        updatedAt: formatTimestamp(now),
+      },
+    };
+    const result = await runAttempt(
+      kind,
+      operation,
+      { ...record.settings, ...secrets },
+      this.deps.policy.attemptTimeoutMs,
+    );
+    this.deps.providers.recordResult(id, {
+      outcome: result.outcome,
+      ...(result.outcome !== 'delivered' && { reason: result.reason }),
+      ...(result.status !== undefined && { status: result.status }),
+      at: this.deps.clock(),
+      durationMs: this.deps.clock() - now,
+    });
+    if (result.outcome === 'delivered') {
+      return {
+        outcome: 'delivered',
+        ...(result.status !== undefined && { status: result.status }),
+        summary: `Delivered: ${kind.title} accepted the test notification.`,
+      };
+    }
+    const code = result.status !== undefined ? ` (HTTP ${result.status})` : '';
+    return {
+      outcome: result.outcome,
+      reason: result.reason,
+      ...(result.status !== undefined && { status: result.status }),
+      summary:
+        result.outcome === 'retry'
+          ? `Not delivered: ${kind.title} failed with ${result.reason}${code}, which a real delivery would retry.`
+          : `Not delivered: ${kind.title} refused the test with ${result.reason}${code}; check the settings.`,
+    };
+  }
+
+  private record(id: string): ProviderRecord {
+    const record = this.deps.providers.get(id);
+    if (!record) throw new NotFoundError('provider not found');
+    return record;
+  }
+
+  private kindOf(id: unknown): ProviderKind {
+    const kind = this.deps.kinds.find((candidate) => candidate.id === id);
+    if (kind) return kind;
+    const known = this.deps.kinds.map((candidate) => candidate.id).join(', ') || 'none in this build';
+    throw new InvalidRequestError(
+      typeof id === 'string'
+        ? `unknown provider kind "${id}" (known: ${known})`
+        : `kind is required (known: ${known})`,
+    );
+  }
+
+  private view(record: ProviderRecord): ProviderView {
+    const kind = this.deps.kinds.find((candidate) => candidate.id === record.kind);
+    const secrets: Record<string, boolean> = {};
+    for (const declaration of kind?.settings ?? []) {
+      if (declaration.secret) secrets[declaration.name] = record.secretNames.includes(declaration.name);
+    }
+    const last = record.lastResult;
+    return {
+      id: record.id,
+      kind: record.kind,
+      name: record.name,
+      enabled: record.enabled,
+      settings: { ...record.settings },
+      secrets,
+      health: !last ? 'unknown' : last.outcome === 'delivered' ? 'ok' : 'failing',
+      lastResult: last ? { ...last, at: formatTimestamp(last.at) } : null,
+      createdAt: formatTimestamp(record.createdAt),
+      updatedAt: formatTimestamp(record.updatedAt),
+    };
+  }
+}
+
+export function objectOf(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidRequestError('request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+export function booleanOf(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean') throw new InvalidRequestError(`${field} must be true or false`);
+  return value;
+}
+
+function nameOf(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.trim().length > NAME_MAX) {
+    throw new InvalidRequestError(`name must be 1-${NAME_MAX} characters`);
+  }
+  return value.trim();
+}

@@ -1,0 +1,110 @@
+import type { DeliveryEvent, OutboundNotification } from '../../delivery/provider.js';
+import type { NotificationRecord, Status } from '../notification.js';
+import { formatTimestamp } from '../notification.js';
+import { routeMatches, type Route } from './route.js';
+
+/** What the planner needs to know of a route's provider. */
+export interface ProviderFacts {
+  enabled: boolean;
+  lifecycle: { update: boolean; clear: boolean };
+}
+
+export type NotificationChangeKind =
+  { kind: 'created' } | { kind: 'updated' } | { kind: 'status'; previous: Status };
+
+export interface PlannedItem {
+  routeId: string;
+  providerId: string;
+  operation: 'send' | 'update' | 'clear';
+  event: DeliveryEvent;
+  payload: OutboundNotification;
+  /** The same on every attempt; also makes a second enqueue of the same thing a no-op. */
+  idempotencyKey: string;
+}
+
+export interface PlanInput {
+  change: NotificationChangeKind;
+  record: NotificationRecord;
+  routes: readonly Route[];
+  providers: ReadonlyMap<string, ProviderFacts>;
+  /** Routes that already have a send of this notification that has not dead-lettered. */
+  sentRoutes: ReadonlySet<string>;
+}
+
+/**
+ * The outbox items one committed change causes (conventions.md, last point): a new notification or
+ * lifecycle is sent to every matching route; an in-place update is sent only to a route that had not
+ * been sent this lifecycle (it did not match before), and otherwise, like a status change, reaches only
+ * providers that can edit or clear what they delivered. Never a second alert for one lifecycle.
+ */
+export function planDeliveries(input: PlanInput): PlannedItem[] {
+  const { change, record } = input;
+  const items: PlannedItem[] = [];
+  for (const route of input.routes) {
+    const provider = input.providers.get(route.providerId);
+    if (!route.enabled || !provider?.enabled) continue;
+    const sent = input.sentRoutes.has(route.id);
+    const make = (operation: PlannedItem['operation'], event: DeliveryEvent): PlannedItem => ({
+      routeId: route.id,
+      providerId: route.providerId,
+      operation,
+      event,
+      payload: outboundOf(record, route.includeMessage),
+      idempotencyKey: idempotencyKey(record, route.id, operation),
+    });
+    if (change.kind === 'created' || (change.kind === 'updated' && !sent)) {
+      if (record.status === 'active' && routeMatches(route, record)) {
+        items.push(make('send', 'notification.created'));
+      }
+      continue;
+    }
+    if (!sent) continue;
+    const sync = syncOperation(change, record.status, provider);
+    if (sync) items.push(make(sync.operation, sync.event));
+  }
+  return items;
+}
+
+function syncOperation(
+  change: NotificationChangeKind,
+  status: Status,
+  provider: ProviderFacts,
+): { operation: 'update' | 'clear'; event: DeliveryEvent } | undefined {
+  if (change.kind === 'status' && status !== 'active') {
+    const event = status === 'resolved' ? 'notification.resolved' : 'notification.dismissed';
+    if (provider.lifecycle.clear) return { operation: 'clear', event };
+    if (provider.lifecycle.update) return { operation: 'update', event };
+    return undefined;
+  }
+  return provider.lifecycle.update ? { operation: 'update', event: 'notification.updated' } : undefined;
+}
+
+/**
+ * `<notification>.<route>` for the one send of a lifecycle; sync operations add the operation and the
+ * notification's updatedAt, so each edit is its own item while an identical re-enqueue is not.
+ */
+export function idempotencyKey(
+  record: Pick<NotificationRecord, 'id' | 'updatedAt'>,
+  routeId: string,
+  operation: PlannedItem['operation'],
+): string {
+  const base = `${record.id}.${routeId}`;
+  return operation === 'send' ? base : `${base}.${operation}.${record.updatedAt}`;
+}
+
+/** What leaves the machine; without IncludeMessage the message stays home. */
+export function outboundOf(record: NotificationRecord, includeMessage: boolean): OutboundNotification {
+  return {
+    id: record.id,
+    ...(record.key !== undefined && { key: record.key }),
+    title: record.title,
+    ...(includeMessage && { message: record.message }),
+    type: record.type,
+    priority: record.priority,
+    status: record.status,
+    agent: record.agent,
+    ...(record.project !== undefined && { project: record.project }),
+    createdAt: formatTimestamp(record.createdAt),
+    updatedAt: formatTimestamp(record.updatedAt),
+  };
+}

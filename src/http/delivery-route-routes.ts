@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteService } from '../broker/route-service.js';
+import { PRIORITIES } from '../domain/priority.js';
+import {
+  arrayOf,
+  ERROR,
+  ID_PARAMS,
+  nullable,
+  object,
+  str,
+  type JsonSchema,
+  type RouteSchema,
+} from './schema-kit.js';
+
+type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const FILTERS: Record<string, JsonSchema> = {
+  name: str({ minLength: 1, maxLength: 100 }),
+  providerId: str(),
+  minimumPriority: { enum: [...PRIORITIES] },
+  typeId: nullable(str({ maxLength: 64 })),
+  project: nullable(str({ maxLength: 200 })),
+  agent: nullable(str({ maxLength: 100 })),
+  includeMessage: { type: 'boolean', description: 'false: only the title leaves the machine' },
+};
+
+const ROUTE: JsonSchema = object(
+  {
+    id: str(),
+    ...FILTERS,
+    enabled: { type: 'boolean' },
+    createdAt: str({ format: 'date-time' }),
+    updatedAt: str({ format: 'date-time' }),
+  },
+  [
+    'id',
+    'name',
+    'providerId',
+    'enabled',
+    'minimumPriority',
+    'typeId',
+    'project',
+    'agent',
+    'includeMessage',
+    'createdAt',
+    'updatedAt',
+  ],
+);
+
+const ONE = { 200: ROUTE, 400: ERROR, 401: ERROR, 404: ERROR };
+
+export const ROUTE_SCHEMAS = {
+  list: { summary: 'Delivery routes', response: { 200: arrayOf(ROUTE), 401: ERROR } },
+  create: {
+    summary: 'Create a route (disabled)',
+    body: object(FILTERS, ['providerId']),
+    response: { 201: ROUTE, 400: ERROR, 401: ERROR },
+  },
+  get: { summary: 'One route', params: ID_PARAMS, response: ONE },
+  update: {
+    summary: 'Change a route',
+    params: ID_PARAMS,
+    body: object({ ...FILTERS, enabled: { type: 'boolean' } }),
+    response: ONE,
+  },
+  remove: { summary: 'Delete a route', params: ID_PARAMS, response: { 204: null, 401: ERROR, 404: ERROR } },
+  enable: { summary: 'Enable a route', params: ID_PARAMS, response: ONE },
+  disable: { summary: 'Disable a route', params: ID_PARAMS, response: ONE },
+} satisfies Record<string, RouteSchema>;
+
+/** Handlers of /v1/routes (delivery routes, not HTTP ones). */
+export function deliveryRouteHandlers(service: RouteService) {
+  return {
+    list: async () => service.list(),
+    create: async (request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(201).send(service.create(request.body)),
+    get: async (request: IdRequest) => service.get(request.params.id),
+    update: async (request: IdRequest) => service.update(request.params.id, request.body),
+    remove: async (request: IdRequest, reply: FastifyReply) => {
+      service.delete(request.params.id);
+      return reply.code(204).send();
+    },
+    enable: async (request: IdRequest) => service.setEnabled(request.params.id, true),
+    disable: async (request: IdRequest) => service.setEnabled(request.params.id, false),
+  };
+}

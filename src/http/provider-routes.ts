@@ -1,0 +1,157 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProviderService } from '../broker/provider-service.js';
+import {
+  arrayOf,
+  ERROR,
+  ID_PARAMS,
+  nullable,
+  object,
+  str,
+  type JsonSchema,
+  type RouteSchema,
+} from './schema-kit.js';
+
+type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const SETTING_VALUE: JsonSchema = { type: ['string', 'integer', 'boolean'] };
+const SETTING_INPUT: JsonSchema = { type: ['string', 'integer', 'boolean', 'null'] };
+
+const PROVIDER_KIND: JsonSchema = object(
+  {
+    id: str(),
+    title: str(),
+    description: str(),
+    lifecycle: object({ update: { type: 'boolean' }, clear: { type: 'boolean' } }, ['update', 'clear']),
+    settings: arrayOf(
+      object(
+        {
+          name: str(),
+          type: { enum: ['string', 'url', 'integer', 'boolean', 'enum'] },
+          required: { type: 'boolean' },
+          secret: { type: 'boolean' },
+          help: str(),
+          choices: arrayOf(str()),
+          default: SETTING_VALUE,
+        },
+        ['name', 'type', 'required', 'secret', 'help'],
+      ),
+    ),
+  },
+  ['id', 'title', 'description', 'lifecycle', 'settings'],
+);
+
+const PROVIDER: JsonSchema = object(
+  {
+    id: str(),
+    kind: str(),
+    name: str(),
+    enabled: { type: 'boolean' },
+    settings: { type: 'object', additionalProperties: SETTING_VALUE },
+    secrets: {
+      type: 'object',
+      description: 'Which secret settings are set; never their values.',
+      additionalProperties: { type: 'boolean' },
+    },
+    health: { enum: ['ok', 'failing', 'unknown'] },
+    lastResult: nullable(
+      object(
+        {
+          outcome: { enum: ['delivered', 'retry', 'reject'] },
+          reason: str(),
+          status: { type: 'integer' },
+          at: str({ format: 'date-time' }),
+          durationMs: { type: 'number' },
+        },
+        ['outcome', 'at', 'durationMs'],
+      ),
+    ),
+    createdAt: str({ format: 'date-time' }),
+    updatedAt: str({ format: 'date-time' }),
+  },
+  ['id', 'kind', 'name', 'enabled', 'settings', 'secrets', 'health', 'lastResult', 'createdAt', 'updatedAt'],
+);
+
+const SETTINGS_INPUT: JsonSchema = {
+  type: 'object',
+  description: "Values by setting name (see the kind's declarations); a secret sent as null is cleared.",
+  additionalProperties: SETTING_INPUT,
+};
+
+const TEST_OUTCOME: JsonSchema = object(
+  {
+    outcome: { enum: ['delivered', 'retry', 'reject'] },
+    reason: str(),
+    status: { type: 'integer' },
+    summary: str(),
+  },
+  ['outcome', 'summary'],
+);
+
+const ONE = { 200: PROVIDER, 400: ERROR, 401: ERROR, 404: ERROR };
+
+export const PROVIDER_SCHEMAS = {
+  kinds: {
+    summary: 'Provider kinds and their declared settings',
+    response: { 200: arrayOf(PROVIDER_KIND), 401: ERROR },
+  },
+  list: {
+    summary: 'Providers with health and last result',
+    response: { 200: arrayOf(PROVIDER), 401: ERROR },
+  },
+  create: {
+    summary: 'Create a provider (disabled)',
+    body: object({ kind: str(), name: str({ minLength: 1, maxLength: 100 }), settings: SETTINGS_INPUT }, [
+      'kind',
+    ]),
+    response: { 201: PROVIDER, 400: ERROR, 401: ERROR },
+  },
+  get: { summary: 'One provider', params: ID_PARAMS, response: ONE },
+  update: {
+    summary: 'Change name, settings (only those sent) or enabled',
+    params: ID_PARAMS,
+    body: object({
+      name: str({ minLength: 1, maxLength: 100 }),
+      settings: SETTINGS_INPUT,
+      enabled: { type: 'boolean' },
+    }),
+    response: ONE,
+  },
+  remove: {
+    summary: 'Delete a provider and its routes',
+    params: ID_PARAMS,
+    response: { 204: null, 401: ERROR, 404: ERROR },
+  },
+  enable: { summary: 'Enable a provider', params: ID_PARAMS, response: ONE },
+  disable: { summary: 'Disable a provider', params: ID_PARAMS, response: ONE },
+  test: {
+    summary: 'Send the fixed test notification through the provider',
+    params: ID_PARAMS,
+    response: { 200: TEST_OUTCOME, 401: ERROR, 404: ERROR },
+  },
+} satisfies Record<string, RouteSchema>;
+
+/** Handlers of /v1/provider-kinds and /v1/providers. */
+export function providerHandlers(service: ProviderService) {
+  return {
+    kinds: async () =>
+      service.kinds().map(({ id, title, description, lifecycle, settings }) => ({
+        id,
+        title,
+        description,
+        lifecycle,
+        settings,
+      })),
+    list: async () => service.list(),
+    create: async (request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(201).send(await service.create(request.body)),
+    get: async (request: IdRequest) => service.get(request.params.id),
+    update: async (request: IdRequest) => service.update(request.params.id, request.body),
+    remove: async (request: IdRequest, reply: FastifyReply) => {
+      service.delete(request.params.id);
+      return reply.code(204).send();
+    },
+    enable: async (request: IdRequest) => service.setEnabled(request.params.id, true),
+    disable: async (request: IdRequest) => service.setEnabled(request.params.id, false),
+    test: async (request: IdRequest) => service.test(request.params.id),
+  };
+}

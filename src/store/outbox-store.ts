@@ -1,0 +1,273 @@
+import type { DeliveryEvent, OutboundNotification } from '../delivery/provider.js';
+import type { PlannedItem } from '../domain/delivery/delivery-plan.js';
+import type { Db } from './database.js';
+import type { LastResult } from './provider-store.js';
+
+export const OUTBOX_STATES = ['pending', 'in_flight', 'delivered', 'dead'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+export interface OutboxItem {
+  seq: number;
+  notificationId: string;
+  routeId: string;
+  providerId: string;
+  operation: 'send' | 'update' | 'clear';
+  event: DeliveryEvent;
+  payload: OutboundNotification;
+  idempotencyKey: string;
+  state: OutboxState;
+  attempts: number;
+  nextAttemptAt: number;
+  reference?: string;
+  lastReason?: string;
+  lastStatus?: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface Row {
+  seq: number;
+  notification_id: string;
+  route_id: string;
+  provider_id: string;
+  operation: OutboxItem['operation'];
+  event: DeliveryEvent;
+  payload: string;
+  idempotency_key: string;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  reference: string | null;
+  last_reason: string | null;
+  last_status: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** All SQL of the outbox: enqueue inside the notification's transaction, claim, settle, manage. */
+export class OutboxStore {
+  readonly #insert;
+  readonly #sentRoutes;
+  readonly #due;
+  readonly #claim;
+  readonly #settle;
+  readonly #sendReference;
+  readonly #nextDue;
+  readonly #providersWithWork;
+  readonly #settleAll;
+  readonly #recordResult;
+  readonly #orphans;
+  readonly #claimAll: (now: number, limit: number, capacity: (providerId: string) => number) => OutboxItem[];
+
+  constructor(private readonly db: Db) {
+    // An item with this idempotency key exists already: the same change was enqueued before.
+    this.#insert = db.prepare(`
+      INSERT INTO outbox (notification_id, route_id, provider_id, operation, event, payload, idempotency_key,
+        state, next_attempt_at, created_at, updated_at)
+      VALUES (@notificationId, @routeId, @providerId, @operation, @event, @payload, @idempotencyKey,
+        'pending', @now, @now, @now)
+      ON CONFLICT (idempotency_key) DO NOTHING`);
+    this.#sentRoutes = db.prepare<[string], { route_id: string }>(`
+      SELECT route_id FROM outbox WHERE notification_id = ? AND operation = 'send' AND state <> 'dead'`);
+    // Due items whose lifecycle has no earlier unfinished item, so an update never overtakes its send.
+    this.#due = db.prepare<[string, number, number], Row>(`
+      SELECT o.* FROM outbox o INDEXED BY outbox_provider_due
+      WHERE o.state = 'pending' AND o.provider_id = ? AND o.next_attempt_at <= ?
+        AND NOT EXISTS (
+          SELECT 1 FROM outbox e WHERE e.notification_id = o.notification_id AND e.route_id = o.route_id
+            AND e.seq < o.seq AND e.state IN ('pending', 'in_flight'))
+      ORDER BY o.next_attempt_at, o.seq LIMIT ?`);
+    this.#providersWithWork = db.prepare<[], { id: string }>(`
+      SELECT p.id FROM providers p WHERE EXISTS (
+        SELECT 1 FROM outbox o INDEXED BY outbox_provider_due WHERE o.state = 'pending' AND o.provider_id = p.id)`);
+    this.#orphans = db.prepare(`
+      UPDATE outbox SET state = 'dead', last_reason = 'provider_deleted', updated_at = ?
+      WHERE state = 'pending' AND provider_id NOT IN (SELECT id FROM providers)`);
+    this.#claim = db.prepare(`
+      UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ?
+      WHERE seq = ? AND state = 'pending'`);
+    this.#settle = db.prepare(`
+      UPDATE outbox SET state = @state, next_attempt_at = @nextAttemptAt, reference = coalesce(@reference, reference),
+        last_reason = @reason, last_status = @status, updated_at = @now
+      WHERE seq = @seq`);
+    this.#sendReference = db.prepare<[string, string], { reference: string | null; state: OutboxState }>(`
+      SELECT reference, state FROM outbox WHERE notification_id = ? AND route_id = ? AND operation = 'send'`);
+    // One transaction: the rows read are the rows claimed, whatever another writer does meanwhile.
+    this.#claimAll = db.transaction(
+      (now: number, limit: number, capacity: (providerId: string) => number): OutboxItem[] => {
+        const claimed: OutboxItem[] = [];
+        for (const { id } of this.#providersWithWork.all()) {
+          const room = Math.min(capacity(id), limit - claimed.length);
+          if (room <= 0) continue;
+          for (const row of this.#due.all(id, now, room)) {
+            this.#claim.run(now, row.seq);
+            claimed.push(toItem({ ...row, state: 'in_flight', attempts: row.attempts + 1 }));
+          }
+        }
+        return claimed;
+      },
+    );
+    this.#recordResult = db.prepare('UPDATE providers SET last_result = ? WHERE id = ?');
+    this.#settleAll = db.transaction(
+      (
+        seq: number,
+        state: string,
+        now: number,
+        details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number },
+        provider?: { id: string; lastResult: LastResult },
+      ) => {
+        this.#settle.run({
+          seq,
+          state,
+          now,
+          nextAttemptAt: details.nextAttemptAt ?? now,
+          reference: details.reference ?? null,
+          reason: details.reason ?? null,
+          status: details.status ?? null,
+        });
+        if (provider) this.#recordResult.run(JSON.stringify(provider.lastResult), provider.id);
+      },
+    );
+    this.#nextDue = db.prepare<[], { at: number | null }>(
+      `SELECT min(next_attempt_at) AS at FROM outbox WHERE state = 'pending'`,
+    );
+  }
+
+  /** Call inside the notification's transaction. Returns how many new items were written. */
+  enqueue(notificationId: string, items: readonly PlannedItem[], now: number): number {
+    let written = 0;
+    for (const item of items) {
+      written += this.#insert.run({
+        notificationId,
+        routeId: item.routeId,
+        providerId: item.providerId,
+        operation: item.operation,
+        event: item.event,
+        payload: JSON.stringify(item.payload),
+        idempotencyKey: item.idempotencyKey,
+        now,
+      }).changes;
+    }
+    return written;
+  }
+
+  sentRoutes(notificationId: string): Set<string> {
+    return new Set(this.#sentRoutes.all(notificationId).map((row) => row.route_id));
+  }
+
+  /**
+   * Marks up to `limit` due items in flight and returns them, at most `capacity(provider)` per provider
+   * (zero for one held by a Retry-After or at its concurrency limit).
+   */
+  claim(now: number, limit: number, capacity: (providerId: string) => number): OutboxItem[] {
+    return this.#claimAll(now, limit, capacity);
+  }
+
+  /**
+   * Records an attempt's outcome on the item and, in the same transaction, as its provider's last
+   * result: one write per attempt.
+   */
+  settle(
+    seq: number,
+    state: 'pending' | 'delivered' | 'dead',
+    now: number,
+    details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number },
+    provider?: { id: string; lastResult: LastResult },
+  ): void {
+    this.#settleAll(seq, state, now, details, provider);
+  }
+
+  /** What the lifecycle's send delivered: the reference an update or clear needs. */
+  sendOf(notificationId: string, routeId: string): { reference?: string; state: OutboxState } | undefined {
+    const row = this.#sendReference.get(notificationId, routeId);
+    return row && { state: row.state, ...(row.reference !== null && { reference: row.reference }) };
+  }
+
+  /**
+   * Items a crashed run left in flight go back to pending, due now; their attempt counts stay. Items
+   * whose provider is gone dead-letter with `provider_deleted`.
+   */
+  recoverInFlight(now: number): number {
+    this.#orphans.run(now);
+    return this.db
+      .prepare(
+        `UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE state = 'in_flight'`,
+      )
+      .run(now, now).changes;
+  }
+
+  nextDueAt(): number | undefined {
+    return this.#nextDue.get()?.at ?? undefined;
+  }
+
+  list(state: OutboxState | undefined, limit: number): OutboxItem[] {
+    const rows = state
+      ? this.db
+          .prepare<[string, number], Row>('SELECT * FROM outbox WHERE state = ? ORDER BY seq DESC LIMIT ?')
+          .all(state, limit)
+      : this.db.prepare<[number], Row>('SELECT * FROM outbox ORDER BY seq DESC LIMIT ?').all(limit);
+    return rows.map(toItem);
+  }
+
+  get(seq: number): OutboxItem | undefined {
+    const row = this.db.prepare<[number], Row>('SELECT * FROM outbox WHERE seq = ?').get(seq);
+    return row && toItem(row);
+  }
+
+  counts(): Record<OutboxState, number> {
+    const counts = { pending: 0, in_flight: 0, delivered: 0, dead: 0 };
+    const rows = this.db
+      .prepare<[], { state: OutboxState; n: number }>(
+        'SELECT state, count(*) AS n FROM outbox GROUP BY state',
+      )
+      .all();
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  /** A dead item gets a fresh set of attempts, due now; false when it is not dead. */
+  retryDead(seq: number, now: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ?
+           WHERE seq = ? AND state = 'dead'`,
+        )
+        .run(now, now, seq).changes > 0
+    );
+  }
+
+  /**
+   * Deletes delivered items, except the sends of notifications that still exist: their reference is
+   * what a later update or clear needs, and their presence is what stops a second alert.
+   */
+  purgeDelivered(): number {
+    return this.db
+      .prepare(
+        `DELETE FROM outbox WHERE state = 'delivered' AND NOT (operation = 'send'
+           AND notification_id IN (SELECT id FROM notifications))`,
+      )
+      .run().changes;
+  }
+}
+
+function toItem(row: Row): OutboxItem {
+  return {
+    seq: row.seq,
+    notificationId: row.notification_id,
+    routeId: row.route_id,
+    providerId: row.provider_id,
+    operation: row.operation,
+    event: row.event,
+    payload: JSON.parse(row.payload) as OutboundNotification,
+    idempotencyKey: row.idempotency_key,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    ...(row.reference !== null && { reference: row.reference }),
+    ...(row.last_reason !== null && { lastReason: row.last_reason }),
+    ...(row.last_status !== null && { lastStatus: row.last_status }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

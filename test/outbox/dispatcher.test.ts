@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { Dispatcher } from '../../src/broker/dispatcher.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery/retry-policy.js';
+import { SecretVault } from '../../src/secrets/secret-vault.js';
+import { openDatabase, type Db } from '../../src/store/database.js';
+import { OutboxStore } from '../../src/store/outbox-store.js';
+import { ProviderStore } from '../../src/store/provider-store.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { TEST_PROVIDER_KIND } from '../support/test-provider.js';
+
+const payload = {
+  id: 'n',
+  title: 't',
+  type: 'info',
+  priority: 'normal',
+  status: 'active',
+  agent: 'a',
+  createdAt: '',
+  updatedAt: '',
+} as const;
+
+describe('dispatcher driven by tick(now)', () => {
+  let dir: string;
+  let db: Db;
+  let outbox: OutboxStore;
+  let providers: ProviderStore;
+  let receiver: Receiver;
+  let now = 1_000_000;
+
+  before(async () => {
+    receiver = await startReceiver();
+  });
+  after(() => receiver.close());
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'notify-dispatcher-'));
+    db = openDatabase(join(dir, 'notify.db'));
+    outbox = new OutboxStore(db);
+    providers = new ProviderStore(db);
+    receiver.received.length = 0;
+  });
+
+  const dispatcher = (vault: SecretVault) =>
+    new Dispatcher({
+      outbox,
+      providers,
+      kinds: [TEST_PROVIDER_KIND],
+      vault,
+      clock: () => now,
+      random: () => 0.5,
+      log: { info() {}, warn() {}, error() {} },
+      policy: DEFAULT_RETRY_POLICY,
+      concurrency: { total: 8, perProvider: 4 },
+    });
+  const noKey = new SecretVault(async () => ({ store: 'keyring' }));
+  const addProvider = (id: string, sealed = new Map<string, Buffer>()) =>
+    providers.save(
+      {
+        id,
+        kind: 'test-http',
+        name: id,
+        enabled: true,
+        settings: { url: receiver.url },
+        createdAt: now,
+        updatedAt: now,
+      },
+      sealed,
+    );
+  const enqueue = (n: number, providerId: string) =>
+    outbox.enqueue(
+      `n${n}`,
+      [
+        {
+          routeId: 'r',
+          providerId,
+          operation: 'send',
+          event: 'notification.created',
+          payload,
+          idempotencyKey: `n${n}.${providerId}`,
+        },
+      ],
+      now,
+    );
+
+  it('dead-letters an item whose secrets cannot be opened after six attempts, with provider_secrets_unreadable', async () => {
+    addProvider('p', new Map([['token', Buffer.from('sealed under a key that is gone')]]));
+    enqueue(1, 'p');
+    const run = dispatcher(noKey);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await run.tick(now);
+      now = outbox.nextDueAt() ?? now;
+    }
+    const [item] = outbox.list('dead', 10);
+    assert.equal(item?.lastReason, 'provider_secrets_unreadable');
+    assert.equal(item?.attempts, 6);
+    assert.equal(receiver.received.length, 0, 'nothing was sent without its secrets');
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("holds a provider's other items for its Retry-After, and only that provider's", async () => {
+    addProvider('busy');
+    addProvider('calm');
+    enqueue(1, 'busy');
+    receiver.answer = (request) =>
+      String(request.headers['idempotency-key']).endsWith('.busy')
+        ? { status: 429, headers: { 'retry-after': '120' } }
+        : { status: 200 };
+    const run = dispatcher(noKey);
+    await run.tick(now);
+    enqueue(2, 'busy');
+    enqueue(3, 'calm');
+    await run.tick(now + 1000);
+    assert.deepEqual(
+      receiver.received.map((request) => request.headers['idempotency-key']),
+      ['n1.busy', 'n3.calm'],
+      'n2 of the held provider waited',
+    );
+    receiver.answer = () => ({ status: 200 });
+    await run.tick(now + 121_000);
+    assert.equal(outbox.counts().delivered, 3);
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

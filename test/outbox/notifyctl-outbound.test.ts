@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { useBroker } from '../support/broker-process.js';
+import { OUTBOX_BROKER } from '../support/outbox-broker.js';
+
+const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
+
+describe('notifyctl providers, routes and outbox', () => {
+  const broker = useBroker({ script: OUTBOX_BROKER });
+
+  /** Runs notifyctl against the test broker with `stdin` piped in. */
+  const ctl = (args: string[], stdin = '') =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [NOTIFYCTL, ...args, '--port', String(broker.port)], {
+        env: broker.home.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end(stdin);
+    });
+
+  let providerId = '';
+
+  it('adds a provider disabled with its secret read from stdin, and never prints the secret', async () => {
+    const added = await ctl(
+      [
+        'providers',
+        'add',
+        'test-http',
+        '--name',
+        'hook',
+        '--set',
+        'url=http://127.0.0.1:9/x',
+        '--secret',
+        'token',
+        '--json',
+      ],
+      'stdin-secret-value\n',
+    );
+    assert.equal(added.code, 0, added.stderr);
+    const provider = JSON.parse(added.stdout) as {
+      id: string;
+      enabled: boolean;
+      secrets: Record<string, boolean>;
+    };
+    assert.equal(provider.enabled, false);
+    assert.deepEqual(provider.secrets, { token: true });
+    assert.ok(!added.stdout.includes('stdin-secret-value'));
+    providerId = provider.id;
+    const shown = await ctl(['providers', 'show', providerId]);
+    assert.match(shown.stdout, /token = \(secret, set\)/);
+    assert.ok(!shown.stdout.includes('stdin-secret-value'));
+  });
+
+  it('refuses a secret on the command line and says how to give it', async () => {
+    const refused = await ctl(['providers', 'set', providerId, '--set', 'token=oops']);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /^notifyctl: token is secret: use --secret token and type it at the prompt or pipe it on stdin/,
+    );
+  });
+
+  it('adds, enables and lists a route', async () => {
+    const added = await ctl([
+      'routes',
+      'add',
+      '--provider',
+      providerId,
+      '--min-priority',
+      'high',
+      '--title-only',
+      '--json',
+    ]);
+    assert.equal(added.code, 0, added.stderr);
+    const route = JSON.parse(added.stdout) as { id: string; enabled: boolean; includeMessage: boolean };
+    assert.deepEqual([route.enabled, route.includeMessage], [false, false]);
+    assert.equal((await ctl(['routes', 'enable', route.id])).code, 0);
+    const listed = await ctl(['routes', 'list']);
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `^${route.id} route to hook -> ${providerId} enabled \\(priority>=high, title only\\)$`,
+        'm',
+      ),
+    );
+  });
+
+  it('prints outbox counts and the broker error for an unknown item', async () => {
+    const counts = await ctl(['outbox', 'counts', '--json']);
+    assert.deepEqual(JSON.parse(counts.stdout), { pending: 0, in_flight: 0, delivered: 0, dead: 0 });
+    const missing = await ctl(['outbox', 'retry', '999']);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr.trim(), 'Error 404 Not Found: outbox item not found');
+  });
+});

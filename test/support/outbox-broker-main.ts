@@ -1,0 +1,24 @@
+/**
+ * The real broker (startBroker, the composition root notifyd uses) with the test provider kind added
+ * and, when NOTIFY_TEST_FIRST_BACKOFF_MS is set, a short backoff so retries happen within a test.
+ */
+import { startBroker } from '../../src/broker/broker.js';
+import { resolvePaths } from '../../src/config/paths.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery/retry-policy.js';
+import { TEST_PROVIDER_KIND } from './test-provider.js';
+
+const backoff = process.env['NOTIFY_TEST_FIRST_BACKOFF_MS'];
+const timeout = process.env['NOTIFY_TEST_ATTEMPT_TIMEOUT_MS'];
+const broker = await startBroker({
+  paths: resolvePaths(),
+  outbound: {
+    kinds: [TEST_PROVIDER_KIND],
+    policy: {
+      ...DEFAULT_RETRY_POLICY,
+      ...(backoff !== undefined && { firstBackoffCapMs: Number(backoff) }),
+      ...(timeout !== undefined && { attemptTimeoutMs: Number(timeout) }),
+    },
+  },
+});
+console.log(`Notify listening on http://127.0.0.1:${broker.port}`);
+process.once('SIGTERM', () => void broker.stop().then(() => process.exit(0)));
