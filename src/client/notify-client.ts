@@ -134,6 +134,11 @@ export class NotifyClient {
     return this.#call('DELETE', soundPath(name));
   }
 
+  /** Any route of the API, for commands whose routes have no typed method (yet); the same checks apply. */
+  request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.#call(method, path, body);
+  }
+
   /** A Buffer body is sent as raw bytes, anything else as JSON. */
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -149,6 +154,8 @@ export class NotifyClient {
       ...(this.#checkListenerOwner && { beforeSend: (socket: Socket) => this.#checkOwner(socket) }),
     });
     if (response.status < 200 || response.status > 299) throw toHttpError(response);
+    // 204 No Content (a deletion) has nothing to parse.
+    if (response.status === 204) return undefined as T;
     try {
       return JSON.parse(response.body) as T;
     } catch {

@@ -54,7 +54,8 @@ export class SoundPresenter {
 
 /**
  * Subscribes the presenter to the change feed. On Linux without a desktop session (conventions.md
- * "Desktop") sounds stay off with one WARN line; returns the function that unsubscribes.
+ * "Desktop") sounds stay off; the toast presenter's one WARN line ("toasts and sounds are off: ...")
+ * says so for both. Returns the function that unsubscribes.
  */
 export function startSounds(
   changes: ChangeFeed,
@@ -63,7 +64,6 @@ export function startSounds(
   platform: NodeJS.Platform = process.platform,
 ): () => void {
   if (platform !== 'darwin' && platform !== 'win32' && !env['DBUS_SESSION_BUS_ADDRESS']) {
-    deps.log.warn('sounds are off: no desktop session (DBUS_SESSION_BUS_ADDRESS is not set)');
     return () => {};
   }
   return changes.subscribe(new SoundPresenter(deps).onChange);

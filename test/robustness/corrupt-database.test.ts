@@ -99,8 +99,9 @@ describe('a damaged database', { timeout: 60_000 }, () => {
         assert.ok(
           readdirSync(dirname(home.databaseFile)).some((file) => file.startsWith('notify.db.damaged-')),
         );
+        // A damaged interior page loses no row (the leaves are read directly), a damaged leaf loses its rows.
         if (someRowsRecovered)
-          assert.ok(recovered > 0 && recovered < ROWS, `recovered ${recovered} of ${ROWS}`);
+          assert.ok(recovered > 0 && recovered <= ROWS, `recovered ${recovered} of ${ROWS}`);
         else assert.equal(recovered, 0);
 
         const broker = await startBroker({ home });

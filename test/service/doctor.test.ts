@@ -36,6 +36,7 @@ describe('notifyctl doctor', () => {
         'ok    token    ',
         'warn  desktop  ',
         'ok    sound    ',
+        'warn  hooks    ',
         'warn  service  ',
       ],
     );
@@ -45,7 +46,11 @@ describe('notifyctl doctor', () => {
     );
     assert.match(lines[3]!, /no session bus .*run Notify inside your desktop session$/);
     assert.match(lines[4]!, /sounds play through paplay$/);
-    assert.match(lines[5]!, /not installed; 'notifyctl service install' starts Notify at login$/);
+    assert.match(
+      lines[5]!,
+      /no agent runs Notify's hooks; 'notifyctl hooks install claude' \(or codex, gemini\)/,
+    );
+    assert.match(lines[6]!, /not installed; 'notifyctl service install' starts Notify at login$/);
   });
 
   it('a wrong token fails the token line with what to do, exit 1', async () => {
@@ -57,6 +62,18 @@ describe('notifyctl doctor', () => {
       /^fail {2}token {4}the broker refuses the token; unset NOTIFY_TOKEN or --token, or compare with 'notify token'$/m,
     );
     assert.match(result.stdout, /^warn {2}sound {4}no sound player found/m);
+  });
+});
+
+describe('notifyctl doctor and the agent hooks', () => {
+  const broker = useBroker();
+
+  it('says for which agent tools the hooks are installed', async () => {
+    const env = doctorEnv(broker.home, true);
+    const install = await runNotifyctl(['hooks', 'install', 'claude'], { env: broker.home.env });
+    assert.equal(install.code, 0, install.stderr);
+    const result = await runNotifyctl(['doctor'], { env });
+    assert.match(result.stdout, /^ok {4}hooks {4}installed for claude$/m);
   });
 });
 

@@ -1,4 +1,5 @@
-import { sendRequest } from '../../client/transport.js';
+import { HttpError } from '../../client/errors.js';
+import { NotifyClient } from '../../client/notify-client.js';
 import { resolveConnection } from '../notify/connection.js';
 import type { ParsedArgs } from '../notify/args.js';
 import { lastValue, UsageError, type CtlArgs } from './ctl-args.js';
@@ -11,7 +12,10 @@ export class ApiError extends Error {
   override name = 'ApiError';
 }
 
-/** Calls the broker with the connection rules of the notify client (--port, --token, env, config). */
+/**
+ * Calls the broker with the connection rules of the notify client (--port, --token, env, config),
+ * through NotifyClient, so the checks every client call gets (the listener's owner) apply here too.
+ */
 export async function callApi(args: CtlArgs, method: string, path: string, body?: unknown): Promise<unknown> {
   const options = new Map<string, string | true>();
   for (const flag of ['port', 'token']) {
@@ -20,26 +24,18 @@ export async function callApi(args: CtlArgs, method: string, path: string, body?
   }
   const parsed: ParsedArgs = { options, positionals: [] };
   const connection = resolveConnection(parsed);
-  const response = await sendRequest({
-    method,
-    url: new URL(path, connection.baseUrl),
-    headers: {
-      ...(connection.token !== undefined && { authorization: `Bearer ${connection.token}` }),
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
+  const client = new NotifyClient({
+    baseUrl: connection.baseUrl,
     timeoutMs: TIMEOUT_MS,
+    ...(connection.token !== undefined && { token: connection.token }),
   });
-  if (response.status >= 400) {
-    let message = response.body || '(empty response)';
-    try {
-      message = (JSON.parse(response.body) as { error?: string }).error ?? message;
-    } catch {
-      // Not JSON: the raw body is the message.
-    }
-    throw new ApiError(`Error ${response.status} ${response.statusText}: ${message}`);
+  try {
+    return await client.request(method, path, body);
+  } catch (error) {
+    if (error instanceof HttpError)
+      throw new ApiError(`Error ${error.status} ${error.statusText}: ${error.detail}`);
+    throw error;
   }
-  return response.body ? JSON.parse(response.body) : undefined;
 }
 
 /** Runs a management subcommand, mapping failures to one line on stderr and exit code 1. */

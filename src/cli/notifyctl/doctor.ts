@@ -12,6 +12,7 @@ import { resolveConnection } from '../notify/connection.js';
 import { CliError } from '../notify/failure.js';
 import { printError, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { hooksFinding } from './hooks/hooks-finding.js';
 import { serviceTarget } from './service.js';
 
 /** `notifyctl doctor`: one line per part of the set-up, with what to do; exit 1 when any part fails. */
@@ -44,6 +45,7 @@ export const doctorCommand: NotifyctlCommand = {
         ...(await checkBroker(context)),
         await checkDesktop(context),
         await checkSound(context),
+        hooksFinding(env, process.cwd()),
         await checkService(context),
       ];
       for (const finding of findings)

@@ -97,13 +97,14 @@ function status(tools: readonly HookTool[]): number {
     const target = HOOK_TARGETS[tool];
     for (const scope of ['user', 'project'] as const) {
       const file = target.file(scope, process.env, process.cwd());
-      console.log(`${tool.padEnd(7)} ${scope.padEnd(8)} ${describe(tool, file)}  ${file}`);
+      console.log(`${tool.padEnd(7)} ${scope.padEnd(8)} ${describeHooks(tool, file)}  ${file}`);
     }
   }
   return 0;
 }
 
-function describe(tool: HookTool, file: string): string {
+/** One tool's hooks in one settings file, as `hooks status` and `doctor` say it. */
+export function describeHooks(tool: HookTool, file: string): string {
   const total = HOOK_TARGETS[tool].events.length;
   let state;
   try {
