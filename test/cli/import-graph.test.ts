@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { bundleRequires, importGraph } from '../support/import-graph.js';
 import { NOTIFY } from '../support/notify-cli.js';
 
 const SRC = resolve(dirname(NOTIFY), 'src');
@@ -10,25 +10,8 @@ const ENTRY = resolve(SRC, 'cli', 'notify', 'main.js');
 /** The issue's budget for the client's start-up: built-ins, pure rules, paths, version, itself. */
 const ALLOWED = [/^domain\//, /^config\/paths\.js$/, /^version\.js$/, /^client\//, /^cli\/notify\//];
 
-/** Every module `notify` can load, static and dynamic imports alike, read from the compiled files. */
-function importGraph(entry: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
-      if (specifier!.startsWith('.')) visit(resolve(dirname(file), specifier!));
-      else packages.add(specifier!);
-    }
-  };
-  visit(entry);
-  return { files: [...files].map((file) => relative(SRC, file)), packages: [...packages] };
-}
-
 describe('notify import graph', () => {
-  const graph = importGraph(ENTRY);
+  const graph = importGraph(ENTRY, SRC);
 
   it('reaches every command module (the walk sees dynamic imports)', () => {
     for (const file of ['cli/notify/send.js', 'cli/notify/skill/installer.js', 'client/transport.js']) {
@@ -49,9 +32,7 @@ describe('notify import graph', () => {
   });
 
   it('ships as one bundle that requires nothing but Node built-ins', () => {
-    const required = [...readFileSync(NOTIFY, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map(
-      ([, name]) => name!,
-    );
+    const required = bundleRequires(NOTIFY);
     assert.ok(required.includes('node:http'));
     assert.deepEqual(
       required.filter((name) => !name.startsWith('node:')),

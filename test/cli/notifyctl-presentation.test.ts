@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { BUILTIN_SOUNDS_DIR } from '../../src/presentation/sound-library.js';
 import { createTempHome, readConfigFile, useBroker } from '../support/broker-process.js';
 import { createStandInPlayers } from '../support/stand-in-player.js';
 import { runNode } from '../support/run-node.js';
+import { NOTIFYCTL } from '../support/notifyctl-cli.js';
 
-const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
 const players = createStandInPlayers(['paplay']);
 const home = createTempHome();
 home.env['PATH'] = players.folder;

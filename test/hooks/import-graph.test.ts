@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { bundleRequires, importGraph } from '../support/import-graph.js';
 import { HOOK, NOTIFYCTL } from './support.js';
 
 const SRC = resolve(dirname(HOOK), 'src');
@@ -18,24 +19,8 @@ const ALLOWED = [
   /^cli\/notifyctl\/hook\//,
 ];
 
-/** Every module a file can load, static and dynamic imports alike, read from the compiled files. */
-function importGraph(entry: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
-      if (specifier!.startsWith('.')) visit(resolve(dirname(file), specifier!));
-      else packages.add(specifier!);
-    }
-  };
-  visit(entry);
-  return { files: [...files].map((file) => relative(SRC, file)), packages: [...packages] };
-}
-
 describe('hook adapter import graph', () => {
-  const graph = importGraph(ENTRY);
+  const graph = importGraph(ENTRY, SRC);
 
   it('reaches the three payload readers and the transport (the walk sees the graph)', () => {
     for (const file of [
@@ -63,9 +48,7 @@ describe('hook adapter import graph', () => {
   });
 
   it('ships as one bundle that requires nothing but Node built-ins', () => {
-    const required = [...readFileSync(HOOK, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map(
-      ([, name]) => name!,
-    );
+    const required = bundleRequires(HOOK);
     assert.ok(required.includes('node:http'));
     assert.deepEqual(
       required.filter((name) => !name.startsWith('node:')),

@@ -6,7 +6,7 @@ import type { ProcessResult } from '../support/run-node.js';
 
 /** The bundled hook adapter the installed hooks run (scripts/bundle-client.mjs). */
 export const HOOK = fileURLToPath(new URL('../../notify-hook.cjs', import.meta.url));
-export const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
+export { NOTIFYCTL } from '../support/notifyctl-cli.js';
 
 const FIXTURES = new URL('../../../test/fixtures/hooks/', import.meta.url);
 

@@ -1,30 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
+import { NOTIFYCTL } from '../support/notifyctl-cli.js';
 import { OUTBOX_BROKER } from '../support/outbox-broker.js';
-
-const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
+import { runNode } from '../support/run-node.js';
 
 describe('notifyctl providers, routes and outbox', () => {
   const broker = useBroker({ script: OUTBOX_BROKER });
 
   /** Runs notifyctl against the test broker with `stdin` piped in. */
   const ctl = (args: string[], stdin = '') =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [NOTIFYCTL, ...args, '--port', String(broker.port)], {
-        env: broker.home.env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(stdin);
-    });
+    runNode(NOTIFYCTL, [...args, '--port', String(broker.port)], { env: broker.home.env, stdin });
 
   let providerId = '';
 

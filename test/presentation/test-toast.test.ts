@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
 import { useDesktop } from '../support/desktop-broker.js';
 import { runNode } from '../support/run-node.js';
-
-const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
+import { NOTIFYCTL } from '../support/notifyctl-cli.js';
 
 describe('notifyctl test-toast with a notification server', () => {
   const desktop = useDesktop();

@@ -12,7 +12,6 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { openDatabase } from '../../src/store/database.js';
 import { NotificationStore } from '../../src/store/notification-store.js';
@@ -25,8 +24,8 @@ import {
   type TempHome,
 } from '../support/broker-process.js';
 import { runNode } from '../support/run-node.js';
+import { NOTIFYCTL } from '../support/notifyctl-cli.js';
 
-const NOTIFYCTL = fileURLToPath(new URL('../../src/cli/notifyctl/main.js', import.meta.url));
 const ROWS = 3000;
 
 function seed(home: TempHome): void {

@@ -9,6 +9,8 @@ export interface ProcessResult {
 export interface RunOptions {
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Written to the program's stdin, which is then closed; without it stdin is closed at once. */
+  stdin?: string;
 }
 
 /** Runs a script with this Node to its end; the environment is exactly `env` (no leaks from ours). */
@@ -17,13 +19,14 @@ export function runNode(file: string, args: string[], options: RunOptions): Prom
     const child = spawn(process.execPath, [file, ...args], {
       env: options.env,
       cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin?.end(options.stdin);
   });
 }

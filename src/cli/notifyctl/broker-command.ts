@@ -1,9 +1,7 @@
-import { HttpError } from '../../client/errors.js';
 import type { NotifyClient } from '../../client/notify-client.js';
 import { CONNECTION_FLAGS, parseArgs, type FlagTable, type ParsedArgs } from '../notify/args.js';
 import { createClient, resolveConnection, warnWhenTokenless, type Connection } from '../notify/connection.js';
-import { EXIT_UNAUTHORIZED } from '../notify/failure.js';
-import { reportFailure } from '../notify/report.js';
+import { reportNotifyctlFailure } from './failure.js';
 
 export interface BrokerCommandContext {
   parsed: ParsedArgs;
@@ -13,7 +11,7 @@ export interface BrokerCommandContext {
 
 /**
  * The frame of a notifyctl command that talks to the broker: `--port` and `--token` as `notify` reads
- * them, the command's own flags, and failures reported in notify's words (a refused token exits 2).
+ * them, the command's own flags, and failures reported as every notifyctl command reports them (a refused token exits 2).
  */
 export async function runBrokerCommand(
   name: string,
@@ -31,7 +29,6 @@ export async function runBrokerCommand(
     warnWhenTokenless(connection);
     return await body({ parsed, connection, client: createClient(connection) });
   } catch (error) {
-    const code = reportFailure(error, `notifyctl ${name}`);
-    return error instanceof HttpError && error.status === 401 ? EXIT_UNAUTHORIZED : code;
+    return reportNotifyctlFailure(error);
   }
 }
