@@ -117,16 +117,7 @@ async function drainRate(url: string): Promise<number> {
     );
     db.transaction(() => {
       for (let i = 0; i < DRAIN_ITEMS; i++) {
-        const payload = {
-          id: `n${i}`,
-          title: 't',
-          type: 'info',
-          priority: 'normal',
-          status: 'active',
-          agent: 'a',
-          createdAt: '',
-          updatedAt: '',
-        } as const;
+        const payload = drainPayload(i);
         outbox.enqueue(
           `n${i}`,
           [
@@ -174,16 +165,7 @@ async function directRate(url: string): Promise<number> {
   const worker = async () => {
     while (next < DRAIN_ITEMS) {
       const i = next++;
-      const payload = {
-        id: `n${i}`,
-        title: 't',
-        type: 'info',
-        priority: 'normal',
-        status: 'active',
-        agent: 'a',
-        createdAt: '',
-        updatedAt: '',
-      } as const;
+      const payload = drainPayload(i);
       await TEST_PROVIDER_KIND.deliver(
         {
           operation: 'send',
@@ -197,4 +179,18 @@ async function directRate(url: string): Promise<number> {
   };
   await Promise.all(Array.from({ length: DEFAULT_CONCURRENCY.perProvider }, worker));
   return DRAIN_ITEMS / ((performance.now() - started) / 1000);
+}
+
+/** The notification of drain item i: the same for the broker's dispatcher and the direct baseline. */
+function drainPayload(i: number) {
+  return {
+    id: `n${i}`,
+    title: 't',
+    type: 'info',
+    priority: 'normal',
+    status: 'active',
+    agent: 'a',
+    createdAt: '',
+    updatedAt: '',
+  } as const;
 }
