@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { HttpError } from '../client/errors.js';
 import { NotifyClient } from '../client/notify-client.js';
 import { readClientConfig } from '../cli/notify/client-config.js';
 import { resolvePaths } from '../config/paths.js';
+import { onPath, playersFor } from '../presentation/sound-player.js';
 import { readDefinition, type ServiceManager } from '../service/service-manager.js';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
@@ -126,16 +125,16 @@ export async function checkDesktop(context: DoctorContext): Promise<Finding> {
   };
 }
 
-const PLAYERS = ['pw-play', 'paplay', 'aplay', 'ffplay', 'afplay'];
-
+/** The players the broker itself would try, in its order (src/presentation/sound-player.ts). */
 export async function checkSound(context: DoctorContext): Promise<Finding> {
-  const player = PLAYERS.find((program) => onPath(program, context.env));
+  const players = playersFor(process.platform).map((player) => player.program);
+  const player = players.find((program) => onPath(program, context.env['PATH']));
   return player
     ? { name: 'sound', verdict: 'ok', text: `sounds play through ${player}` }
     : {
         name: 'sound',
         verdict: 'warn',
-        text: `no sound player found (${PLAYERS.join(', ')}); install pipewire-bin or pulseaudio-utils for sounds`,
+        text: `no sound player found (${players.join(', ')}); install pipewire-bin or pulseaudio-utils for sounds`,
       };
 }
 
@@ -156,17 +155,6 @@ export async function checkService(context: DoctorContext): Promise<Finding> {
   }
   const state = (await service.available()) ? await service.state() : 'state unknown in this session';
   return { name: 'service', verdict: 'ok', text: `installed (${state})` };
-}
-
-function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
-  return (env['PATH'] ?? '').split(delimiter).some((folder) => {
-    try {
-      accessSync(join(folder, program), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
