@@ -29,7 +29,6 @@ import { SoundAdmin } from './sound-admin.js';
 import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { Tray } from '../presentation/tray/tray.js';
-import { updateConfigFields } from '../config/config-update.js';
 import { createOutbound, type OutboundOptions } from './outbound.js';
 import { PROVIDER_KINDS } from '../delivery/registry.js';
 
@@ -115,6 +114,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     clock,
     log,
   });
+  // One writer of config.json for the API and the tray: validated, atomic, and applied at once.
+  const configEditor = new ConfigEditor(paths.configFile, settings);
   const toasts = new ToastPresenter({
     display: platformDisplay(process.platform, process.env),
     settings: () => settings.current,
@@ -131,9 +132,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
         await service.changeStatus(command.notificationId, { status: 'resolved' });
       else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
       else if (command.op === 'pause')
-        updateConfigFields(paths.configFile, { pauseNotifications: command.on });
+        configEditor.edit((document) => (document['pauseNotifications'] = command.on));
       else if (command.op === 'doNotDisturb')
-        updateConfigFields(paths.configFile, { doNotDisturb: command.on });
+        configEditor.edit((document) => (document['doNotDisturb'] = command.on));
       else process.kill(process.pid, 'SIGTERM');
     },
     log,
@@ -163,7 +164,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     log,
     clock,
     settingsAdmin: new SettingsAdmin({
-      editor: new ConfigEditor(paths.configFile, settings),
+      editor: configEditor,
       settings: () => settings.current,
       sounds,
     }),

@@ -141,6 +141,9 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
     let menu = await watcher.layout(item);
     await watcher.click(item, childByLabel(menu, 'Pause notifications')[0]);
     await eventually(async () => assert.equal(readConfigFile(broker.home)['pauseNotifications'], true));
+    // Applied with the write, not on the watcher's next look at the file.
+    const settings = (await (await broker.request('GET', '/v1/settings')).json()) as Record<string, unknown>;
+    assert.equal(settings['pauseNotifications'], true);
     await watcher.click(item, childByLabel(menu, 'Do not disturb')[0]);
     await eventually(async () => assert.equal(readConfigFile(broker.home)['doNotDisturb'], true));
     assert.equal(typeof readConfigFile(broker.home)['authToken'], 'string', 'the rest of the file is kept');
