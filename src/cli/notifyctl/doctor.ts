@@ -5,7 +5,7 @@ import {
   checkService,
   checkSound,
   type Finding,
-} from '../../doctor/checks.js';
+} from './doctor-checks.js';
 import { systemdManager, launchdManager } from '../../service/service-manager.js';
 import { CONNECTION_FLAGS, parseArgs } from '../notify/args.js';
 import { resolveConnection } from '../notify/connection.js';

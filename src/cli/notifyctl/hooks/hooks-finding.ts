@@ -1,5 +1,5 @@
 import { HOOK_TOOLS } from '../../../domain/hooks/decision.js';
-import type { Finding } from '../../../doctor/checks.js';
+import type { Finding } from '../doctor-checks.js';
 import { describeHooks } from './hooks-command.js';
 import { HOOK_TARGETS } from './targets.js';
 

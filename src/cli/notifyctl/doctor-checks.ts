@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { HttpError } from '../client/errors.js';
-import { NotifyClient } from '../client/notify-client.js';
-import { readClientConfig } from '../cli/notify/client-config.js';
-import { resolvePaths } from '../config/paths.js';
-import { onPath, playersFor } from '../presentation/sound-player.js';
-import { readDefinition, type ServiceManager } from '../service/service-manager.js';
+import { HttpError } from '../../client/errors.js';
+import { NotifyClient } from '../../client/notify-client.js';
+import { readClientConfig } from '../notify/client-config.js';
+import { resolvePaths } from '../../config/paths.js';
+import { onPath, playersFor } from '../../presentation/sound-player.js';
+import { readDefinition, type ServiceManager } from '../../service/service-manager.js';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
 
