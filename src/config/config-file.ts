@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { MalformedConfigError, normalizeConfig, type NormalizedConfig } from './settings.js';
+import { jsonSyntaxPlace } from '../domain/json-syntax-place.js';
 
 export function generateToken(): string {
   return randomBytes(32).toString('base64url');
@@ -33,7 +34,7 @@ export function readConfig(file: string): NormalizedConfig | undefined {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new MalformedConfigError(`${file} is not valid JSON (${syntaxErrorPlace(error as Error, text)})`);
+    throw new MalformedConfigError(`${file} is not valid JSON (${jsonSyntaxPlace(error as Error, text)})`);
   }
   try {
     return normalizeConfig(raw, generateToken);
@@ -80,19 +81,6 @@ function kindOf(stat: Stats): string {
   if (stat.isSocket()) return 'a socket';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
   return 'not a file';
-}
-
-/**
- * Where the JSON breaks, as line and column. V8's own message quotes the text around the error, which
- * can be the token, so it is never passed on.
- */
-function syntaxErrorPlace(error: Error, text: string): string {
-  const position = /position (\d+)/.exec(error.message);
-  if (!position) return 'an unexpected character; check quotes, commas and braces';
-  const before = text.slice(0, Number(position[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `syntax error at line ${line}, column ${column}`;
 }
 
 /**

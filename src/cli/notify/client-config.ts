@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { jsonSyntaxPlace } from '../../domain/json-syntax-place.js';
 
 /** What the client takes from config.json; the broker owns the file, so the client only reads it. */
 export interface ClientConfig {
@@ -23,7 +24,7 @@ export function readClientConfig(file: string): ConfigRead {
   } catch (error) {
     return {
       state: 'unreadable',
-      problem: `${file} is not valid JSON (${syntaxErrorPlace(error as Error, text)})`,
+      problem: `${file} is not valid JSON (${jsonSyntaxPlace(error as Error, text)})`,
     };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -38,17 +39,4 @@ export function readClientConfig(file: string): ConfigRead {
 
 export function isPort(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535;
-}
-
-/**
- * Where the JSON breaks, as line and column. V8's own message quotes the text around the error, and
- * that text can be the token, so it is never shown.
- */
-function syntaxErrorPlace(error: Error, text: string): string {
-  const position = /position (\d+)/.exec(error.message);
-  if (!position) return 'check quotes, commas and braces';
-  const before = text.slice(0, Number(position[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `syntax error at line ${line}, column ${column}`;
 }
