@@ -51,9 +51,19 @@ describe('GET /v1/stream', () => {
 
   it('sends nothing for a write that changes nothing (a repeated PATCH, an ARC replay)', async () => {
     const created = await create(broker, { title: 'quiet' });
+    const event = {
+      arc_version: '0.1',
+      event_id: 'stream-replay-1',
+      event_type: 'request.created',
+      occurred_at: new Date().toISOString(),
+      sender: { id: 'stream-test' },
+      request: { kind: 'information', message: 'once' },
+    };
+    assert.equal((await broker.request('POST', '/v1/events', event)).status, 201);
     const reader = new SseReader(broker.port, auth(broker));
     await reader.until((r) => r.status === 200);
     await broker.request('PATCH', `/v1/notifications/${created.id}`, { status: 'active' });
+    assert.equal((await broker.request('POST', '/v1/events', event)).status, 200, 'the replay');
     await create(broker, { title: 'marker' });
     await reader.until((r) => r.events.length === 1);
     assert.equal(JSON.parse(reader.events[0]!.data!).title, 'marker');
