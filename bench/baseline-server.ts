@@ -8,7 +8,7 @@
  *
  * prints `baseline listening on <port>` once it listens on a free loopback port.
  */
-import Database from 'better-sqlite3';
+import Database from '../src/store/sqlite.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { PRAGMAS } from '../src/store/database.js';

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { asDamage, checkIntegrity, DatabaseDamagedError } from './integrity.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import Database, { type Db } from './sqlite.js';
 
-export type Db = Database.Database;
+export type { Db };
 
 /** Room for the WAL between two automatic checkpoints (1000 pages); a larger one is cut back to this. */
 const JOURNAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { openDatabase, type Db } from './database.js';
+import Database from './sqlite.js';
 
 export interface RecoveryReport {
   /** Notifications copied into the new database. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import Database from './sqlite.js';
 import type { NotificationDraft } from '../domain/notification.js';
 import { openDatabase, type Db } from './database.js';
 import { NotificationStore } from './notification-store.js';

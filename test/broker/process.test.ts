@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openDatabase } from '../../src/store/database.js';

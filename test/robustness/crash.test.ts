@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite.js';
 import { startBroker } from '../support/broker-process.js';
 import { assertAllPersisted, startLoad } from './support.js';
 
