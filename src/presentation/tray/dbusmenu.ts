@@ -1,5 +1,6 @@
 import { DbusObject, Variant } from '../dbus.js';
-import { findEntry, type MenuEntry } from './tray-model.js';
+import { findEntry, MenuIds, type NumberedEntry } from './menu-ids.js';
+import type { MenuEntry } from './tray-model.js';
 
 export const MENU_PATH = '/MenuBar';
 const MENU_INTERFACE = 'com.canonical.dbusmenu';
@@ -19,7 +20,7 @@ function properties(entry: MenuEntry): Record<string, Variant> {
   return props;
 }
 
-function layout(entry: MenuEntry): Layout {
+function layout(entry: NumberedEntry): Layout {
   return [
     entry.id,
     properties(entry),
@@ -32,7 +33,8 @@ function layout(entry: MenuEntry): Layout {
  * ('clicked' event) handed to `onClick` with its entry.
  */
 export class DbusMenu extends DbusObject {
-  #entries: MenuEntry[] = [];
+  #entries: NumberedEntry[] = [];
+  readonly #ids = new MenuIds();
   revision = 1;
 
   constructor(private readonly onClick: (entry: MenuEntry) => void) {
@@ -40,7 +42,7 @@ export class DbusMenu extends DbusObject {
   }
 
   set entries(entries: MenuEntry[]) {
-    this.#entries = entries;
+    this.#entries = this.#ids.number(entries);
     this.revision++;
   }
 
@@ -58,7 +60,7 @@ export class DbusMenu extends DbusObject {
   }
 
   GetLayout(parentId: number, _depth: number, _names: string[]): [number, Layout] {
-    const root: MenuEntry = { id: 0, label: '', children: this.#entries };
+    const root: NumberedEntry = { id: 0, key: 'root', label: '', children: this.#entries };
     const parent = parentId === 0 ? root : (findEntry(this.#entries, parentId) ?? root);
     return [this.revision, layout(parent)];
   }

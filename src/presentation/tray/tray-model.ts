@@ -2,7 +2,8 @@ import type { NotificationRecord } from '../../domain/notification.js';
 
 /** One entry of the tray's menu (com.canonical.dbusmenu), with what clicking it does. */
 export interface MenuEntry {
-  id: number;
+  /** What the entry stands for, the same in every rebuild of the menu (its D-Bus id follows it). */
+  key: string;
   label: string;
   /** 'separator' draws a line; 'checkmark' shows `checked`. */
   kind?: 'separator' | 'checkmark';
@@ -40,18 +41,25 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
   for (const record of active) waiting.set(record.agent, (waiting.get(record.agent) ?? 0) + 1);
   const agents = [...waiting].map(([agent, n]) => (n > 1 ? `${agent} (${n})` : agent));
 
-  let nextId = 1;
-  const id = () => nextId++;
   const items: MenuEntry[] = active.slice(0, MAX_LISTED).map((record) => ({
-    id: id(),
+    key: `notification:${record.id}`,
     label: `${record.agent}: ${record.title}`,
     children: [
-      { id: id(), label: 'Resolve', command: { op: 'resolve', notificationId: record.id } },
-      { id: id(), label: 'Dismiss', command: { op: 'dismiss', notificationId: record.id } },
+      {
+        key: `resolve:${record.id}`,
+        label: 'Resolve',
+        command: { op: 'resolve', notificationId: record.id },
+      },
+      {
+        key: `dismiss:${record.id}`,
+        label: 'Dismiss',
+        command: { op: 'dismiss', notificationId: record.id },
+      },
     ],
   }));
-  if (count === 0) items.push({ id: id(), label: 'Nothing needs your attention', enabled: false });
-  if (count > MAX_LISTED) items.push({ id: id(), label: `and ${count - MAX_LISTED} more`, enabled: false });
+  if (count === 0) items.push({ key: 'nothing', label: 'Nothing needs your attention', enabled: false });
+  if (count > MAX_LISTED)
+    items.push({ key: 'more', label: `and ${count - MAX_LISTED} more`, enabled: false });
 
   return {
     status: count > 0 ? 'NeedsAttention' : 'Active',
@@ -65,32 +73,22 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
     tooltipText: agents.length > 0 ? `Waiting: ${agents.join(', ')}` : '',
     menu: [
       ...items,
-      { id: id(), label: '', kind: 'separator' },
+      { key: 'separator', label: '', kind: 'separator' },
       {
-        id: id(),
+        key: 'pause',
         label: 'Pause notifications',
         kind: 'checkmark',
         checked: settings.pauseNotifications,
         command: { op: 'pause', on: !settings.pauseNotifications },
       },
       {
-        id: id(),
+        key: 'doNotDisturb',
         label: 'Do not disturb',
         kind: 'checkmark',
         checked: settings.doNotDisturb,
         command: { op: 'doNotDisturb', on: !settings.doNotDisturb },
       },
-      { id: id(), label: 'Quit Notify', command: { op: 'quit' } },
+      { key: 'quit', label: 'Quit Notify', command: { op: 'quit' } },
     ],
   };
-}
-
-/** Finds the entry with this id anywhere in the menu. */
-export function findEntry(menu: MenuEntry[], id: number): MenuEntry | undefined {
-  for (const entry of menu) {
-    if (entry.id === id) return entry;
-    const inner = entry.children && findEntry(entry.children, id);
-    if (inner) return inner;
-  }
-  return undefined;
 }
