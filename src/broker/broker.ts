@@ -30,7 +30,8 @@ import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { Tray } from '../presentation/tray/tray.js';
 import { createOutbound, type OutboundOptions } from './outbound.js';
-import { PROVIDER_KINDS } from '../delivery/registry.js';
+import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
+import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Event stream: changes kept for Last-Event-ID resumption, open streams, unsent bytes, keep-alive. */
@@ -48,8 +49,11 @@ const STOP_GRACE_MS = 3000;
 export interface BrokerOptions {
   paths: NotifyPaths;
   clock?: Clock;
-  /** Provider kinds and delivery tuning; the registry's kinds and the documented policy by default. */
-  outbound?: Partial<OutboundOptions>;
+  /**
+   * Delivery tuning, and the module whose PROVIDER_KINDS the broker delivers with; the registry's kinds
+   * and the documented policy by default.
+   */
+  outbound?: Partial<Omit<OutboundOptions, 'kinds' | 'deliverer'>> & { kindsModule?: string };
 }
 
 export interface RunningBroker {
@@ -82,6 +86,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   // Compiled once, before anything is opened: a broken schema file stops the start with its error.
   const validateEnvelope = compileEnvelopeValidator(readArcSchema());
+  const { kindsModule = REGISTRY_MODULE, ...deliveryTuning } = options.outbound ?? {};
+  const kinds = await importKinds(kindsModule);
   const { db, lock } = openOwnedDatabase(paths, log);
   const warnings = permissionWarnings(paths);
   warnings.forEach((warning) => log.warn(warning));
@@ -92,8 +98,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   changes.subscribe((change) => stream.append(change));
   const newId = createIdGenerator(clock);
   const outbound = createOutbound(db, paths, clock, newId, log, {
-    kinds: PROVIDER_KINDS,
-    ...options.outbound,
+    ...deliveryTuning,
+    kinds,
+    deliverer: new WorkerDeliverer(kindsModule, log),
   });
   const service = new NotificationService({
     store,

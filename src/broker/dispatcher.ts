@@ -1,12 +1,12 @@
-import type { DeliveryResult, ProviderKind, SettingValues } from '../delivery/provider.js';
+import type { DeliveryResult, SettingValues } from '../delivery/provider.js';
 import { nextAttemptAt, type RetryPolicy } from '../domain/delivery/retry-policy.js';
 import type { Logger } from '../log/logger.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
-import type { OutboxItem, OutboxStore } from '../store/outbox-store.js';
+import type { OutboxItem, OutboxStore, Settlement } from '../store/outbox-store.js';
 import type { ProviderStore } from '../store/provider-store.js';
 import type { Clock } from './clock.js';
-import { runAttempt } from './delivery-attempt.js';
+import type { Deliverer } from './deliverers/deliverer.js';
 
 export interface Concurrency {
   total: number;
@@ -16,11 +16,20 @@ export interface Concurrency {
 export const DEFAULT_CONCURRENCY: Concurrency = { total: 32, perProvider: 8 };
 /** A safety net only: new work and finished attempts wake the dispatcher at once. */
 const LONGEST_SLEEP_MS = 60_000;
+/**
+ * While notifications keep arriving, the dispatcher's own work on the main thread (moving the intake into
+ * the outbox, claiming, recording results) takes at most this share of the time: the API comes first.
+ * When they stop arriving it works flat out.
+ */
+const SHARE_UNDER_LOAD = 0.05;
+/** New work within this time means the API is busy. */
+const LOAD_WINDOW_MS = 100;
 
 export interface DispatcherDeps {
   outbox: OutboxStore;
   providers: ProviderStore;
-  kinds: readonly ProviderKind[];
+  /** Runs the provider calls: on the delivery thread in notifyd, in process in tests. */
+  deliverer: Deliverer;
   vault: SecretVault;
   clock: Clock;
   random: () => number;
@@ -44,6 +53,12 @@ export class Dispatcher {
   #started = false;
   #wakeQueued = false;
   #timer: NodeJS.Timeout | undefined;
+  /** Results of finished attempts, recorded together at the start of the next tick. */
+  #settled: Settlement[] = [];
+  /** When new work last arrived (performance.now()): the API is busy while it keeps arriving. */
+  #lastArrival = Number.NEGATIVE_INFINITY;
+  /** Under load, no tick starts before this time (performance.now()). */
+  #notBefore = 0;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -57,32 +72,76 @@ export class Dispatcher {
     return recovered;
   }
 
-  /** Stops claiming, aborts attempts under way (they go back in line) and waits for them to settle. */
+  /**
+   * Stops claiming, aborts attempts under way (they go back in line), waits for them to settle and
+   * closes the deliverer.
+   */
   async stop(): Promise<void> {
     this.#started = false;
     clearTimeout(this.#timer);
     for (const controller of this.#inFlight.values()) controller.abort();
     await Promise.all(this.#running);
+    this.recordSettled();
+    await this.deps.deliverer.close();
   }
 
-  /** New work or free capacity: run a tick soon, once however often it is called. */
+  /** New work: run a tick soon, within the dispatcher's share of the time while work keeps arriving. */
   wake(): void {
+    this.#lastArrival = performance.now();
+    this.runSoon();
+  }
+
+  /** Free capacity, due work or new work: run a tick soon, once however often it is called. */
+  private runSoon(): void {
     if (!this.#started || this.#wakeQueued) return;
     this.#wakeQueued = true;
-    setImmediate(() => {
+    const run = () => {
       this.#wakeQueued = false;
-      if (this.#started) void this.tick(this.deps.clock());
-    });
+      if (!this.#started) return;
+      // A failed round (the disk is full, say) is retried by the next wake: new work or a finished attempt.
+      this.tick(this.deps.clock()).catch((error: unknown) =>
+        this.deps.log.error(`outbox: a dispatcher round failed (${(error as Error).name})`),
+      );
+    };
+    const now = performance.now();
+    const wait = now - this.#lastArrival < LOAD_WINDOW_MS ? this.#notBefore - now : 0;
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
   }
 
-  /** Claims what is due at `now` and runs it; resolves when those attempts have settled. */
+  /**
+   * Records finished attempts, claims what is due at `now` and runs it; resolves when those attempts
+   * have settled and their results are recorded.
+   */
   async tick(now: number): Promise<void> {
+    const started = performance.now();
+    this.recordSettled();
     const free = this.deps.concurrency.total - this.#inFlight.size;
     const claimed = free > 0 ? this.deps.outbox.claim(now, free, (id) => this.room(id, now)) : [];
     const attempts = claimed.map((item) => this.track(item));
-    // When every free slot was filled, finishing attempts wake the dispatcher; otherwise sleep until due.
-    if (this.#started && claimed.length < free) this.sleepUntilDue(now);
+    const intakeLeft = this.deps.outbox.hasIntake();
+    const finished = performance.now();
+    this.#notBefore = finished + (finished - started) * (1 / SHARE_UNDER_LOAD - 1);
+    // The rest of a long intake is moved by the next tick. When every free slot was filled, finishing
+    // attempts wake the dispatcher; otherwise it sleeps until the next item falls due.
+    if (this.#started && intakeLeft) this.runSoon();
+    else if (this.#started && claimed.length < free) this.sleepUntilDue(now);
     await Promise.all(attempts);
+    this.recordSettled();
+  }
+
+  /** One transaction for every result waiting; a crash before it only means those items are sent again. */
+  private recordSettled(): void {
+    if (this.#settled.length === 0) return;
+    const settled = this.#settled;
+    this.#settled = [];
+    try {
+      this.deps.outbox.settleAll(settled);
+    } catch (error) {
+      // Kept for the next round: recording them later is better than sending them again.
+      this.#settled = [...settled, ...this.#settled];
+      throw error;
+    }
   }
 
   get inFlight(): number {
@@ -111,7 +170,7 @@ export class Dispatcher {
         // Refill in batches once the provider is half idle: one claim transaction for several items.
         // Other providers' completions and new work wake it too, so nothing waits for long.
         if ((this.#perProvider.get(item.providerId) ?? 0) <= this.deps.concurrency.perProvider / 2)
-          this.wake();
+          this.runSoon();
       });
     this.#running.add(done);
     return done;
@@ -133,16 +192,16 @@ export class Dispatcher {
       },
     };
     if (result.outcome === 'delivered') {
-      this.deps.outbox.settle(
-        item.seq,
-        'delivered',
+      this.#settled.push({
+        seq: item.seq,
+        state: 'delivered',
         now,
-        {
+        details: {
           ...(result.reference !== undefined && { reference: result.reference }),
           ...(result.status !== undefined && { status: result.status }),
         },
         provider,
-      );
+      });
       return;
     }
     const status = result.status !== undefined ? { status: result.status } : {};
@@ -158,13 +217,20 @@ export class Dispatcher {
     }
     const where = `outbox: item ${item.seq} (${item.operation} via provider ${item.providerId}) attempt ${item.attempts}/${this.deps.policy.maxAttempts}`;
     if (next === undefined) {
-      this.deps.outbox.settle(item.seq, 'dead', now, { reason: result.reason, ...status }, provider);
+      this.#settled.push({
+        seq: item.seq,
+        state: 'dead',
+        now,
+        details: { reason: result.reason, ...status },
+        provider,
+      });
       this.deps.log.warn(`${where}: ${result.reason} after ${durationMs} ms; dead-lettered`);
     } else {
-      this.deps.outbox.settle(item.seq, 'pending', now, {
-        nextAttemptAt: next,
-        reason: result.reason,
-        ...status,
+      this.#settled.push({
+        seq: item.seq,
+        state: 'pending',
+        now,
+        details: { nextAttemptAt: next, reason: result.reason, ...status },
       });
       this.deps.log.warn(
         `${where}: ${result.reason} after ${durationMs} ms; next attempt in ${next - now} ms`,
@@ -176,8 +242,6 @@ export class Dispatcher {
   private async attempt(item: OutboxItem, stop: AbortSignal): Promise<DeliveryResult> {
     const provider = this.deps.providers.forDelivery(item.providerId);
     if (!provider) return { outcome: 'reject', reason: 'provider_deleted' };
-    const kind = this.deps.kinds.find((candidate) => candidate.id === provider.kind);
-    if (!kind) return { outcome: 'reject', reason: 'provider_kind_unknown' };
     if (!provider.enabled) return { outcome: 'reject', reason: 'provider_disabled' };
     let reference: string | undefined;
     if (item.operation !== 'send') {
@@ -196,17 +260,19 @@ export class Dispatcher {
         return { outcome: 'retry', reason: 'provider_secrets_unreadable' };
       throw error;
     }
-    return runAttempt(
-      kind,
+    return this.deps.deliverer.attempt(
       {
-        operation: item.operation,
-        event: item.event,
-        notification: item.payload,
-        idempotencyKey: item.idempotencyKey,
-        ...(reference !== undefined && { reference }),
+        kindId: provider.kind,
+        operation: {
+          operation: item.operation,
+          event: item.event,
+          notification: item.payload,
+          idempotencyKey: item.idempotencyKey,
+          ...(reference !== undefined && { reference }),
+        },
+        settings,
+        timeoutMs: this.deps.policy.attemptTimeoutMs,
       },
-      settings,
-      this.deps.policy.attemptTimeoutMs,
       stop,
     );
   }
@@ -217,7 +283,7 @@ export class Dispatcher {
       (at): at is number => at !== undefined && at > now,
     );
     const wait = Math.min(LONGEST_SLEEP_MS, ...candidates.map((at) => at - now));
-    this.#timer = setTimeout(() => this.wake(), wait);
+    this.#timer = setTimeout(() => this.runSoon(), wait);
     this.#timer.unref();
   }
 }

@@ -10,6 +10,7 @@ import { OutboxStore } from '../store/outbox-store.js';
 import { ProviderStore } from '../store/provider-store.js';
 import { RouteStore } from '../store/route-store.js';
 import type { Clock } from './clock.js';
+import type { Deliverer } from './deliverers/deliverer.js';
 import { DEFAULT_CONCURRENCY, Dispatcher, type Concurrency } from './dispatcher.js';
 import { OutboxEnqueuer } from './outbox-enqueuer.js';
 import { OutboxService } from './outbox-service.js';
@@ -18,6 +19,8 @@ import { RouteService } from './route-service.js';
 
 export interface OutboundOptions {
   kinds: readonly ProviderKind[];
+  /** Where the dispatcher's provider calls run (a WorkerDeliverer in notifyd). */
+  deliverer: Deliverer;
   policy?: RetryPolicy;
   concurrency?: Concurrency;
   random?: () => number;
@@ -67,7 +70,7 @@ export function createOutbound(
   const dispatcher = new Dispatcher({
     outbox: outboxStore,
     providers: providerStore,
-    kinds: options.kinds,
+    deliverer: options.deliverer,
     vault,
     clock,
     random: options.random ?? Math.random,

@@ -45,7 +45,8 @@ export class OutboxEnqueuer {
       providers: live.providers,
       sentRoutes: change.kind === 'created' ? new Set() : this.deps.outbox.sentRoutes(change.record.id),
     });
-    return items.length === 0 ? 0 : this.deps.outbox.enqueue(change.record.id, items, this.deps.clock());
+    if (items.length > 0) this.deps.outbox.enqueue(change.record.id, items, this.deps.clock());
+    return items.length;
   }
 
   private live(): LiveRoutes {

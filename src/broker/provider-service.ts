@@ -7,7 +7,7 @@ import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
 import type { LastResult, ProviderRecord, ProviderStore } from '../store/provider-store.js';
 import type { Clock } from './clock.js';
-import { runAttempt } from './delivery-attempt.js';
+import { runAttempt } from './deliverers/attempt.js';
 
 export interface ProviderServiceDeps {
   providers: ProviderStore;

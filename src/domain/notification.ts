@@ -53,9 +53,14 @@ export interface NotificationDto {
   metadata: Metadata | null;
 }
 
+let lastFormatted = { epochMs: Number.NaN, text: '' };
+
 /** ISO 8601 in UTC with an explicit `+00:00` offset, e.g. 2026-11-22T16:45:00.123+00:00. */
 export function formatTimestamp(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace('Z', '+00:00');
+  // One answer and its outbox payload format the same few instants (createdAt equals updatedAt on create).
+  if (epochMs !== lastFormatted.epochMs)
+    lastFormatted = { epochMs, text: new Date(epochMs).toISOString().replace('Z', '+00:00') };
+  return lastFormatted.text;
 }
 
 export function toDto(record: NotificationRecord): NotificationDto {

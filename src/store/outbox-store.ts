@@ -6,6 +6,24 @@ import type { LastResult } from './provider-store.js';
 export const OUTBOX_STATES = ['pending', 'in_flight', 'delivered', 'dead'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
+/** An attempt's outcome, as the dispatcher records it. */
+export interface Settlement {
+  seq: number;
+  state: 'pending' | 'delivered' | 'dead';
+  now: number;
+  details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number };
+  /** Set when the attempt reached the provider's adapter: becomes the provider's last result. */
+  provider?: { id: string; lastResult: LastResult };
+}
+
+/** Intake rows moved into the outbox table per statement. */
+const INTAKE_CHUNK = 500;
+/**
+ * Intake rows a claim moves first: a long intake (a burst of notifications) is moved in steps, so one
+ * claim never holds the main thread for long; the claims that follow move the rest, in order.
+ */
+const INTAKE_PER_CLAIM = 200;
+
 export interface OutboxItem {
   seq: number;
   notificationId: string;
@@ -23,6 +41,33 @@ export interface OutboxItem {
   lastStatus?: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/**
+ * A planned item in the intake, as a tuple (quicker to write than an object with named fields): its
+ * payload is an index into the row's distinct payloads.
+ */
+type CompactItem = [
+  routeId: string,
+  providerId: string,
+  operation: PlannedItem['operation'],
+  event: PlannedItem['event'],
+  idempotencyKey: string,
+  payload: number,
+];
+
+/** The `items` column of an intake row. */
+interface Intake {
+  /** Distinct payloads. */
+  payloads: OutboundNotification[];
+  items: CompactItem[];
+}
+
+interface IntakeRow {
+  seq: number;
+  notification_id: string;
+  items: string;
+  created_at: number;
 }
 
 interface Row {
@@ -44,9 +89,16 @@ interface Row {
   updated_at: number;
 }
 
-/** All SQL of the outbox: enqueue inside the notification's transaction, claim, settle, manage. */
+/**
+ * All SQL of the outbox: enqueue inside the notification's transaction, claim, settle, manage. An
+ * enqueue writes the change's items as one intake row; every other method first moves the intake into
+ * the outbox table (expandIntake), so all of them see every item.
+ */
 export class OutboxStore {
   readonly #insert;
+  readonly #intake;
+  readonly #intakeWaiting;
+  readonly #expand;
   readonly #sentRoutes;
   readonly #due;
   readonly #claim;
@@ -67,6 +119,41 @@ export class OutboxStore {
       VALUES (@notificationId, @routeId, @providerId, @operation, @event, @payload, @idempotencyKey,
         'pending', @now, @now, @now)
       ON CONFLICT (idempotency_key) DO NOTHING`);
+    this.#intake = db.prepare(
+      'INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)',
+    );
+    this.#intakeWaiting = db.prepare<[], { seq: number }>('SELECT seq FROM outbox_intake LIMIT 1');
+    const readIntake = db.prepare<[number], IntakeRow>(
+      'SELECT seq, notification_id, items, created_at FROM outbox_intake ORDER BY seq LIMIT ?',
+    );
+    const clearIntake = db.prepare('DELETE FROM outbox_intake WHERE seq <= ?');
+    // In change order, so a lifecycle's update always follows its send in the outbox too; in chunks,
+    // so a long intake never sits in memory at once.
+    this.#expand = db.transaction((maxRows: number) => {
+      for (
+        let left = maxRows, rows = readIntake.all(Math.min(left, INTAKE_CHUNK));
+        rows.length > 0;
+        left -= rows.length, rows = left > 0 ? readIntake.all(Math.min(left, INTAKE_CHUNK)) : []
+      ) {
+        for (const row of rows) {
+          const intake = JSON.parse(row.items) as Intake;
+          const payloads = intake.payloads.map((payload) => JSON.stringify(payload));
+          for (const [routeId, providerId, operation, event, idempotencyKey, payload] of intake.items) {
+            this.#insert.run({
+              notificationId: row.notification_id,
+              routeId,
+              providerId,
+              operation,
+              event,
+              payload: payloads[payload],
+              idempotencyKey,
+              now: row.created_at,
+            });
+          }
+        }
+        clearIntake.run(rows.at(-1)!.seq);
+      }
+    });
     this.#sentRoutes = db.prepare<[string], { route_id: string }>(`
       SELECT route_id FROM outbox WHERE notification_id = ? AND operation = 'send' AND state <> 'dead'`);
     // Due items whose lifecycle has no earlier unfinished item, so an update never overtakes its send.
@@ -95,6 +182,7 @@ export class OutboxStore {
     // One transaction: the rows read are the rows claimed, whatever another writer does meanwhile.
     this.#claimAll = db.transaction(
       (now: number, limit: number, capacity: (providerId: string) => number): OutboxItem[] => {
+        this.expandIntake(INTAKE_PER_CLAIM);
         const claimed: OutboxItem[] = [];
         for (const { id } of this.#providersWithWork.all()) {
           const room = Math.min(capacity(id), limit - claimed.length);
@@ -108,14 +196,10 @@ export class OutboxStore {
       },
     );
     this.#recordResult = db.prepare('UPDATE providers SET last_result = ? WHERE id = ?');
-    this.#settleAll = db.transaction(
-      (
-        seq: number,
-        state: string,
-        now: number,
-        details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number },
-        provider?: { id: string; lastResult: LastResult },
-      ) => {
+    this.#settleAll = db.transaction((settlements: readonly Settlement[]) => {
+      // A provider's last result is its latest one: one write per provider, not per item.
+      const lastResults = new Map<string, LastResult>();
+      for (const { seq, state, now, details, provider } of settlements) {
         this.#settle.run({
           seq,
           state,
@@ -125,33 +209,51 @@ export class OutboxStore {
           reason: details.reason ?? null,
           status: details.status ?? null,
         });
-        if (provider) this.#recordResult.run(JSON.stringify(provider.lastResult), provider.id);
-      },
-    );
-    this.#nextDue = db.prepare<[], { at: number | null }>(
-      `SELECT min(next_attempt_at) AS at FROM outbox WHERE state = 'pending'`,
-    );
+        if (provider) lastResults.set(provider.id, provider.lastResult);
+      }
+      for (const [id, result] of lastResults) this.#recordResult.run(JSON.stringify(result), id);
+    });
+    // The first entry of the due index: min() over `state = 'pending'` would read every pending item.
+    this.#nextDue = db.prepare<[], { at: number }>(`
+      SELECT next_attempt_at AS at FROM outbox INDEXED BY outbox_due WHERE state = 'pending'
+      ORDER BY next_attempt_at LIMIT 1`);
   }
 
-  /** Call inside the notification's transaction. Returns how many new items were written. */
-  enqueue(notificationId: string, items: readonly PlannedItem[], now: number): number {
-    let written = 0;
-    for (const item of items) {
-      written += this.#insert.run({
-        notificationId,
-        routeId: item.routeId,
-        providerId: item.providerId,
-        operation: item.operation,
-        event: item.event,
-        payload: JSON.stringify(item.payload),
-        idempotencyKey: item.idempotencyKey,
-        now,
-      }).changes;
-    }
-    return written;
+  /**
+   * Call inside the notification's transaction: one row, however many items. Routes usually share one
+   * payload object (planDeliveries), and each distinct one is stored once.
+   */
+  enqueue(notificationId: string, items: readonly PlannedItem[], now: number): void {
+    const payloads: OutboundNotification[] = [];
+    const compact = items.map((item): CompactItem => {
+      const index = payloads.indexOf(item.payload);
+      return [
+        item.routeId,
+        item.providerId,
+        item.operation,
+        item.event,
+        item.idempotencyKey,
+        index >= 0 ? index : payloads.push(item.payload) - 1,
+      ];
+    });
+    this.#intake.run(notificationId, JSON.stringify({ payloads, items: compact } satisfies Intake), now);
+  }
+
+  /**
+   * Moves the intake (its first `maxRows` rows) into the outbox table, in one transaction (a savepoint
+   * inside another). Idempotent per item: an item whose idempotency key exists already was enqueued
+   * before and is skipped.
+   */
+  hasIntake(): boolean {
+    return this.#intakeWaiting.get() !== undefined;
+  }
+
+  expandIntake(maxRows = Number.POSITIVE_INFINITY): void {
+    if (this.#intakeWaiting.get()) this.#expand(maxRows);
   }
 
   sentRoutes(notificationId: string): Set<string> {
+    this.expandIntake();
     return new Set(this.#sentRoutes.all(notificationId).map((row) => row.route_id));
   }
 
@@ -163,22 +265,14 @@ export class OutboxStore {
     return this.#claimAll(now, limit, capacity);
   }
 
-  /**
-   * Records an attempt's outcome on the item and, in the same transaction, as its provider's last
-   * result: one write per attempt.
-   */
-  settle(
-    seq: number,
-    state: 'pending' | 'delivered' | 'dead',
-    now: number,
-    details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number },
-    provider?: { id: string; lastResult: LastResult },
-  ): void {
-    this.#settleAll(seq, state, now, details, provider);
+  /** Records attempts' outcomes on their items and as their providers' last results, in one transaction. */
+  settleAll(settlements: readonly Settlement[]): void {
+    this.#settleAll(settlements);
   }
 
   /** What the lifecycle's send delivered: the reference an update or clear needs. */
   sendOf(notificationId: string, routeId: string): { reference?: string; state: OutboxState } | undefined {
+    this.expandIntake();
     const row = this.#sendReference.get(notificationId, routeId);
     return row && { state: row.state, ...(row.reference !== null && { reference: row.reference }) };
   }
@@ -188,6 +282,7 @@ export class OutboxStore {
    * whose provider is gone dead-letter with `provider_deleted`.
    */
   recoverInFlight(now: number): number {
+    this.expandIntake();
     this.#orphans.run(now);
     return this.db
       .prepare(
@@ -196,11 +291,13 @@ export class OutboxStore {
       .run(now, now).changes;
   }
 
+  /** The next time an item of the outbox table falls due; the intake is due at once (hasIntake). */
   nextDueAt(): number | undefined {
-    return this.#nextDue.get()?.at ?? undefined;
+    return this.#nextDue.get()?.at;
   }
 
   list(state: OutboxState | undefined, limit: number): OutboxItem[] {
+    this.expandIntake();
     const rows = state
       ? this.db
           .prepare<[string, number], Row>('SELECT * FROM outbox WHERE state = ? ORDER BY seq DESC LIMIT ?')
@@ -210,11 +307,13 @@ export class OutboxStore {
   }
 
   get(seq: number): OutboxItem | undefined {
+    this.expandIntake();
     const row = this.db.prepare<[number], Row>('SELECT * FROM outbox WHERE seq = ?').get(seq);
     return row && toItem(row);
   }
 
   counts(): Record<OutboxState, number> {
+    this.expandIntake();
     const counts = { pending: 0, in_flight: 0, delivered: 0, dead: 0 };
     const rows = this.db
       .prepare<[], { state: OutboxState; n: number }>(
@@ -227,6 +326,7 @@ export class OutboxStore {
 
   /** A dead item gets a fresh set of attempts, due now; false when it is not dead. */
   retryDead(seq: number, now: number): boolean {
+    this.expandIntake();
     return (
       this.db
         .prepare(
@@ -242,6 +342,7 @@ export class OutboxStore {
    * what a later update or clear needs, and their presence is what stops a second alert.
    */
   purgeDelivered(): number {
+    this.expandIntake();
     return this.db
       .prepare(
         `DELETE FROM outbox WHERE state = 'delivered' AND NOT (operation = 'send'

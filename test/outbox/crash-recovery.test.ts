@@ -24,8 +24,8 @@ describe('outbox after kill -9', () => {
       }
       const before = await waitFor(async () => {
         const counts = (await callJson(first, 'GET', '/v1/outbox/counts')).body!;
-        return counts['in_flight'] > 0 && counts['pending'] > 0 && counts;
-      }, 'items both in flight and pending');
+        return counts['in_flight'] > 0 && counts['pending'] > 0 && receiver.received.length > 0 && counts;
+      }, 'items both in flight (some at the receiver) and pending');
       assert.equal(before['in_flight'] + before['pending'], NOTIFICATIONS);
       await first.kill();
       const seenBeforeCrash = receiver.received.length;

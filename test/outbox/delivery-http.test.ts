@@ -159,7 +159,10 @@ describe('outbound delivery through the real broker', () => {
     receiver.answer = () => ({ status: 200 });
     const retried = await json('POST', `/v1/outbox/${dead.id}/retry`);
     assert.equal(retried.status, 200);
-    await waitFor(async () => (await counts())['dead'] === 0, 'the retried item to be delivered');
+    await waitFor(async () => {
+      const now = await counts();
+      return now['dead'] === 0 && now['pending'] === 0 && now['in_flight'] === 0;
+    }, 'the retried item to be delivered');
     const again = await json('POST', `/v1/outbox/${dead.id}/retry`);
     assert.equal(again.status, 400);
     assert.equal(again.body!['error'], 'only a dead item can be retried; this one is delivered');

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { InProcessDeliverer } from '../../src/broker/deliverers/in-process-deliverer.js';
 import { Dispatcher } from '../../src/broker/dispatcher.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery/retry-policy.js';
 import { SecretVault } from '../../src/secrets/secret-vault.js';
@@ -47,7 +48,7 @@ describe('dispatcher driven by tick(now)', () => {
     new Dispatcher({
       outbox,
       providers,
-      kinds: [TEST_PROVIDER_KIND],
+      deliverer: new InProcessDeliverer([TEST_PROVIDER_KIND]),
       vault,
       clock: () => now,
       random: () => 0.5,

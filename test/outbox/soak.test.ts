@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { InProcessDeliverer } from '../../src/broker/deliverers/in-process-deliverer.js';
 import { Dispatcher } from '../../src/broker/dispatcher.js';
 import { createIdGenerator } from '../../src/broker/ids.js';
 import { NotificationService } from '../../src/broker/notification-service.js';
@@ -97,7 +98,7 @@ describe('outbox soak', () => {
     const dispatcher = new Dispatcher({
       outbox,
       providers,
-      kinds: [TEST_PROVIDER_KIND],
+      deliverer: new InProcessDeliverer([TEST_PROVIDER_KIND]),
       vault: new SecretVault(() => Promise.reject(new Error('no secrets in this test'))),
       clock,
       random: seeded(11),

@@ -5,14 +5,14 @@
 import { startBroker } from '../../src/broker/broker.js';
 import { resolvePaths } from '../../src/config/paths.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery/retry-policy.js';
-import { TEST_PROVIDER_KIND } from './test-provider.js';
+import { TEST_KINDS_MODULE } from './test-kinds.js';
 
 const backoff = process.env['NOTIFY_TEST_FIRST_BACKOFF_MS'];
 const timeout = process.env['NOTIFY_TEST_ATTEMPT_TIMEOUT_MS'];
 const broker = await startBroker({
   paths: resolvePaths(),
   outbound: {
-    kinds: [TEST_PROVIDER_KIND],
+    kindsModule: TEST_KINDS_MODULE,
     policy: {
       ...DEFAULT_RETRY_POLICY,
       ...(backoff !== undefined && { firstBackoffCapMs: Number(backoff) }),

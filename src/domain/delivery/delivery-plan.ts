@@ -40,6 +40,14 @@ export interface PlanInput {
 export function planDeliveries(input: PlanInput): PlannedItem[] {
   const { change, record } = input;
   const items: PlannedItem[] = [];
+  // One payload object per IncludeMessage setting, shared by the routes that have it, so the outbox
+  // stores it once.
+  const payloads = new Map<boolean, OutboundNotification>();
+  const payloadFor = (includeMessage: boolean): OutboundNotification => {
+    let payload = payloads.get(includeMessage);
+    if (!payload) payloads.set(includeMessage, (payload = outboundOf(record, includeMessage)));
+    return payload;
+  };
   for (const route of input.routes) {
     const provider = input.providers.get(route.providerId);
     if (!route.enabled || !provider?.enabled) continue;
@@ -49,7 +57,7 @@ export function planDeliveries(input: PlanInput): PlannedItem[] {
       providerId: route.providerId,
       operation,
       event,
-      payload: outboundOf(record, route.includeMessage),
+      payload: payloadFor(route.includeMessage),
       idempotencyKey: idempotencyKey(record, route.id, operation),
     });
     if (change.kind === 'created' || (change.kind === 'updated' && !sent)) {

@@ -1,4 +1,9 @@
-import type { DeliveryOperation, DeliveryResult, ProviderKind, SettingValues } from '../delivery/provider.js';
+import type {
+  DeliveryOperation,
+  DeliveryResult,
+  ProviderKind,
+  SettingValues,
+} from '../../delivery/provider.js';
 
 /**
  * Runs one provider call, cut at the time-out whether or not the provider honours its signal. A throw
@@ -22,8 +27,9 @@ export async function runAttempt(
     if (stop?.aborted) end('interrupted');
     stop?.addEventListener('abort', () => end('interrupted'), { once: true });
   });
-  const call = kind
-    .deliver(operation, { settings, signal: controller.signal })
+  // Through then(), so a provider that throws before returning its promise is a retry like any other.
+  const call = Promise.resolve()
+    .then(() => kind.deliver(operation, { settings, signal: controller.signal }))
     .catch((error: unknown): DeliveryResult => ({ outcome: 'retry', reason: `error_${errorClass(error)}` }));
   try {
     return await Promise.race([call, cut]);
