@@ -111,4 +111,24 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     );
     assert.equal(outbox.counts().pending, 1197);
   });
+
+  it('still lists and counts while another program holds the write lock, and shows the rest after', () => {
+    const outbox = new OutboxStore(db);
+    outbox.enqueue('n1', [send('r1', payload('n1'))], 5);
+    outbox.counts();
+    outbox.enqueue('n2', [send('r1', payload('n2'))], 6);
+    const other = openDatabase(file);
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      assert.equal(outbox.counts().pending, 1, 'the moved item, while the next cannot be moved');
+      assert.deepEqual(
+        outbox.list('pending', 10).map((item) => item.notificationId),
+        ['n1'],
+      );
+      other.prepare('ROLLBACK').run();
+    } finally {
+      other.close();
+    }
+    assert.equal(outbox.counts().pending, 2);
+  });
 });

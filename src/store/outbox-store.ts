@@ -92,7 +92,8 @@ interface Row {
 /**
  * All SQL of the outbox: enqueue inside the notification's transaction, claim, settle, manage. An
  * enqueue writes the change's items as one intake row; every other method first moves the intake into
- * the outbox table (expandIntake), so all of them see every item.
+ * the outbox table (expandIntake), so all of them see every item. The reads that only show items
+ * (list, get, counts) still answer when that move cannot be written.
  */
 export class OutboxStore {
   readonly #insert;
@@ -239,17 +240,31 @@ export class OutboxStore {
     this.#intake.run(notificationId, JSON.stringify({ payloads, items: compact } satisfies Intake), now);
   }
 
+  /** Whether changes wait in the intake: the dispatcher runs again at once while they do. */
+  hasIntake(): boolean {
+    return this.#intakeWaiting.get() !== undefined;
+  }
+
   /**
    * Moves the intake (its first `maxRows` rows) into the outbox table, in one transaction (a savepoint
    * inside another). Idempotent per item: an item whose idempotency key exists already was enqueued
    * before and is skipped.
    */
-  hasIntake(): boolean {
-    return this.#intakeWaiting.get() !== undefined;
-  }
-
   expandIntake(maxRows = Number.POSITIVE_INFINITY): void {
     if (this.#intakeWaiting.get()) this.#expand(maxRows);
+  }
+
+  /**
+   * Before a read that only shows items: moves the intake if it can. When it cannot (a full disk,
+   * another program holding the write lock), the read still answers, from the items moved so far, as
+   * every other read does then; the dispatcher moves the rest once writes work again.
+   */
+  private expandBeforeRead(): void {
+    try {
+      this.expandIntake();
+    } catch {
+      // Answered from the outbox table as it is.
+    }
   }
 
   sentRoutes(notificationId: string): Set<string> {
@@ -297,7 +312,7 @@ export class OutboxStore {
   }
 
   list(state: OutboxState | undefined, limit: number): OutboxItem[] {
-    this.expandIntake();
+    this.expandBeforeRead();
     const rows = state
       ? this.db
           .prepare<[string, number], Row>('SELECT * FROM outbox WHERE state = ? ORDER BY seq DESC LIMIT ?')
@@ -307,13 +322,13 @@ export class OutboxStore {
   }
 
   get(seq: number): OutboxItem | undefined {
-    this.expandIntake();
+    this.expandBeforeRead();
     const row = this.db.prepare<[number], Row>('SELECT * FROM outbox WHERE seq = ?').get(seq);
     return row && toItem(row);
   }
 
   counts(): Record<OutboxState, number> {
-    this.expandIntake();
+    this.expandBeforeRead();
     const counts = { pending: 0, in_flight: 0, delivered: 0, dead: 0 };
     const rows = this.db
       .prepare<[], { state: OutboxState; n: number }>(

@@ -34,6 +34,19 @@ function niceOf(tid: string | number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
+/** Runs `use` with a delivery thread for the kinds of `kindsModule`, closed afterwards. */
+async function withDeliverer(
+  kindsModule: string,
+  use: (deliverer: WorkerDeliverer) => Promise<void>,
+): Promise<void> {
+  const deliverer = new WorkerDeliverer(kindsModule, { error() {} });
+  try {
+    await use(deliverer);
+  } finally {
+    await deliverer.close();
+  }
+}
+
 describe('the delivery thread', () => {
   let receiver: Receiver;
   const open = new AbortController().signal;
@@ -42,9 +55,8 @@ describe('the delivery thread', () => {
   });
   after(() => receiver.close());
 
-  it('delivers through the provider kind on its own thread, at the lowest CPU priority', async () => {
-    const deliverer = new WorkerDeliverer(TEST_KINDS_MODULE, { error() {} });
-    try {
+  it('delivers through the provider kind on its own thread, at the lowest CPU priority', () =>
+    withDeliverer(TEST_KINDS_MODULE, async (deliverer) => {
       const result = await deliverer.attempt(request(receiver.url), open);
       assert.equal(result.outcome, 'delivered');
       assert.equal(receiver.received.at(-1)!.headers['idempotency-key'], 'n1.r1');
@@ -53,40 +65,32 @@ describe('the delivery thread', () => {
         'no thread at nice 19',
       );
       assert.equal(niceOf(process.pid), 0, 'the main thread kept its priority');
-    } finally {
-      await deliverer.close();
-    }
-  });
+    }));
 
   it('answers an attempt stopped by the dispatcher as interrupted', async () => {
     receiver.answer = () => ({ status: 200, delayMs: 10_000 });
-    const deliverer = new WorkerDeliverer(TEST_KINDS_MODULE, { error() {} });
     try {
-      const stop = new AbortController();
-      const attempt = deliverer.attempt(request(receiver.url), stop.signal);
-      setTimeout(() => stop.abort(), 100);
-      assert.deepEqual(await attempt, { outcome: 'retry', reason: 'interrupted' });
+      await withDeliverer(TEST_KINDS_MODULE, async (deliverer) => {
+        const stop = new AbortController();
+        const attempt = deliverer.attempt(request(receiver.url), stop.signal);
+        setTimeout(() => stop.abort(), 100);
+        assert.deepEqual(await attempt, { outcome: 'retry', reason: 'interrupted' });
+      });
     } finally {
       receiver.answer = () => ({ status: 200 });
-      await deliverer.close();
     }
   });
 
-  it('rejects an item whose provider kind this build does not have', async () => {
-    const deliverer = new WorkerDeliverer(TEST_KINDS_MODULE, { error() {} });
-    try {
+  it('rejects an item whose provider kind this build does not have', () =>
+    withDeliverer(TEST_KINDS_MODULE, async (deliverer) => {
       assert.deepEqual(await deliverer.attempt(request(receiver.url, 'pager'), open), {
         outcome: 'reject',
         reason: 'provider_kind_unknown',
       });
-    } finally {
-      await deliverer.close();
-    }
-  });
+    }));
 
-  it('retries the attempts of a thread that ended, and starts a new thread for the next ones', async () => {
-    const deliverer = new WorkerDeliverer(EXITING_KINDS_MODULE, { error() {} });
-    try {
+  it('retries the attempts of a thread that ended, and starts a new thread for the next ones', () =>
+    withDeliverer(EXITING_KINDS_MODULE, async (deliverer) => {
       assert.deepEqual(await deliverer.attempt(request(receiver.url, 'exits'), open), {
         outcome: 'retry',
         reason: 'delivery_thread_exited',
@@ -95,8 +99,5 @@ describe('the delivery thread', () => {
         outcome: 'reject',
         reason: 'provider_kind_unknown',
       });
-    } finally {
-      await deliverer.close();
-    }
-  });
+    }));
 });
