@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { notificationRecord } from '../../test/support/notification-record.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { ChangeStream, eventName } from './change-stream.js';
 
-const record = (id: string, status: NotificationRecord['status'] = 'active'): NotificationRecord => ({
-  id,
-  agent: 'a',
-  type: 'info',
-  priority: 'normal',
-  title: 't',
-  message: 'm',
-  status,
-  createdAt: 0,
-  updatedAt: 0,
-});
+const record = (id: string, status: NotificationRecord['status'] = 'active'): NotificationRecord =>
+  notificationRecord({ id, status });
 
 describe('ChangeStream', () => {
   it('names each kind of change as the stream documents it', () => {

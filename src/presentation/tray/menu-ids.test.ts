@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { notificationRecord } from '../../../test/support/notification-record.js';
 import type { NotificationRecord } from '../../domain/notification.js';
 import { findEntry, MenuIds, type NumberedEntry } from './menu-ids.js';
 import { trayState } from './tray-model.js';
 
-const record = (id: string, title: string): NotificationRecord => ({
-  id,
-  agent: 'claude',
-  title,
-  message: 'm',
-  type: 'info',
-  priority: 'normal',
-  status: 'active',
-  createdAt: 0,
-  updatedAt: 0,
-});
+const record = (id: string, title: string): NotificationRecord =>
+  notificationRecord({ id, agent: 'claude', title });
 
 const off = { pauseNotifications: false, doNotDisturb: false };
 

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { notificationRecord } from '../../../test/support/notification-record.js';
 import type { NotificationRecord } from '../../domain/notification.js';
 import { trayState } from './tray-model.js';
 
-const record = (id: string, agent: string, title: string): NotificationRecord => ({
-  id,
-  agent,
-  title,
-  message: 'm',
-  type: 'info',
-  priority: 'normal',
-  status: 'active',
-  createdAt: 0,
-  updatedAt: 0,
-});
+const record = (id: string, agent: string, title: string): NotificationRecord =>
+  notificationRecord({ id, agent, title });
 
 const off = { pauseNotifications: false, doNotDisturb: false };
 
