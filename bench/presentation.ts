@@ -7,18 +7,15 @@
  * - POST /v1/notifications throughput with wrk, presentation on (bus and server) against off (no bus),
  *   two brokers in the same run, slices ordered on, off, off, on: target ≥ 0.9× off.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { loadavg } from 'node:os';
 import { createTempHome, startBroker, type BrokerProcess } from '../test/support/broker-process.js';
 import { waitForLog } from '../test/support/broker-log.js';
 import { startNotificationServer } from '../test/support/notification-server.js';
 import { startPrivateBus } from '../test/support/session-bus.js';
 import { printTable } from './support/report.js';
+import { wrkPost } from './support/wrk-rate.js';
 
-const run = promisify(execFile);
+const CONNECTIONS = 16;
 const LATENCY_SAMPLES = 300;
 const SLICE_SECONDS = 5;
 const TARGET_P50_MS = 10;
@@ -34,40 +31,19 @@ const BODY = {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
-async function wrk(broker: BrokerProcess, script: string): Promise<number> {
-  const { stdout } = await run('wrk', [
-    '-t2',
-    '-c16',
-    `-d${SLICE_SECONDS}s`,
-    '-s',
-    script,
+const wrk = (broker: BrokerProcess): Promise<number> =>
+  wrkPost(
     `${broker.baseUrl}/v1/notifications`,
-  ]);
-  const match = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
-  if (!match) throw new Error(`wrk printed no rate:\n${stdout}`);
-  if (/Non-2xx/.test(stdout)) throw new Error(`wrk saw failed requests:\n${stdout}`);
-  return Number(match[1]);
-}
-
-function wrkScript(dir: string, broker: BrokerProcess): string {
-  const file = join(dir, `post-${broker.port}.lua`);
-  writeFileSync(
-    file,
-    [
-      'wrk.method = "POST"',
-      `wrk.body = ${JSON.stringify(JSON.stringify(BODY))}`,
-      'wrk.headers["Content-Type"] = "application/json"',
-      `wrk.headers["Authorization"] = "Bearer ${broker.token}"`,
-    ].join('\n'),
+    { authorization: `Bearer ${broker.token}` },
+    JSON.stringify(BODY),
+    CONNECTIONS,
+    SLICE_SECONDS,
   );
-  return file;
-}
 
 export async function runPresentationBench(): Promise<void> {
   console.log(
     `machine load average ${loadavg()[0]!.toFixed(2)} (1 min); rerun on an idle machine to compare`,
   );
-  const dir = mkdtempSync(join(tmpdir(), 'notify-bench-presentation-'));
   const bus = await startPrivateBus();
   const arrivals = new Map<string, number>();
   const server = await startNotificationServer(bus.address, {
@@ -101,11 +77,9 @@ export async function runPresentationBench(): Promise<void> {
     const p50 = percentile(latencies, 0.5);
     const p99 = percentile(latencies, 0.99);
 
-    const onScript = wrkScript(dir, on);
-    const offScript = wrkScript(dir, off);
-    const onRates = [await wrk(on, onScript)];
-    const offRates = [await wrk(off, offScript), await wrk(off, offScript)];
-    onRates.push(await wrk(on, onScript));
+    const onRates = [await wrk(on)];
+    const offRates = [await wrk(off), await wrk(off)];
+    onRates.push(await wrk(on));
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     const onRate = mean(onRates);
     const offRate = mean(offRates);
@@ -118,7 +92,7 @@ export async function runPresentationBench(): Promise<void> {
       { label: 'p50 from the request sent', broker: percentile(fromSend, 0.5) },
       { label: 'p99 from the request sent', broker: percentile(fromSend, 0.99) },
     ]);
-    printTable('POST /v1/notifications per second (wrk -t2 -c16), presentation on; baseline: off', [
+    printTable('POST /v1/notifications per second (wrk -t1 -c16), presentation on; baseline: off', [
       {
         label: 'creates/s',
         broker: onRate,
@@ -135,6 +109,5 @@ export async function runPresentationBench(): Promise<void> {
     off.home.cleanup();
     server.stop();
     await bus.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
  * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
  */
+import { spawnSync } from 'node:child_process';
 import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
 import { runClientStartupBench } from './client-startup.js';
@@ -25,7 +26,25 @@ const suites: Suite[] = [
   { name: 'outbox', run: runOutboxBench },
 ];
 
+/** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */
+function wrkIsInstalled(): boolean {
+  return spawnSync('wrk', ['-v'], { stdio: 'ignore' }).error === undefined;
+}
+
 async function main(selected: string[]): Promise<void> {
+  const unknown = selected.filter((name) => !suites.some((suite) => suite.name === name));
+  if (unknown.length > 0) {
+    console.error(
+      `Unknown benchmark suite: ${unknown.join(', ')}. Suites: ${suites.map((suite) => suite.name).join(', ')}.`,
+    );
+    process.exit(2);
+  }
+  if (!wrkIsInstalled()) {
+    console.error(
+      'npm run bench needs wrk, the HTTP load generator (Debian and Ubuntu: apt-get install wrk).',
+    );
+    process.exit(1);
+  }
   for (const suite of suites) {
     if (selected.length > 0 && !selected.includes(suite.name)) continue;
     console.log(`\n== ${suite.name} ==`);
