@@ -15,6 +15,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkerDeliverer } from '../src/broker/deliverers/worker-deliverer.js';
 import { Dispatcher, DEFAULT_CONCURRENCY } from '../src/broker/dispatcher.js';
+import type { OutboundNotification } from '../src/delivery/provider.js';
+import { outboundOf } from '../src/domain/delivery/delivery-plan.js';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/delivery/retry-policy.js';
 import { SecretVault } from '../src/secrets/secret-vault.js';
 import { openDatabase } from '../src/store/database.js';
@@ -22,6 +24,7 @@ import { OutboxStore } from '../src/store/outbox-store.js';
 import { ProviderStore } from '../src/store/provider-store.js';
 import { startBroker, type BrokerProcess } from '../test/support/broker-process.js';
 import { enabledRouteTo, OUTBOX_BROKER } from '../test/support/outbox-broker.js';
+import { enqueueSends, SEND_DRAFT } from '../test/support/outbox-sends.js';
 import { startReceiver } from '../test/support/receiver.js';
 import { TEST_KINDS_MODULE } from '../test/support/test-kinds.js';
 import { TEST_PROVIDER_KIND } from '../test/support/test-provider.js';
@@ -186,25 +189,11 @@ async function drainRate(url: string): Promise<number> {
       },
       new Map(),
     );
-    db.transaction(() => {
-      for (let i = 0; i < DRAIN_ITEMS; i++) {
-        const payload = drainPayload(i);
-        outbox.enqueue(
-          `n${i}`,
-          [
-            {
-              routeId: 'r',
-              providerId: 'p',
-              operation: 'send',
-              event: 'notification.created',
-              payload,
-              idempotencyKey: `n${i}.r`,
-            },
-          ],
-          now,
-        );
-      }
-    })();
+    enqueueSends(
+      db,
+      Array.from({ length: DRAIN_ITEMS }, (_, i) => ({ id: `n${i}`, providerId: 'p' })),
+      now,
+    );
     const dispatcher = new Dispatcher({
       outbox,
       providers,
@@ -253,16 +242,7 @@ async function directRate(url: string): Promise<number> {
   return DRAIN_ITEMS / ((performance.now() - started) / 1000);
 }
 
-/** The notification of drain item i: the same for the broker's dispatcher and the direct baseline. */
-function drainPayload(i: number) {
-  return {
-    id: `n${i}`,
-    title: 't',
-    type: 'info',
-    priority: 'normal',
-    status: 'active',
-    agent: 'a',
-    createdAt: '',
-    updatedAt: '',
-  } as const;
+/** The notification of drain item i, as the dispatcher sends it (enqueueSends). */
+function drainPayload(i: number): OutboundNotification {
+  return outboundOf({ ...SEND_DRAFT, id: `n${i}`, status: 'active', createdAt: 0, updatedAt: 0 }, true);
 }

@@ -127,15 +127,42 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     description: 'outbox intake: the outbox items of one change, written with it as one row',
     sql: `
-      -- A create with three matching routes writes one small row here instead of three indexed items:
-      -- the API answers as fast as without routes. The dispatcher turns each row into its items (the
-      -- outbox table) in one transaction before it reads the outbox, so nothing is lost or seen twice.
+      -- A create with three matching routes writes one small row here instead of three indexed items
+      -- with their payloads: the API answers almost as fast as without routes. The dispatcher turns each
+      -- row into its items (the outbox table) in one transaction before it reads the outbox, so nothing
+      -- is lost or seen twice. A payload is built then, from the notification as it was at the change:
+      -- the notification row itself, or, once that changed again or was deleted before the move, the
+      -- copy of it the triggers below keep in snapshot.
       CREATE TABLE outbox_intake (
         seq             INTEGER PRIMARY KEY,
         notification_id TEXT    NOT NULL,
         items           TEXT    NOT NULL,
+        snapshot        TEXT,
         created_at      INTEGER NOT NULL
       );
+      CREATE INDEX outbox_intake_notification ON outbox_intake (notification_id);
+      CREATE TRIGGER outbox_intake_before_update BEFORE UPDATE ON notifications
+      WHEN EXISTS (SELECT 1 FROM outbox_intake WHERE notification_id = OLD.id AND snapshot IS NULL)
+      BEGIN
+        UPDATE outbox_intake SET snapshot = json_object(
+            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
+            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
+            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
+            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
+            'metadata', OLD.metadata)
+        WHERE notification_id = OLD.id AND snapshot IS NULL;
+      END;
+      CREATE TRIGGER outbox_intake_before_delete BEFORE DELETE ON notifications
+      WHEN EXISTS (SELECT 1 FROM outbox_intake WHERE notification_id = OLD.id AND snapshot IS NULL)
+      BEGIN
+        UPDATE outbox_intake SET snapshot = json_object(
+            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
+            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
+            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
+            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
+            'metadata', OLD.metadata)
+        WHERE notification_id = OLD.id AND snapshot IS NULL;
+      END;
     `,
   },
 ];

@@ -9,7 +9,8 @@ export class ActiveKeyTakenError extends Error {
   override name = 'ActiveKeyTakenError';
 }
 
-interface Row {
+/** A notifications row, as SQLite gives it. */
+export interface NotificationRow {
   id: string;
   key: string | null;
   agent: string;
@@ -30,6 +31,15 @@ interface Row {
 
 const COLUMNS =
   'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata';
+
+/**
+ * A notifications row (of the table or alias `table`) as one JSON object keyed by column name: the
+ * shape in which the outbox intake's triggers keep a copy of it (migration 4).
+ */
+export const notificationRowJson = (table: string): string =>
+  `json_object(${COLUMNS.split(', ')
+    .map((column) => `'${column}', ${table}.${column}`)
+    .join(', ')})`;
 
 /** The identity of an unkeyed ARC request.created: a second insert with it returns the first row. */
 export interface EventIdentity {
@@ -77,14 +87,14 @@ export class NotificationStore {
       ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO UPDATE SET
         arc_event_id = excluded.arc_event_id
       RETURNING ${COLUMNS}`;
-    this.#upsert = db.prepare<unknown[], Row>(`
+    this.#upsert = db.prepare<unknown[], NotificationRow>(`
       INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id) VALUES (${values}) ${onConflict}`);
     // The same upsert, offered only while the key has an active row: it can refresh, never insert.
-    this.#refreshActive = db.prepare<unknown[], Row>(`
+    this.#refreshActive = db.prepare<unknown[], NotificationRow>(`
       INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id) SELECT ${values}
       WHERE EXISTS (SELECT 1 FROM notifications WHERE key = @key AND status = 'active') ${onConflict}`);
-    this.#byId = db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM notifications WHERE id = ?`);
-    this.#setStatus = db.prepare<unknown[], Row>(`
+    this.#byId = db.prepare<[string], NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = ?`);
+    this.#setStatus = db.prepare<unknown[], NotificationRow>(`
       UPDATE notifications SET status = @status, updated_at = @now, resolved_at = @resolvedAt
       WHERE id = @id RETURNING ${COLUMNS}`);
     this.#activeCount = db.prepare<[], { count: number }>(
@@ -93,7 +103,7 @@ export class NotificationStore {
     this.#prune = db.prepare<[number]>(
       `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
     );
-    this.#conditionByKey = db.prepare<[string], Row>(`
+    this.#conditionByKey = db.prepare<[string], NotificationRow>(`
       SELECT ${COLUMNS} FROM notifications WHERE key = ?
       ORDER BY status = 'active' DESC, seq DESC LIMIT 1`);
   }
@@ -195,10 +205,10 @@ export class NotificationStore {
   }
 }
 
-type RowValues = Row[keyof Row][];
+type RowValues = NotificationRow[keyof NotificationRow][];
 
 /** A raw-mode row back into named columns, in the order of COLUMNS. */
-function rowOf(v: RowValues): Row {
+function rowOf(v: RowValues): NotificationRow {
   return {
     id: v[0],
     key: v[1],
@@ -216,10 +226,11 @@ function rowOf(v: RowValues): Row {
     updated_at: v[13],
     resolved_at: v[14],
     metadata: v[15],
-  } as Row;
+  } as NotificationRow;
 }
 
-function toRecord(row: Row): NotificationRecord {
+/** A notifications row as the domain's record. */
+export function toRecord(row: NotificationRow): NotificationRecord {
   const record: NotificationRecord = {
     id: row.id,
     agent: row.agent,

@@ -3,42 +3,50 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { OutboundNotification } from '../delivery/provider.js';
-import type { PlannedItem } from '../domain/delivery/delivery-plan.js';
+import { idempotencyKey, type PlannedItem } from '../domain/delivery/delivery-plan.js';
+import type { NotificationDraft, NotificationRecord } from '../domain/notification.js';
 import { openDatabase, type Db } from './database.js';
+import { NotificationStore } from './notification-store.js';
 import { OutboxStore } from './outbox-store.js';
 import { ProviderStore } from './provider-store.js';
 
-const payload = (id: string, message?: string): OutboundNotification => ({
-  id,
-  title: 'Deploy?',
-  ...(message !== undefined && { message }),
+const DRAFT: NotificationDraft = {
+  key: 'deploy',
+  agent: 'claude',
   type: 'question',
   priority: 'high',
-  status: 'active',
-  agent: 'claude',
-  createdAt: '2026-11-24T10:00:00.000+00:00',
-  updatedAt: '2026-11-24T10:00:00.000+00:00',
-});
+  title: 'Deploy?',
+  message: 'the message',
+  metadata: { branch: 'main' },
+};
 
-const send = (routeId: string, shared: OutboundNotification): PlannedItem => ({
+const item = (
+  routeId: string,
+  record: NotificationRecord,
+  includeMessage = true,
+  operation: PlannedItem['operation'] = 'send',
+): PlannedItem => ({
   routeId,
   providerId: `p-${routeId}`,
-  operation: 'send',
-  event: 'notification.created',
-  payload: shared,
-  idempotencyKey: `${shared.id}.${routeId}`,
+  operation,
+  event: operation === 'send' ? 'notification.created' : 'notification.updated',
+  includeMessage,
+  idempotencyKey: idempotencyKey(record, routeId, operation),
 });
 
 describe('the outbox intake: one row per change, expanded into items before anything reads them', () => {
   let dir: string;
   let file: string;
   let db: Db;
+  /** Stores a notification (a new one, or the in-place refresh of its key's active one). */
+  let notify: (id: string, draft?: Partial<NotificationDraft>, now?: number) => NotificationRecord;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'notify-outbox-store-'));
     file = join(dir, 'notify.db');
     db = openDatabase(file);
+    notify = (id, draft = {}, now = 5) =>
+      new NotificationStore(db).upsert(id, { ...DRAFT, key: id, ...draft }, now, {})!.record;
   });
   afterEach(() => {
     db.close();
@@ -47,9 +55,8 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('shows every item of a change, each with its own payload, to every reader', () => {
     const outbox = new OutboxStore(db);
-    const full = payload('n1', 'the message');
-    const titleOnly = payload('n1');
-    outbox.enqueue('n1', [send('r1', full), send('r2', full), send('r3', titleOnly)], 5);
+    const n1 = notify('n1');
+    outbox.enqueue('n1', [item('r1', n1), item('r2', n1), item('r3', n1, false)], 5);
     assert.deepEqual(outbox.counts(), { pending: 3, in_flight: 0, delivered: 0, dead: 0 });
     // Newest first, as the API lists them.
     const items = outbox.list('pending', 10).reverse();
@@ -61,12 +68,23 @@ describe('the outbox intake: one row per change, expanded into items before anyt
         ['r3', 'p-r3', 'n1.r3', undefined],
       ],
     );
-    assert.deepEqual(items[0]!.payload, full);
+    assert.deepEqual(items[0]!.payload, {
+      id: 'n1',
+      key: 'n1',
+      title: 'Deploy?',
+      message: 'the message',
+      type: 'question',
+      priority: 'high',
+      status: 'active',
+      agent: 'claude',
+      createdAt: '1970-01-01T00:00:00.005+00:00',
+      updatedAt: '1970-01-01T00:00:00.005+00:00',
+    });
     assert.equal(items[0]!.createdAt, 5);
   });
 
   it('keeps a change enqueued but not yet expanded through a restart', () => {
-    new OutboxStore(db).enqueue('n1', [send('r1', payload('n1'))], 5);
+    new OutboxStore(db).enqueue('n1', [item('r1', notify('n1'))], 5);
     db.close();
     db = openDatabase(file);
     assert.equal(new OutboxStore(db).counts().pending, 1);
@@ -74,9 +92,9 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('enqueues an item once however often its change is written (idempotency key)', () => {
     const outbox = new OutboxStore(db);
-    const shared = payload('n1');
-    outbox.enqueue('n1', [send('r1', shared)], 5);
-    outbox.enqueue('n1', [send('r1', shared), send('r2', shared)], 6);
+    const n1 = notify('n1');
+    outbox.enqueue('n1', [item('r1', n1)], 5);
+    outbox.enqueue('n1', [item('r1', n1), item('r2', n1)], 6);
     assert.deepEqual(
       outbox
         .list(undefined, 10)
@@ -90,7 +108,7 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     const outbox = new OutboxStore(db);
     assert.throws(() =>
       db.transaction(() => {
-        outbox.enqueue('n1', [send('r1', payload('n1'))], 5);
+        outbox.enqueue('n1', [item('r1', notify('n1'))], 5);
         throw new Error('the notification could not be stored');
       })(),
     );
@@ -102,7 +120,7 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     const provider = { id: 'p-r', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
     new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
     db.transaction(() => {
-      for (let n = 0; n < 1200; n++) outbox.enqueue(`n${n}`, [send('r', payload(`n${n}`))], 5);
+      for (let n = 0; n < 1200; n++) outbox.enqueue(`n${n}`, [item('r', notify(`n${n}`))], 5);
     })();
     const claimed = outbox.claim(10, 3, () => 3);
     assert.deepEqual(
@@ -114,9 +132,9 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('still lists and counts while another program holds the write lock, and shows the rest after', () => {
     const outbox = new OutboxStore(db);
-    outbox.enqueue('n1', [send('r1', payload('n1'))], 5);
+    outbox.enqueue('n1', [item('r1', notify('n1'))], 5);
     outbox.counts();
-    outbox.enqueue('n2', [send('r1', payload('n2'))], 6);
+    outbox.enqueue('n2', [item('r1', notify('n2'))], 6);
     const other = openDatabase(file);
     try {
       other.prepare('BEGIN IMMEDIATE').run();
@@ -130,5 +148,35 @@ describe('the outbox intake: one row per change, expanded into items before anyt
       other.close();
     }
     assert.equal(outbox.counts().pending, 2);
+  });
+  it('sends a notification as it was at the change, though it changed before the intake was moved', () => {
+    const outbox = new OutboxStore(db);
+    const created = notify('n1', { title: 'Deploy v1?' }, 5);
+    outbox.enqueue('n1', [item('r1', created)], 5);
+    const updated = notify('n1', { title: 'Deploy v2?' }, 7);
+    assert.equal(updated.id, 'n1', 'refreshed in place through its key');
+    outbox.enqueue('n1', [item('r1', updated, true, 'update')], 7);
+    const resolved = new NotificationStore(db).setStatus('n1', 'resolved', 9)!;
+    outbox.enqueue('n1', [item('r1', resolved, true, 'clear')], 9);
+    const payloads = outbox
+      .list(undefined, 10)
+      .reverse()
+      .map((each) => [each.operation, each.payload.title, each.payload.status, each.payload.updatedAt]);
+    assert.deepEqual(payloads, [
+      ['send', 'Deploy v1?', 'active', '1970-01-01T00:00:00.005+00:00'],
+      ['update', 'Deploy v2?', 'active', '1970-01-01T00:00:00.007+00:00'],
+      ['clear', 'Deploy v2?', 'resolved', '1970-01-01T00:00:00.009+00:00'],
+    ]);
+  });
+
+  it('still sends a notification deleted before the intake was moved', () => {
+    const outbox = new OutboxStore(db);
+    const notifications = new NotificationStore(db);
+    notify('n1');
+    const dismissed = notifications.setStatus('n1', 'dismissed', 6)!;
+    outbox.enqueue('n1', [item('r1', dismissed, true, 'clear')], 6);
+    assert.equal(notifications.pruneTerminalBefore(100), 1);
+    const [cleared] = outbox.list(undefined, 10);
+    assert.deepEqual([cleared!.payload.title, cleared!.payload.status], ['Deploy?', 'dismissed']);
   });
 });

@@ -1,6 +1,7 @@
 import type { DeliveryEvent, OutboundNotification } from '../delivery/provider.js';
-import type { PlannedItem } from '../domain/delivery/delivery-plan.js';
+import { outboundOf, type PlannedItem } from '../domain/delivery/delivery-plan.js';
 import type { Db } from './database.js';
+import { notificationRowJson, toRecord, type NotificationRow } from './notification-store.js';
 import type { LastResult } from './provider-store.js';
 
 export const OUTBOX_STATES = ['pending', 'in_flight', 'delivered', 'dead'] as const;
@@ -43,31 +44,23 @@ export interface OutboxItem {
   updatedAt: number;
 }
 
-/**
- * A planned item in the intake, as a tuple (quicker to write than an object with named fields): its
- * payload is an index into the row's distinct payloads.
- */
+/** A planned item in the intake's `items` column, as a tuple: quicker to write than named fields. */
 type CompactItem = [
   routeId: string,
   providerId: string,
   operation: PlannedItem['operation'],
   event: PlannedItem['event'],
   idempotencyKey: string,
-  payload: number,
+  includeMessage: 0 | 1,
 ];
-
-/** The `items` column of an intake row. */
-interface Intake {
-  /** Distinct payloads. */
-  payloads: OutboundNotification[];
-  items: CompactItem[];
-}
 
 interface IntakeRow {
   seq: number;
   notification_id: string;
   items: string;
   created_at: number;
+  /** The notification as it was at the change (NotificationRow as JSON); null when it is gone. */
+  notification: string | null;
 }
 
 interface Row {
@@ -124,9 +117,11 @@ export class OutboxStore {
       'INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)',
     );
     this.#intakeWaiting = db.prepare<[], { seq: number }>('SELECT seq FROM outbox_intake LIMIT 1');
-    const readIntake = db.prepare<[number], IntakeRow>(
-      'SELECT seq, notification_id, items, created_at FROM outbox_intake ORDER BY seq LIMIT ?',
-    );
+    // The notification row as it was at the change: its copy once it changed again, else the row.
+    const readIntake = db.prepare<[number], IntakeRow>(`
+      SELECT i.seq, i.notification_id, i.items, i.created_at, coalesce(i.snapshot,
+        (SELECT ${notificationRowJson('n')} FROM notifications n WHERE n.id = i.notification_id)) AS notification
+      FROM outbox_intake i ORDER BY i.seq LIMIT ?`);
     const clearIntake = db.prepare('DELETE FROM outbox_intake WHERE seq <= ?');
     // In change order, so a lifecycle's update always follows its send in the outbox too; in chunks,
     // so a long intake never sits in memory at once.
@@ -137,16 +132,24 @@ export class OutboxStore {
         left -= rows.length, rows = left > 0 ? readIntake.all(Math.min(left, INTAKE_CHUNK)) : []
       ) {
         for (const row of rows) {
-          const intake = JSON.parse(row.items) as Intake;
-          const payloads = intake.payloads.map((payload) => JSON.stringify(payload));
-          for (const [routeId, providerId, operation, event, idempotencyKey, payload] of intake.items) {
+          if (row.notification === null) {
+            // The triggers of migration 4 keep a copy before a notification changes or goes.
+            throw new Error(`outbox intake row ${row.seq} has lost its notification`);
+          }
+          const record = toRecord(JSON.parse(row.notification) as NotificationRow);
+          const payloads: (string | undefined)[] = [];
+          for (const [routeId, providerId, operation, event, idempotencyKey, includeMessage] of JSON.parse(
+            row.items,
+          ) as CompactItem[]) {
             this.#insert.run({
               notificationId: row.notification_id,
               routeId,
               providerId,
               operation,
               event,
-              payload: payloads[payload],
+              payload: (payloads[includeMessage] ??= JSON.stringify(
+                outboundOf(record, includeMessage === 1),
+              )),
               idempotencyKey,
               now: row.created_at,
             });
@@ -221,23 +224,19 @@ export class OutboxStore {
   }
 
   /**
-   * Call inside the notification's transaction: one row, however many items. Routes usually share one
-   * payload object (planDeliveries), and each distinct one is stored once.
+   * Call inside the notification's transaction, after its write: one small row, however many items.
+   * The payloads are built from the notification when the row is moved into the outbox.
    */
   enqueue(notificationId: string, items: readonly PlannedItem[], now: number): void {
-    const payloads: OutboundNotification[] = [];
-    const compact = items.map((item): CompactItem => {
-      const index = payloads.indexOf(item.payload);
-      return [
-        item.routeId,
-        item.providerId,
-        item.operation,
-        item.event,
-        item.idempotencyKey,
-        index >= 0 ? index : payloads.push(item.payload) - 1,
-      ];
-    });
-    this.#intake.run(notificationId, JSON.stringify({ payloads, items: compact } satisfies Intake), now);
+    const compact = items.map((item): CompactItem => [
+      item.routeId,
+      item.providerId,
+      item.operation,
+      item.event,
+      item.idempotencyKey,
+      item.includeMessage ? 1 : 0,
+    ]);
+    this.#intake.run(notificationId, JSON.stringify(compact), now);
   }
 
   /** Whether changes wait in the intake: the dispatcher runs again at once while they do. */

@@ -10,19 +10,9 @@ import { SecretVault } from '../../src/secrets/secret-vault.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { ProviderStore } from '../../src/store/provider-store.js';
+import { enqueueSends } from '../support/outbox-sends.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { TEST_PROVIDER_KIND } from '../support/test-provider.js';
-
-const payload = {
-  id: 'n',
-  title: 't',
-  type: 'info',
-  priority: 'normal',
-  status: 'active',
-  agent: 'a',
-  createdAt: '',
-  updatedAt: '',
-} as const;
 
 describe('dispatcher driven by tick(now)', () => {
   let dir: string;
@@ -70,21 +60,7 @@ describe('dispatcher driven by tick(now)', () => {
       },
       sealed,
     );
-  const enqueue = (n: number, providerId: string) =>
-    outbox.enqueue(
-      `n${n}`,
-      [
-        {
-          routeId: 'r',
-          providerId,
-          operation: 'send',
-          event: 'notification.created',
-          payload,
-          idempotencyKey: `n${n}.${providerId}`,
-        },
-      ],
-      now,
-    );
+  const enqueue = (n: number, providerId: string) => enqueueSends(db, [{ id: `n${n}`, providerId }], now);
 
   it('dead-letters an item whose secrets cannot be opened after six attempts, with provider_secrets_unreadable', async () => {
     addProvider('p', new Map([['token', Buffer.from('sealed under a key that is gone')]]));

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NotificationRecord } from '../notification.js';
-import { planDeliveries, type NotificationChangeKind, type ProviderFacts } from './delivery-plan.js';
+import {
+  outboundOf,
+  planDeliveries,
+  type NotificationChangeKind,
+  type ProviderFacts,
+} from './delivery-plan.js';
 import type { Route } from './route.js';
 
 const record: NotificationRecord = {
@@ -145,7 +150,10 @@ describe('planDeliveries', () => {
       providers: new Map([['p1', syncing]]),
       sentRoutes: new Set(),
     });
-    assert.equal(item!.payload.title, 'T');
-    assert.equal('message' in item!.payload, false);
+    assert.equal(item!.includeMessage, false);
+    const payload = outboundOf(record, item!.includeMessage);
+    assert.equal(payload.title, 'T');
+    assert.equal('message' in payload, false);
+    assert.equal(outboundOf(record, true).message, record.message);
   });
 });

@@ -17,7 +17,8 @@ export interface PlannedItem {
   providerId: string;
   operation: 'send' | 'update' | 'clear';
   event: DeliveryEvent;
-  payload: OutboundNotification;
+  /** The route's IncludeMessage: its payload (outboundOf) is built when the item leaves the intake. */
+  includeMessage: boolean;
   /** The same on every attempt; also makes a second enqueue of the same thing a no-op. */
   idempotencyKey: string;
 }
@@ -40,14 +41,6 @@ export interface PlanInput {
 export function planDeliveries(input: PlanInput): PlannedItem[] {
   const { change, record } = input;
   const items: PlannedItem[] = [];
-  // One payload object per IncludeMessage setting, shared by the routes that have it, so the outbox
-  // stores it once.
-  const payloads = new Map<boolean, OutboundNotification>();
-  const payloadFor = (includeMessage: boolean): OutboundNotification => {
-    let payload = payloads.get(includeMessage);
-    if (!payload) payloads.set(includeMessage, (payload = outboundOf(record, includeMessage)));
-    return payload;
-  };
   for (const route of input.routes) {
     const provider = input.providers.get(route.providerId);
     if (!route.enabled || !provider?.enabled) continue;
@@ -57,7 +50,7 @@ export function planDeliveries(input: PlanInput): PlannedItem[] {
       providerId: route.providerId,
       operation,
       event,
-      payload: payloadFor(route.includeMessage),
+      includeMessage: route.includeMessage,
       idempotencyKey: idempotencyKey(record, route.id, operation),
     });
     if (change.kind === 'created' || (change.kind === 'updated' && !sent)) {
