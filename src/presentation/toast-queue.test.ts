@@ -93,6 +93,22 @@ describe('ToastQueue', () => {
     assert.deepEqual(describeCommands(queue.fill()), ['show b', 'show c']);
   });
 
+  it('follows a waiting toast whose update changes its urgency', () => {
+    const queue = new ToastQueue(() => 1);
+    const ids = { next: 1 };
+    answer(queue.upsert(content('open')), ids);
+    queue.upsert(content('a'));
+    queue.upsert(content('b'));
+    queue.upsert(content('c'));
+    queue.upsert(content('c', true));
+    const order: string[] = [];
+    for (let displayId = 1; displayId <= 3; displayId++) {
+      order.push(...describeCommands(answer(queue.closed(displayId), ids)));
+    }
+    assert.deepEqual(order, ['show c', 'show a', 'show b']);
+    assert.equal(queue.queuedCount, 0);
+  });
+
   it('keeps a burst of 1,000 to maxVisible shows', () => {
     const queue = new ToastQueue(() => 5);
     let shows = 0;

@@ -6,8 +6,6 @@ export interface ToastEntry {
   state: 'open' | 'queued';
   /** The display's id once the show call answered; 0 before. */
   displayId: number;
-  /** Arrival order, for first-come among the same urgency. */
-  seq: number;
 }
 
 /** What the queue asks its display to do, in order. Commands name entries, not ids: a show may still be in flight. */
@@ -18,48 +16,54 @@ export type ToastCommand = { op: 'show'; entry: ToastEntry } | { op: 'close'; en
  * critical first, then in arrival order, as slots free. Pure bookkeeping; the presenter runs the commands.
  */
 export class ToastQueue {
-  readonly #entries = new Map<string, ToastEntry>();
-  #openCount = 0;
-  #seq = 0;
+  /** Open toasts (at most maxVisible()): the only ones a display id can name. */
+  readonly #open = new Map<string, ToastEntry>();
+  /** Waiting toasts in arrival order; a burst can leave thousands here, so nothing scans them whole. */
+  readonly #queued = new Map<string, ToastEntry>();
+  /** How many waiting toasts are critical: only then does a pick look past the first one. */
+  #queuedCritical = 0;
 
   constructor(private readonly maxVisible: () => number) {}
 
   get openCount(): number {
-    return this.#openCount;
+    return this.#open.size;
   }
 
   get queuedCount(): number {
-    return this.#entries.size - this.#openCount;
+    return this.#queued.size;
   }
 
   /** A stored notification to show: replaces its open toast, refreshes its queued one, or takes a slot. */
   upsert(content: ToastContent): ToastCommand[] {
-    const existing = this.#entries.get(content.notificationId);
-    if (existing) {
-      existing.content = content;
-      return existing.state === 'open' ? [{ op: 'show', entry: existing }] : this.fill();
+    const open = this.#open.get(content.notificationId);
+    if (open) {
+      open.content = content;
+      return [{ op: 'show', entry: open }];
     }
-    const entry: ToastEntry = { content, state: 'queued', displayId: 0, seq: this.#seq++ };
-    this.#entries.set(content.notificationId, entry);
+    const queued = this.#queued.get(content.notificationId);
+    if (queued) {
+      this.#queuedCritical += Number(content.critical) - Number(queued.content.critical);
+      queued.content = content;
+      return this.fill();
+    }
+    const entry: ToastEntry = { content, state: 'queued', displayId: 0 };
+    this.#queued.set(content.notificationId, entry);
+    if (content.critical) this.#queuedCritical++;
     return this.fill();
   }
 
   /** The notification is no longer active: close its toast, or drop it unseen from the queue. */
   remove(notificationId: string): ToastCommand[] {
-    const entry = this.#entries.get(notificationId);
+    if (this.#unqueue(notificationId)) return [];
+    const entry = this.#open.get(notificationId);
     if (!entry) return [];
-    this.#entries.delete(notificationId);
-    if (entry.state === 'queued') return [];
-    this.#openCount--;
+    this.#open.delete(notificationId);
     return [{ op: 'close', entry }, ...this.fill()];
   }
 
   /** A show that failed: the toast never opened, so its slot goes to the next without a close. */
   forget(notificationId: string): ToastCommand[] {
-    const entry = this.#entries.get(notificationId);
-    if (!entry) return [];
-    this.#entries.delete(notificationId);
-    if (entry.state === 'open') this.#openCount--;
+    if (!this.#unqueue(notificationId) && !this.#open.delete(notificationId)) return [];
     return this.fill();
   }
 
@@ -67,57 +71,59 @@ export class ToastQueue {
   closed(displayId: number): ToastCommand[] {
     const entry = this.byDisplayId(displayId);
     if (!entry) return [];
-    this.#entries.delete(entry.content.notificationId);
-    this.#openCount--;
+    this.#open.delete(entry.content.notificationId);
     return this.fill();
   }
 
   byDisplayId(displayId: number): ToastEntry | undefined {
     if (displayId === 0) return undefined;
-    for (const entry of this.#entries.values()) {
-      if (entry.state === 'open' && entry.displayId === displayId) return entry;
+    for (const entry of this.#open.values()) {
+      if (entry.displayId === displayId) return entry;
     }
     return undefined;
   }
 
   /** A toast was asked for whose display id is not known yet. */
   hasShowInFlight(): boolean {
-    for (const entry of this.#entries.values())
-      if (entry.state === 'open' && entry.displayId === 0) return true;
+    for (const entry of this.#open.values()) if (entry.displayId === 0) return true;
     return false;
   }
 
   /** The display went away and took its toasts: forget them all, nothing left to close. */
   clear(): void {
-    this.#entries.clear();
-    this.#openCount = 0;
+    this.#open.clear();
+    this.#queued.clear();
+    this.#queuedCritical = 0;
   }
 
   /** Opens waiting toasts while slots are free (also after maxVisibleToasts grew). */
   fill(): ToastCommand[] {
     const commands: ToastCommand[] = [];
-    while (this.#openCount < this.maxVisible()) {
-      const next = this.nextQueued();
+    while (this.#open.size < this.maxVisible()) {
+      const next = this.#nextQueued();
       if (!next) break;
+      this.#unqueue(next.content.notificationId);
       next.state = 'open';
-      this.#openCount++;
+      this.#open.set(next.content.notificationId, next);
       commands.push({ op: 'show', entry: next });
     }
     return commands;
   }
 
-  private nextQueued(): ToastEntry | undefined {
-    let best: ToastEntry | undefined;
-    for (const entry of this.#entries.values()) {
-      if (entry.state !== 'queued') continue;
-      if (
-        !best ||
-        (entry.content.critical && !best.content.critical) ||
-        (entry.content.critical === best.content.critical && entry.seq < best.seq)
-      ) {
-        best = entry;
-      }
+  /** Critical first, then arrival order: the queue map keeps arrival order. */
+  #nextQueued(): ToastEntry | undefined {
+    if (this.#queuedCritical > 0) {
+      for (const entry of this.#queued.values()) if (entry.content.critical) return entry;
     }
-    return best;
+    return this.#queued.values().next().value;
+  }
+
+  /** Drops a waiting toast; false when it was not waiting. */
+  #unqueue(notificationId: string): boolean {
+    const entry = this.#queued.get(notificationId);
+    if (!entry) return false;
+    this.#queued.delete(notificationId);
+    if (entry.content.critical) this.#queuedCritical--;
+    return true;
   }
 }
