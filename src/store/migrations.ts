@@ -8,6 +8,23 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * Migration 4's triggers: before a notification with an intake row not yet moved changes or goes, its
+ * row keeps a copy of it as it was at the change.
+ */
+const keepIntakeNotificationBefore = (event: 'UPDATE' | 'DELETE'): string => `
+      CREATE TRIGGER outbox_intake_before_${event.toLowerCase()} BEFORE ${event} ON notifications
+      WHEN EXISTS (SELECT 1 FROM outbox_intake WHERE notification_id = OLD.id AND snapshot IS NULL)
+      BEGIN
+        UPDATE outbox_intake SET snapshot = json_object(
+            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
+            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
+            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
+            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
+            'metadata', OLD.metadata)
+        WHERE notification_id = OLD.id AND snapshot IS NULL;
+      END;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -141,28 +158,8 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at      INTEGER NOT NULL
       );
       CREATE INDEX outbox_intake_notification ON outbox_intake (notification_id);
-      CREATE TRIGGER outbox_intake_before_update BEFORE UPDATE ON notifications
-      WHEN EXISTS (SELECT 1 FROM outbox_intake WHERE notification_id = OLD.id AND snapshot IS NULL)
-      BEGIN
-        UPDATE outbox_intake SET snapshot = json_object(
-            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
-            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
-            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
-            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
-            'metadata', OLD.metadata)
-        WHERE notification_id = OLD.id AND snapshot IS NULL;
-      END;
-      CREATE TRIGGER outbox_intake_before_delete BEFORE DELETE ON notifications
-      WHEN EXISTS (SELECT 1 FROM outbox_intake WHERE notification_id = OLD.id AND snapshot IS NULL)
-      BEGIN
-        UPDATE outbox_intake SET snapshot = json_object(
-            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
-            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
-            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
-            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
-            'metadata', OLD.metadata)
-        WHERE notification_id = OLD.id AND snapshot IS NULL;
-      END;
+      ${keepIntakeNotificationBefore('UPDATE')}
+      ${keepIntakeNotificationBefore('DELETE')}
     `,
   },
 ];
