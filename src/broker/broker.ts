@@ -150,7 +150,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     toasts.handle(change);
     tray.refresh();
   });
-  changes.subscribe(() => outbound.dispatcher.wake());
+  // Most people have no routes: then a change leaves the dispatcher asleep instead of running a round.
+  changes.subscribe(() => {
+    if (outbound.enqueuer.hasLiveRoutes()) outbound.dispatcher.wake();
+  });
   const events = new EventService({
     validate: validateEnvelope,
     notifications: service,

@@ -34,6 +34,11 @@ export class OutboxEnqueuer {
     this.#live = undefined;
   }
 
+  /** Whether an enabled route exists: without one no change can give the dispatcher work. */
+  hasLiveRoutes(): boolean {
+    return this.live().routes.length > 0;
+  }
+
   enqueue(change: NotificationChange): number {
     const live = this.live();
     if (live.routes.length === 0) return 0;
