@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { idempotencyKey, type PlannedItem } from '../domain/delivery/delivery-plan.js';
+import { deliveryEvent, idempotencyKey, type PlannedItem } from '../domain/delivery/delivery-plan.js';
 import type { NotificationDraft, NotificationRecord } from '../domain/notification.js';
 import { openDatabase, type Db } from './database.js';
 import { NotificationStore } from './notification-store.js';
@@ -29,7 +29,7 @@ const item = (
   routeId,
   providerId: `p-${routeId}`,
   operation,
-  event: operation === 'send' ? 'notification.created' : 'notification.updated',
+  event: deliveryEvent(operation, record.status),
   includeMessage,
   idempotencyKey: idempotencyKey(record, routeId, operation),
 });
@@ -161,11 +161,11 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     const payloads = outbox
       .list(undefined, 10)
       .reverse()
-      .map((each) => [each.operation, each.payload.title, each.payload.status, each.payload.updatedAt]);
+      .map((each) => [each.event, each.payload.title, each.payload.status, each.idempotencyKey]);
     assert.deepEqual(payloads, [
-      ['send', 'Deploy v1?', 'active', '1970-01-01T00:00:00.005+00:00'],
-      ['update', 'Deploy v2?', 'active', '1970-01-01T00:00:00.007+00:00'],
-      ['clear', 'Deploy v2?', 'resolved', '1970-01-01T00:00:00.009+00:00'],
+      ['notification.created', 'Deploy v1?', 'active', 'n1.r1'],
+      ['notification.updated', 'Deploy v2?', 'active', 'n1.r1.update.7'],
+      ['notification.resolved', 'Deploy v2?', 'resolved', 'n1.r1.clear.9'],
     ]);
   });
 

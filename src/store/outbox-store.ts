@@ -1,5 +1,10 @@
 import type { DeliveryEvent, OutboundNotification } from '../delivery/provider.js';
-import { outboundOf, type PlannedItem } from '../domain/delivery/delivery-plan.js';
+import {
+  deliveryEvent,
+  idempotencyKey,
+  outboundOf,
+  type PlannedItem,
+} from '../domain/delivery/delivery-plan.js';
 import type { Db } from './database.js';
 import { notificationRowJson, toRecord, type NotificationRow } from './notification-store.js';
 import type { LastResult } from './provider-store.js';
@@ -44,13 +49,14 @@ export interface OutboxItem {
   updatedAt: number;
 }
 
-/** A planned item in the intake's `items` column, as a tuple: quicker to write than named fields. */
+/**
+ * A planned item in the intake's `items` column, as a tuple: quicker to write than named fields. Its
+ * event and idempotency key follow from the notification as it was at the change, so they are not stored.
+ */
 type CompactItem = [
   routeId: string,
   providerId: string,
   operation: PlannedItem['operation'],
-  event: PlannedItem['event'],
-  idempotencyKey: string,
   includeMessage: 0 | 1,
 ];
 
@@ -138,7 +144,7 @@ export class OutboxStore {
           }
           const record = toRecord(JSON.parse(row.notification) as NotificationRow);
           const payloads: (string | undefined)[] = [];
-          for (const [routeId, providerId, operation, event, idempotencyKey, includeMessage] of JSON.parse(
+          for (const [routeId, providerId, operation, includeMessage] of JSON.parse(
             row.items,
           ) as CompactItem[]) {
             this.#insert.run({
@@ -146,11 +152,11 @@ export class OutboxStore {
               routeId,
               providerId,
               operation,
-              event,
+              event: deliveryEvent(operation, record.status),
               payload: (payloads[includeMessage] ??= JSON.stringify(
                 outboundOf(record, includeMessage === 1),
               )),
-              idempotencyKey,
+              idempotencyKey: idempotencyKey(record, routeId, operation),
               now: row.created_at,
             });
           }
@@ -232,8 +238,6 @@ export class OutboxStore {
       item.routeId,
       item.providerId,
       item.operation,
-      item.event,
-      item.idempotencyKey,
       item.includeMessage ? 1 : 0,
     ]);
     this.#intake.run(notificationId, JSON.stringify(compact), now);

@@ -45,23 +45,23 @@ export function planDeliveries(input: PlanInput): PlannedItem[] {
     const provider = input.providers.get(route.providerId);
     if (!route.enabled || !provider?.enabled) continue;
     const sent = input.sentRoutes.has(route.id);
-    const make = (operation: PlannedItem['operation'], event: DeliveryEvent): PlannedItem => ({
+    const make = (operation: PlannedItem['operation']): PlannedItem => ({
       routeId: route.id,
       providerId: route.providerId,
       operation,
-      event,
+      event: deliveryEvent(operation, record.status),
       includeMessage: route.includeMessage,
       idempotencyKey: idempotencyKey(record, route.id, operation),
     });
     if (change.kind === 'created' || (change.kind === 'updated' && !sent)) {
       if (record.status === 'active' && routeMatches(route, record)) {
-        items.push(make('send', 'notification.created'));
+        items.push(make('send'));
       }
       continue;
     }
     if (!sent) continue;
     const sync = syncOperation(change, record.status, provider);
-    if (sync) items.push(make(sync.operation, sync.event));
+    if (sync) items.push(make(sync));
   }
   return items;
 }
@@ -70,14 +70,24 @@ function syncOperation(
   change: NotificationChangeKind,
   status: Status,
   provider: ProviderFacts,
-): { operation: 'update' | 'clear'; event: DeliveryEvent } | undefined {
+): 'update' | 'clear' | undefined {
   if (change.kind === 'status' && status !== 'active') {
-    const event = status === 'resolved' ? 'notification.resolved' : 'notification.dismissed';
-    if (provider.lifecycle.clear) return { operation: 'clear', event };
-    if (provider.lifecycle.update) return { operation: 'update', event };
+    if (provider.lifecycle.clear) return 'clear';
+    if (provider.lifecycle.update) return 'update';
     return undefined;
   }
-  return provider.lifecycle.update ? { operation: 'update', event: 'notification.updated' } : undefined;
+  return provider.lifecycle.update ? 'update' : undefined;
+}
+
+/**
+ * The event an item reports, from its operation and the notification's status after the change: a send
+ * announces, a clear or an update of a finished notification says how it ended, any other update is one.
+ */
+export function deliveryEvent(operation: PlannedItem['operation'], status: Status): DeliveryEvent {
+  if (operation === 'send') return 'notification.created';
+  if (status === 'resolved') return 'notification.resolved';
+  if (status === 'dismissed') return 'notification.dismissed';
+  return 'notification.updated';
 }
 
 /**
