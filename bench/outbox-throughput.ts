@@ -9,6 +9,8 @@
  *   machine disturbs less than the throughput.
  * - Dispatcher drain rate: items/s from a full outbox to a local HTTP receiver, against the same
  *   provider adapter called directly with the same concurrency (no outbox): target ≥ 1,000 items/s.
+ * - Delivery lag at steady rates of creates (delivery-lag.ts): the flood above makes the dispatcher
+ *   yield to the API, so this shows that at ordinary rates deliveries keep up.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ import { enqueueSends, SEND_DRAFT } from '../test/support/outbox-sends.js';
 import { startReceiver } from '../test/support/receiver.js';
 import { TEST_KINDS_MODULE } from '../test/support/test-kinds.js';
 import { TEST_PROVIDER_KIND } from '../test/support/test-provider.js';
+import { runDeliveryLagBench } from './delivery-lag.js';
 import { printTable } from './support/report.js';
 import { wrkPost } from './support/wrk-rate.js';
 
@@ -131,6 +134,7 @@ export async function runOutboxBench(): Promise<void> {
   } finally {
     await receiver.close();
   }
+  await runDeliveryLagBench();
 }
 
 interface Slice {

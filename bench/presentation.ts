@@ -12,6 +12,7 @@ import { createTempHome, startBroker, type BrokerProcess } from '../test/support
 import { waitForLog } from '../test/support/broker-log.js';
 import { startNotificationServer } from '../test/support/notification-server.js';
 import { startPrivateBus } from '../test/support/session-bus.js';
+import { percentile } from './support/percentile.js';
 import { printTable } from './support/report.js';
 import { wrkPost } from './support/wrk-rate.js';
 
@@ -27,9 +28,6 @@ const BODY = {
   project: 'notify',
   type: 'completed',
 };
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 const wrk = (broker: BrokerProcess): Promise<number> =>
   wrkPost(

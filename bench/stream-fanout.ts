@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import { startBroker } from '../test/support/broker-process.js';
+import { percentile } from './support/percentile.js';
 import { printTable } from './support/report.js';
 
 const SUBSCRIBERS = 100;
@@ -125,11 +126,6 @@ function publish(side: Side): Promise<void> {
     outgoing.on('error', reject);
     outgoing.end(BODY);
   });
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
 }
 
 async function startStreamBaseline(): Promise<{ port: number; stop(): Promise<void> }> {

@@ -1,5 +1,5 @@
 import type { DeliveryResult, SettingValues } from '../delivery/provider.js';
-import { nextAttemptAt, type RetryPolicy } from '../domain/delivery/retry-policy.js';
+import { honouredRetryAfterMs, nextAttemptAt, type RetryPolicy } from '../domain/delivery/retry-policy.js';
 import type { Logger } from '../log/logger.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
@@ -17,16 +17,22 @@ export const DEFAULT_CONCURRENCY: Concurrency = { total: 32, perProvider: 8 };
 /** A safety net only: new work and finished attempts wake the dispatcher at once. */
 const LONGEST_SLEEP_MS = 60_000;
 /**
- * While notifications keep arriving, the dispatcher's own work on the main thread (moving the intake into
- * the outbox, claiming, recording results) takes at most this share of the time: the API comes first.
- * When they stop arriving it works flat out. Each round also sets the delivery thread and the receivers
- * to work, which on a small machine takes CPU from the API too: with 3 routes under a flood of creates,
- * 5% left 0.78x of the throughput without routes, 2% 0.83x, 1% 0.88x (bench/outbox-throughput.ts). At
- * 1% a round that took 2 ms waits 0.2 s, still far faster than any person reads.
+ * While the API keeps the main thread busy (a flood of creates), the dispatcher's own work there (moving
+ * the intake into the outbox, claiming, recording results) takes at most this share of the time: the API
+ * comes first. Each round also sets the delivery thread and the receivers to work, which on a small
+ * machine takes CPU from the API too: with 3 routes under a flood of creates, 5% left 0.78x of the
+ * throughput without routes, 2% 0.83x, 1% 0.88x (bench/outbox-throughput.ts). At ordinary rates, even
+ * hundreds of notifications a second, the main thread is mostly idle and the dispatcher works flat out.
  */
 const SHARE_UNDER_LOAD = 0.01;
-/** New work within this time means the API is busy. */
+/** The longest pause between rounds under load: deliveries go on, slowly, through any flood. */
+const LONGEST_PAUSE_MS = 250;
+/** The main thread counts as busy when work other than the dispatcher's filled this share of it. */
+const BUSY_UTILIZATION = 0.5;
+/** How often the main thread's load is sampled (event loop utilization over this window). */
 const LOAD_WINDOW_MS = 100;
+/** A round that failed (the disk is full, another program holds the write lock) is tried again after this. */
+const FAILED_ROUND_RETRY_MS = 1_000;
 
 export interface DispatcherDeps {
   outbox: OutboxStore;
@@ -58,10 +64,14 @@ export class Dispatcher {
   #timer: NodeJS.Timeout | undefined;
   /** Results of finished attempts, recorded together at the start of the next tick. */
   #settled: Settlement[] = [];
-  /** When new work last arrived (performance.now()): the API is busy while it keeps arriving. */
-  #lastArrival = Number.NEGATIVE_INFINITY;
   /** Under load, no tick starts before this time (performance.now()). */
   #notBefore = 0;
+  /** Whether work other than the dispatcher's kept the main thread busy in the last sampled window. */
+  #busy = false;
+  #loadSampledAt = performance.now();
+  #loopSample = performance.eventLoopUtilization();
+  /** The dispatcher's own main-thread time (ms) since the last sample, left out of the API's load. */
+  #ownMs = 0;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -88,9 +98,8 @@ export class Dispatcher {
     await this.deps.deliverer.close();
   }
 
-  /** New work: run a tick soon, within the dispatcher's share of the time while work keeps arriving. */
+  /** New work: run a tick soon, within the dispatcher's share of the time while the API is busy. */
   wake(): void {
-    this.#lastArrival = performance.now();
     this.runSoon();
   }
 
@@ -101,15 +110,38 @@ export class Dispatcher {
     const run = () => {
       this.#wakeQueued = false;
       if (!this.#started) return;
-      // A failed round (the disk is full, say) is retried by the next wake: new work or a finished attempt.
-      this.tick(this.deps.clock()).catch((error: unknown) =>
-        this.deps.log.error(`outbox: a dispatcher round failed (${(error as Error).name})`),
-      );
+      this.tick(this.deps.clock()).catch((error: unknown) => {
+        this.deps.log.error(`outbox: a dispatcher round failed (${(error as Error).name})`);
+        // Nothing else may come to wake it (an idle broker waiting for a retry), so it wakes itself.
+        this.retryRoundLater();
+      });
     };
     const now = performance.now();
-    const wait = now - this.#lastArrival < LOAD_WINDOW_MS ? this.#notBefore - now : 0;
+    const wait = this.apiBusy(now) ? Math.min(this.#notBefore - now, LONGEST_PAUSE_MS) : 0;
     if (wait > 0) setTimeout(run, wait);
     else setImmediate(run);
+  }
+
+  /**
+   * Whether the API kept the main thread busy lately: its event loop utilization over the last window,
+   * less the dispatcher's own rounds, so that draining a backlog never slows the dispatcher itself.
+   */
+  private apiBusy(now: number): boolean {
+    const window = now - this.#loadSampledAt;
+    if (window < LOAD_WINDOW_MS) return this.#busy;
+    const loop = performance.eventLoopUtilization(this.#loopSample);
+    this.#busy = (loop.active - this.#ownMs) / window > BUSY_UTILIZATION;
+    this.#loopSample = performance.eventLoopUtilization();
+    this.#loadSampledAt = now;
+    this.#ownMs = 0;
+    return this.#busy;
+  }
+
+  private retryRoundLater(): void {
+    if (!this.#started) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.runSoon(), FAILED_ROUND_RETRY_MS);
+    this.#timer.unref();
   }
 
   /**
@@ -124,6 +156,7 @@ export class Dispatcher {
     const attempts = claimed.map((item) => this.track(item));
     const intakeLeft = this.deps.outbox.hasIntake();
     const finished = performance.now();
+    this.#ownMs += finished - started;
     this.#notBefore = finished + (finished - started) * (1 / SHARE_UNDER_LOAD - 1);
     // The rest of a long intake is moved by the next tick. When every free slot was filled, finishing
     // attempts wake the dispatcher; otherwise it sleeps until the next item falls due.
@@ -214,9 +247,16 @@ export class Dispatcher {
         ? undefined
         : result.reason === 'interrupted'
           ? now
-          : nextAttemptAt(this.deps.policy, item.attempts, now, this.deps.random, result.retryAfterMs);
+          : nextAttemptAt(
+              this.deps.policy,
+              item.attempts,
+              now,
+              this.deps.random,
+              item.createdAt,
+              result.retryAfterMs,
+            );
     if (result.outcome === 'retry' && result.retryAfterMs !== undefined) {
-      this.#holds.set(item.providerId, now + result.retryAfterMs);
+      this.#holds.set(item.providerId, now + honouredRetryAfterMs(this.deps.policy, result.retryAfterMs));
     }
     const where = `outbox: item ${item.seq} (${item.operation} via provider ${item.providerId}) attempt ${item.attempts}/${this.deps.policy.maxAttempts}`;
     if (next === undefined) {

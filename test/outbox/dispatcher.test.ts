@@ -4,17 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { InProcessDeliverer } from '../../src/broker/deliverers/in-process-deliverer.js';
-import { Dispatcher } from '../../src/broker/dispatcher.js';
+import { Dispatcher, type DispatcherDeps } from '../../src/broker/dispatcher.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery/retry-policy.js';
 import { SecretVault } from '../../src/secrets/secret-vault.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
+import { waitFor } from '../support/wait-for.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { ProviderStore } from '../../src/store/provider-store.js';
 import { enqueueSends } from '../support/outbox-sends.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { TEST_PROVIDER_KIND } from '../support/test-provider.js';
 
-describe('dispatcher driven by tick(now)', () => {
+describe('dispatcher', () => {
   let dir: string;
   let db: Db;
   let outbox: OutboxStore;
@@ -34,7 +35,7 @@ describe('dispatcher driven by tick(now)', () => {
     receiver.received.length = 0;
   });
 
-  const dispatcher = (vault: SecretVault) =>
+  const dispatcher = (vault: SecretVault, options: Partial<DispatcherDeps> = {}) =>
     new Dispatcher({
       outbox,
       providers,
@@ -45,6 +46,7 @@ describe('dispatcher driven by tick(now)', () => {
       log: { info() {}, warn() {}, error() {} },
       policy: DEFAULT_RETRY_POLICY,
       concurrency: { total: 8, perProvider: 4 },
+      ...options,
     });
   const noKey = new SecretVault(async () => ({ store: 'keyring' }));
   const addProvider = (id: string, sealed = new Map<string, Buffer>()) =>
@@ -101,5 +103,55 @@ describe('dispatcher driven by tick(now)', () => {
     assert.equal(outbox.counts().delivered, 3);
     db.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('cuts a Retry-After of a year to an hour, for the item and for its provider', async () => {
+    addProvider('p');
+    enqueue(1, 'p');
+    enqueue(2, 'p');
+    receiver.answer = () => ({ status: 429, headers: { 'retry-after': String(365 * 24 * 3600) } });
+    const run = dispatcher(noKey, { concurrency: { total: 1, perProvider: 1 } });
+    await run.tick(now);
+    const hour = 3_600_000;
+    const refused = outbox.list('pending', 10).find((each) => each.attempts === 1);
+    assert.equal(refused?.nextAttemptAt, now + hour, 'the refused item waits an hour, not a year');
+    receiver.answer = () => ({ status: 200 });
+    await run.tick(now + hour - 1);
+    assert.equal(receiver.received.length, 1, 'the provider is held for the hour');
+    await run.tick(now + hour);
+    await run.tick(now + hour);
+    assert.equal(outbox.counts().delivered, 2, 'after the hour both items go');
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('tries again by itself when a round fails because another program holds the write lock', async () => {
+    addProvider('p');
+    enqueue(1, 'p');
+    const errors: string[] = [];
+    receiver.answer = () => ({ status: 503 });
+    const run = dispatcher(noKey, {
+      clock: Date.now,
+      random: () => 0.99,
+      policy: { ...DEFAULT_RETRY_POLICY, firstBackoffCapMs: 300, minSpanMs: 0 },
+      log: { info() {}, warn() {}, error: (line) => errors.push(line) },
+    });
+    run.start();
+    const other = openDatabase(join(dir, 'notify.db'));
+    try {
+      await waitFor(() => outbox.list('pending', 10)[0]?.attempts === 1, 'the first attempt refused');
+      receiver.answer = () => ({ status: 200 });
+      other.exec('BEGIN IMMEDIATE');
+      // The retry falls due while the lock is held, so its round fails.
+      await waitFor(() => errors.length > 0, 'a failed round');
+      other.exec('ROLLBACK');
+      await waitFor(() => outbox.counts().delivered === 1, 'the retry delivered', 5_000);
+      assert.match(errors[0]!, /a dispatcher round failed/);
+    } finally {
+      await run.stop();
+      other.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,10 +1,15 @@
 /**
  * The real broker (startBroker, the composition root notifyd uses) with the test provider kind added
- * and, when NOTIFY_TEST_FIRST_BACKOFF_MS is set, a short backoff so retries happen within a test.
+ * and, when NOTIFY_TEST_FIRST_BACKOFF_MS is set, a short backoff so retries happen within a test (the
+ * last attempt's least span shrinks with it, in the same proportion as notifyd's one minute to ten).
  */
 import { startBroker } from '../../src/broker/broker.js';
 import { resolvePaths } from '../../src/config/paths.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery/retry-policy.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  FIRST_BACKOFF_CAP_MS,
+  MIN_SPAN_MS,
+} from '../../src/domain/delivery/retry-policy.js';
 import { TEST_KINDS_MODULE } from './test-kinds.js';
 
 const backoff = process.env['NOTIFY_TEST_FIRST_BACKOFF_MS'];
@@ -15,7 +20,10 @@ const broker = await startBroker({
     kindsModule: TEST_KINDS_MODULE,
     policy: {
       ...DEFAULT_RETRY_POLICY,
-      ...(backoff !== undefined && { firstBackoffCapMs: Number(backoff) }),
+      ...(backoff !== undefined && {
+        firstBackoffCapMs: Number(backoff),
+        minSpanMs: (Number(backoff) * MIN_SPAN_MS) / FIRST_BACKOFF_CAP_MS,
+      }),
       ...(timeout !== undefined && { attemptTimeoutMs: Number(timeout) }),
     },
   },
