@@ -90,6 +90,31 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.equal(new OutboxStore(db).counts().pending, 1);
   });
 
+  it('knows the routes a notification was sent to while its send still waits in the intake, without moving the intake', () => {
+    const outbox = new OutboxStore(db);
+    outbox.enqueue('n1', [item('r1', notify('n1')), item('r2', notify('n1'))], 5);
+    outbox.enqueue('n2', [item('r3', notify('n2'))], 5);
+    assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
+    assert.equal(outbox.hasIntake(), true, 'the intake waits for the dispatcher');
+    outbox.expandIntake();
+    assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
+  });
+
+  it('moves an intake row written before event and idempotency key were derived (an upgrade after a crash)', () => {
+    const outbox = new OutboxStore(db);
+    notify('n1');
+    db.prepare('INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)').run(
+      'n1',
+      JSON.stringify([['r1', 'p-r1', 'send', 'notification.created', 'n1.r1', 0]]),
+      5,
+    );
+    const [moved] = outbox.list('pending', 10);
+    assert.deepEqual(
+      [moved?.routeId, moved?.providerId, moved?.event, moved?.idempotencyKey, moved?.payload.message],
+      ['r1', 'p-r1', 'notification.created', 'n1.r1', undefined],
+    );
+  });
+
   it('enqueues an item once however often its change is written (idempotency key)', () => {
     const outbox = new OutboxStore(db);
     const n1 = notify('n1');

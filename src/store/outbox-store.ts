@@ -99,6 +99,7 @@ export class OutboxStore {
   readonly #intake;
   readonly #intakeWaiting;
   readonly #expand;
+  readonly #intakeOf;
   readonly #sentRoutes;
   readonly #due;
   readonly #claim;
@@ -144,9 +145,7 @@ export class OutboxStore {
           }
           const record = toRecord(JSON.parse(row.notification) as NotificationRow);
           const payloads: (string | undefined)[] = [];
-          for (const [routeId, providerId, operation, includeMessage] of JSON.parse(
-            row.items,
-          ) as CompactItem[]) {
+          for (const { routeId, providerId, operation, includeMessage } of compactItems(row.items)) {
             this.#insert.run({
               notificationId: row.notification_id,
               routeId,
@@ -164,6 +163,9 @@ export class OutboxStore {
         clearIntake.run(rows.at(-1)!.seq);
       }
     });
+    this.#intakeOf = db.prepare<[string], { items: string }>(
+      'SELECT items FROM outbox_intake WHERE notification_id = ?',
+    );
     this.#sentRoutes = db.prepare<[string], { route_id: string }>(`
       SELECT route_id FROM outbox WHERE notification_id = ? AND operation = 'send' AND state <> 'dead'`);
     // Due items whose lifecycle has no earlier unfinished item, so an update never overtakes its send.
@@ -270,9 +272,16 @@ export class OutboxStore {
     }
   }
 
+  /**
+   * The routes this notification was sent to (or is about to be): from the outbox table and from its own
+   * intake rows, without moving the whole intake inside the change's transaction (after a burst that
+   * could hold a PATCH for seconds).
+   */
   sentRoutes(notificationId: string): Set<string> {
-    this.expandIntake();
-    return new Set(this.#sentRoutes.all(notificationId).map((row) => row.route_id));
+    const routes = new Set(this.#sentRoutes.all(notificationId).map((row) => row.route_id));
+    for (const row of this.#intakeOf.all(notificationId))
+      for (const item of compactItems(row.items)) if (item.operation === 'send') routes.add(item.routeId);
+    return routes;
   }
 
   /**
@@ -368,6 +377,22 @@ export class OutboxStore {
       )
       .run().changes;
   }
+}
+
+/**
+ * An intake row's items. Rows written before the event and idempotency key were derived carried them
+ * between the operation and IncludeMessage; such a row still reads right, because both follow from the
+ * notification anyway.
+ */
+function compactItems(
+  text: string,
+): { routeId: string; providerId: string; operation: PlannedItem['operation']; includeMessage: 0 | 1 }[] {
+  return (JSON.parse(text) as CompactItem[]).map((item) => ({
+    routeId: item[0],
+    providerId: item[1],
+    operation: item[2],
+    includeMessage: item[item.length - 1] as 0 | 1,
+  }));
 }
 
 function toItem(row: Row): OutboxItem {

@@ -105,6 +105,28 @@ describe('dispatcher', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('runs at most its total and per-provider number of attempts at once', async () => {
+    for (const id of ['a', 'b', 'c']) addProvider(id);
+    for (let n = 0; n < 30; n++) enqueue(n, ['a', 'b', 'c'][n % 3]!);
+    receiver.answer = () => ({ status: 200, delayMs: 100 });
+    const run = dispatcher(noKey, { concurrency: { total: 5, perProvider: 2 } });
+    const round = run.tick(now);
+    await waitFor(() => receiver.received.length === 5 && run.inFlight === 5, 'the first attempts');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const byProvider = receiver.received.map((request) =>
+      String(request.headers['idempotency-key']).split('.').pop(),
+    );
+    assert.equal(byProvider.length, 5, 'no more than the total at once');
+    for (const id of ['a', 'b', 'c'])
+      assert.ok(
+        byProvider.filter((each) => each === id).length <= 2,
+        `provider ${id}: ${byProvider.join(' ')}`,
+      );
+    await round;
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('cuts a Retry-After of a year to an hour, for the item and for its provider', async () => {
     addProvider('p');
     enqueue(1, 'p');
