@@ -81,6 +81,31 @@ describe('notify install-skill: where the skill may go and what it reads', () =>
   });
 
   for (const args of [[], ['--dry-run'], ['--force']]) {
+    it(`names a ~/.claude/skills link that loops and what to do, creating nothing ${args.join(' ')}`, async () => {
+      mkdirSync(join(home, '.claude'));
+      const link = join(home, '.claude', 'skills');
+      symlinkSync(link, link);
+      const result = await run('install-skill', 'claude', ...args);
+      assert.deepEqual(result, {
+        code: 1,
+        stdout: '',
+        stderr: `${link} is a symbolic link to ${link}, and following it goes round a loop of links, so no folder is there. Remove the link (rm "${link}") or point it at a real folder, then try again. Nothing written.\n`,
+      });
+    });
+  }
+
+  it('names the link that loops when a folder above the skills folder loops', async () => {
+    symlinkSync(join(home, 'b'), join(home, '.claude'));
+    symlinkSync(join(home, '.claude'), join(home, 'b'));
+    const result = await run('install-skill', 'claude');
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `${join(home, '.claude')} is a symbolic link to ${join(home, 'b')}, and following it goes round a loop of links, so no folder is there. Remove the link (rm "${join(home, '.claude')}") or point it at a real folder, then try again. Nothing written.\n`,
+    );
+  });
+
+  for (const args of [[], ['--dry-run'], ['--force']]) {
     it(`names a dangling ~/.claude/skills link and what to do, creating nothing ${args.join(' ')}`, async () => {
       mkdirSync(join(home, '.claude'));
       const target = join(outside, 'gone', 'skills');
