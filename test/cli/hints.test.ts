@@ -74,6 +74,23 @@ describe('notify hints after a refused token', () => {
     }
   });
 
+  it("without a token because config.json is broken: says to fix that file, not to run 'notify token'", async () => {
+    const home = createTempHome();
+    try {
+      writeConfig(home, {});
+      writeFileSync(home.configFile, '{"authToken": ');
+      const result = await runNotify(['list'], { env: { ...home.env, NOTIFY_PORT: String(broker.port) } });
+      assert.equal(result.code, 1);
+      assert.deepEqual(result.stderr.split('\n').slice(2), [
+        'Error 401 Unauthorized: unauthorized',
+        `Hint: no token was sent because ${home.configFile} cannot be used (the warning above says why); fix that file, then try again, or pass the broker's token with --token or NOTIFY_TOKEN.`,
+        '',
+      ]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('health with NOTIFY_TOKEN refused: prints {"status":"ok"} and says on stderr which token was refused', async () => {
     const result = await runNotify(['health'], { env: { ...broker.home.env, NOTIFY_TOKEN: 'stale' } });
     assert.equal(result.code, 0);

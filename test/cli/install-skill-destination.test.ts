@@ -50,6 +50,61 @@ describe('notify install-skill: where the skill may go and what it reads', () =>
     );
   });
 
+  const lastLine = (stdout: string) => stdout.split('\n').at(-2);
+  for (const [tool, folder, nextStep] of [
+    ['claude', '.claude', 'Claude Code loads it in sessions started from now on.'],
+    ['codex', '.agents', 'Restart Codex to load it.'],
+  ] as const) {
+    for (const [where, path] of [
+      [`~/${folder}/skills`, () => join(home, folder, 'skills')],
+      [`${folder}/skills in the project`, () => join(folder, 'skills')],
+    ] as const) {
+      it(`${tool} --path ${where}, a folder the tool reads: says what the normal install says`, async () => {
+        const result = await run('install-skill', tool, '--path', path());
+        assert.equal(result.code, 0, result.stderr);
+        assert.equal(lastLine(result.stdout), `Installed. ${nextStep}`);
+        const again = await run('install-skill', tool, '--path', path());
+        assert.equal(lastLine(again.stdout), 'The skill is up to date.');
+      });
+    }
+  }
+
+  it('with --path at a folder that ~/.claude/skills links to, says Claude Code loads it', async () => {
+    mkdirSync(join(home, '.claude'));
+    symlinkSync(outside, join(home, '.claude', 'skills'));
+    const result = await run('install-skill', 'claude', '--path', outside);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(
+      result.stdout,
+      `Claude Code skill: ${join(outside, 'notify')}\n  SKILL.md: created\nInstalled. Claude Code loads it in sessions started from now on.\n`,
+    );
+  });
+
+  for (const args of [[], ['--dry-run'], ['--force']]) {
+    it(`names a ~/.claude/skills link that loops and what to do, creating nothing ${args.join(' ')}`, async () => {
+      mkdirSync(join(home, '.claude'));
+      const link = join(home, '.claude', 'skills');
+      symlinkSync(link, link);
+      const result = await run('install-skill', 'claude', ...args);
+      assert.deepEqual(result, {
+        code: 1,
+        stdout: '',
+        stderr: `${link} is a symbolic link to ${link}, and following it goes round a loop of links, so no folder is there. Remove the link (rm "${link}") or point it at a real folder, then try again. Nothing written.\n`,
+      });
+    });
+  }
+
+  it('names the link that loops when a folder above the skills folder loops', async () => {
+    symlinkSync(join(home, 'b'), join(home, '.claude'));
+    symlinkSync(join(home, '.claude'), join(home, 'b'));
+    const result = await run('install-skill', 'claude');
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `${join(home, '.claude')} is a symbolic link to ${join(home, 'b')}, and following it goes round a loop of links, so no folder is there. Remove the link (rm "${join(home, '.claude')}") or point it at a real folder, then try again. Nothing written.\n`,
+    );
+  });
+
   for (const args of [[], ['--dry-run'], ['--force']]) {
     it(`names a dangling ~/.claude/skills link and what to do, creating nothing ${args.join(' ')}`, async () => {
       mkdirSync(join(home, '.claude'));

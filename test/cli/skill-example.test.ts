@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SKILL_MD } from '../../src/cli/notify/skill/skill-md.js';
 import { useBroker } from '../support/broker-process.js';
 
-/** The shell block of SKILL.md's event API section, as an agent would copy it. */
-function eventExample(): string {
-  const section = SKILL_MD.slice(SKILL_MD.indexOf('## With the event API'));
+/** The first shell block of a SKILL.md section, as an agent would copy it. */
+function shellBlock(heading: string): string {
+  const section = SKILL_MD.slice(SKILL_MD.indexOf(heading));
   const match = /```sh\n([\s\S]*?)```/.exec(section);
-  assert.ok(match, 'the section has a shell example');
+  assert.ok(match, `${heading} has a shell example`);
   return match[1]!;
 }
 
@@ -35,7 +36,7 @@ describe("SKILL.md's curl example", () => {
   it('creates the event from a folder whose name holds quotes and a backslash, keeping the cwd exact', async () => {
     const cwd = join(broker.home.home, `it's a "quoted" \\ folder`);
     mkdirSync(cwd);
-    const result = await bash(eventExample(), cwd, {
+    const result = await bash(shellBlock('## With the event API'), cwd, {
       ...broker.home.env,
       NOTIFY_TOKEN: broker.token,
       NOTIFY_PORT: String(broker.port),
@@ -45,4 +46,30 @@ describe("SKILL.md's curl example", () => {
     assert.equal(created.title, 'Tests failing on main');
     assert.equal(created.cwd, cwd);
   });
+});
+
+describe("SKILL.md's token line for a shell without notify", () => {
+  const tokenLine = () => `${shellBlock('## If `notify` is not on the PATH')}printf %s "$TOKEN"`;
+
+  for (const [what, xdg] of [
+    ['~/.config', undefined],
+    ['$XDG_CONFIG_HOME', 'elsewhere'],
+  ] as const) {
+    it(`reads the token from config.json under ${what}`, async () => {
+      const home = mkdtempSync(join(tmpdir(), 'notify-skill-token-'));
+      try {
+        const configDir = join(home, xdg ?? '.config', 'notify');
+        mkdirSync(configDir, { recursive: true });
+        writeFileSync(join(configDir, 'config.json'), JSON.stringify({ authToken: 'the-token' }));
+        const env = {
+          PATH: process.env['PATH'],
+          HOME: home,
+          ...(xdg && { XDG_CONFIG_HOME: join(home, xdg) }),
+        };
+        assert.deepEqual(await bash(tokenLine(), home, env), { code: 0, out: 'the-token' });
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -49,6 +49,10 @@ export function refusedTokenHint(connection: Connection): string {
         `--token or NOTIFY_TOKEN ('notify token' run with that HOME prints it), or restart notifyd as yourself.`
       );
     case 'none':
+      // 'notify token' refuses a broken config.json, so pointing there would lead nowhere.
+      if (connection.configProblem !== undefined) {
+        return `Hint: no token was sent because ${configFile} cannot be used (the warning above says why); fix that file, then try again, or pass the broker's token with --token or NOTIFY_TOKEN.`;
+      }
       return `Hint: no token was sent. 'notify token' prints the broker's token from ${configFile}; pass it with --token or NOTIFY_TOKEN if the file is elsewhere.`;
   }
 }

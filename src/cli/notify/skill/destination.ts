@@ -9,11 +9,22 @@ import { CliError } from '../failure.js';
 
 /**
  * The nearest folder above `dir` that exists (links followed). Throws when the way there is blocked:
- * a dangling link, or a file where a folder has to be.
+ * a dangling link, a link loop, or a file where a folder has to be.
  */
 export function nearestExistingFolder(dir: string): string {
+  let loop: string | undefined;
   for (let path = dirname(dir); ; path = dirname(path)) {
     const state = pathState(path);
+    // Everything beneath a looping link loops too: the highest path that loops is the link itself.
+    if (state === 'link-loop') {
+      loop = path;
+      continue;
+    }
+    if (loop !== undefined) {
+      throw new CliError(
+        `${loop} is a symbolic link to ${readlinkSync(loop)}, and following it goes round a loop of links, so no folder is there. Remove the link (rm ${JSON.stringify(loop)}) or point it at a real folder, then try again. Nothing written.`,
+      );
+    }
     if (state === 'folder') return path;
     if (state === 'dangling-link') {
       const target = readlinkSync(path);
@@ -82,7 +93,7 @@ function mkdirProblem(code: string | undefined, parent: string): string {
   }
 }
 
-type PathState = 'folder' | 'not-folder' | 'missing' | 'dangling-link';
+type PathState = 'folder' | 'not-folder' | 'missing' | 'dangling-link' | 'link-loop';
 
 function pathState(path: string): PathState {
   try {
@@ -90,6 +101,7 @@ function pathState(path: string): PathState {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return 'missing';
+    if (code === 'ELOOP') return 'link-loop';
     if (code !== 'ENOENT') throw error;
   }
   try {

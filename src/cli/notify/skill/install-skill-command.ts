@@ -1,7 +1,7 @@
 import { parseArgs, optionText, type FlagTable } from '../args.js';
 import { CliError } from '../failure.js';
 import { applyInstall, planInstall, type FileState } from './installer.js';
-import { AGENT_TOOLS, lookedUpIn, skillDirectory, type Scope } from './targets.js';
+import { AGENT_TOOLS, lookedUpIn, readsSkillsFrom, skillDirectory, type Scope } from './targets.js';
 import { printLine } from '../output.js';
 
 const FLAGS: FlagTable = {
@@ -62,8 +62,8 @@ export async function run(argv: string[]): Promise<void> {
   applyInstall(plan, force);
   report('done');
   const upToDate = plan.files.every((entry) => entry.state === 'up-to-date');
-  // A folder of one's own choosing is not one the tool reads: saying it "loads" the skill would be false.
-  if (path !== undefined) {
+  // A folder of one's own choosing is often not one the tool reads: then "loads" it would be false.
+  if (path !== undefined && !readsSkillsFrom(tool, path)) {
     printLine(
       `${upToDate ? 'The skill is up to date.' : 'Installed.'} ${tool.label} does not read skills from here, only from ${lookedUpIn(tool)}: link or copy ${dir} into one of those to use it.`,
     );

@@ -125,11 +125,13 @@ curl -sS "http://127.0.0.1:\${NOTIFY_PORT:-47821}/v1/events" \\
 When the shell answers \`notify: command not found\` (exit 127), the Notify client is not installed
 for your shell. Tell the user once (running \`npm link\` in the Notify checkout puts \`notify\` on the
 PATH); do not install anything yourself. The event API above works without it; take the token from
-\`NOTIFY_TOKEN\`, else from \`authToken\` in Notify's config.json (on Linux
-\`~/.config/notify/config.json\`, or \`$XDG_CONFIG_HOME/notify/config.json\` when that is set):
+\`NOTIFY_TOKEN\`, else from \`authToken\` in Notify's config.json: on Linux
+\`$XDG_CONFIG_HOME/notify/config.json\` (by default \`~/.config/notify/config.json\`), on macOS
+\`~/Library/Application Support/notify/config.json\`, on Windows \`%APPDATA%\\notify\\config.json\`.
+On Linux:
 
 \`\`\`sh
-TOKEN="\${NOTIFY_TOKEN:-$(node -p 'require(require("node:os").homedir() + "/.config/notify/config.json").authToken')}"
+TOKEN="\${NOTIFY_TOKEN:-$(node -p 'const x = process.env.XDG_CONFIG_HOME; require((x?.startsWith("/") ? x : require("node:os").homedir() + "/.config") + "/notify/config.json").authToken')}"
 \`\`\`
 
 ## If Notify is not running

@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { OPENAI_YAML } from './openai-yaml.js';
 import { SKILL_MD } from './skill-md.js';
 
@@ -23,6 +24,25 @@ export interface AgentTool {
 /** Where a tool looks for skills, as a person would write it: the user's folder and the project's. */
 export function lookedUpIn(tool: AgentTool): string {
   return `~/${tool.skillsDir} and <project>/${tool.skillsDir}`;
+}
+
+/**
+ * Whether the tool reads skills from `folder` (a --path): a `<dir>/.claude/skills` (`.agents/skills`
+ * for Codex) is the user's (dir = home) or a project's, and so is the target of a link from the
+ * user's or this project's one (a dotfiles repository, say).
+ */
+export function readsSkillsFrom(tool: AgentTool, folder: string): boolean {
+  const path = resolve(folder);
+  if (path.endsWith(sep + tool.skillsDir)) return true;
+  return [homedir(), process.cwd()].some((base) => sameFolder(path, join(base, tool.skillsDir)));
+}
+
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** platform-facts.md "Agent skills": where each tool looks, and what it reads. */
