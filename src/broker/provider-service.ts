@@ -1,4 +1,5 @@
-import type { DeliveryOperation, ProviderKind } from '../delivery/provider.js';
+import type { ProviderKind } from '../delivery/provider.js';
+import { testOperation, testOutcome, type TestOutcome } from '../delivery/test-action.js';
 import { validateSettings } from '../domain/delivery/provider-settings.js';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import { formatTimestamp } from '../domain/notification.js';
@@ -32,14 +33,6 @@ export interface ProviderView {
   lastResult: (Omit<LastResult, 'at'> & { at: string }) | null;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface TestOutcome {
-  outcome: 'delivered' | 'retry' | 'reject';
-  reason?: string;
-  status?: number;
-  /** One sentence: what happened. */
-  summary: string;
 }
 
 const NAME_MAX = 100;
@@ -121,7 +114,10 @@ export class ProviderService {
     this.deps.changed();
   }
 
-  /** Sends the fixed test payload through the provider's own adapter, enabled or not. */
+  /**
+   * The Test action: the fixed test notification through the provider's own adapter, enabled or not,
+   * cut at the attempt time-out like a real delivery, and recorded as the provider's last result.
+   */
   async test(id: string): Promise<TestOutcome> {
     const record = this.record(id);
     const kind = this.kindOf(record.kind);
@@ -130,32 +126,12 @@ export class ProviderService {
       secrets = await this.deps.vault.open(id, this.deps.providers.sealedSecrets(id));
     } catch (error) {
       if (!(error instanceof SecretsUnreadableError)) throw error;
-      return {
-        outcome: 'retry',
-        reason: 'provider_secrets_unreadable',
-        summary: 'The provider secrets could not be decrypted; set them again or unlock the OS keyring.',
-      };
+      return testOutcome(kind, { outcome: 'retry', reason: 'provider_secrets_unreadable' });
     }
     const now = this.deps.clock();
-    const operation: DeliveryOperation = {
-      operation: 'send',
-      event: 'notification.test',
-      idempotencyKey: `test.${id}.${now}`,
-      notification: {
-        id: `test-${now}`,
-        title: 'Notify test',
-        message: `This is a test notification from Notify for provider "${record.name}".`,
-        type: 'info',
-        priority: 'normal',
-        status: 'active',
-        agent: 'notify',
-        createdAt: formatTimestamp(now),
-        updatedAt: formatTimestamp(now),
-      },
-    };
     const result = await runAttempt(
       kind,
-      operation,
+      testOperation(id, now),
       { ...record.settings, ...secrets },
       this.deps.policy.attemptTimeoutMs,
     );
@@ -166,23 +142,7 @@ export class ProviderService {
       at: this.deps.clock(),
       durationMs: this.deps.clock() - now,
     });
-    if (result.outcome === 'delivered') {
-      return {
-        outcome: 'delivered',
-        ...(result.status !== undefined && { status: result.status }),
-        summary: `Delivered: ${kind.title} accepted the test notification.`,
-      };
-    }
-    const code = result.status !== undefined ? ` (HTTP ${result.status})` : '';
-    return {
-      outcome: result.outcome,
-      reason: result.reason,
-      ...(result.status !== undefined && { status: result.status }),
-      summary:
-        result.outcome === 'retry'
-          ? `Not delivered: ${kind.title} failed with ${result.reason}${code}, which a real delivery would retry.`
-          : `Not delivered: ${kind.title} refused the test with ${result.reason}${code}; check the settings.`,
-    };
+    return testOutcome(kind, result);
   }
 
   private record(id: string): ProviderRecord {

@@ -1,4 +1,5 @@
 import type { DeliveryResult } from './provider.js';
+import type { FixedReasonCode } from './reason-codes.js';
 
 /**
  * Pure classification of what a receiver answered into delivered / retry / reject. Reasons are short
@@ -19,7 +20,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 
 export function classifyStatus(status: number, retryAfter: string | undefined, now: number): DeliveryResult {
   if (status >= 200 && status < 300) return { outcome: 'delivered', status };
-  const reason = `http_${status}`;
+  const reason = `http_${status}` as const;
   if (RETRYABLE_STATUSES.has(status) || status >= 500) {
     const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter, now) : undefined;
     return retryAfterMs === undefined
@@ -29,7 +30,7 @@ export function classifyStatus(status: number, retryAfter: string | undefined, n
   return { outcome: 'reject', reason, status };
 }
 
-const ERROR_CODES: Readonly<Record<string, string>> = {
+const ERROR_CODES: Readonly<Record<string, FixedReasonCode>> = {
   ECONNREFUSED: 'connection_refused',
   ECONNRESET: 'connection_reset',
   EPIPE: 'connection_reset',

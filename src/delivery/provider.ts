@@ -1,4 +1,5 @@
 import type { Priority } from '../domain/priority.js';
+import type { ReasonCode } from './reason-codes.js';
 
 /**
  * The contract every outbound provider implements: one folder under src/delivery/providers/<id>/ and
@@ -70,12 +71,12 @@ export interface DeliveryContext {
  * delivered: done (with the reference that later update/clear operations need);
  * retry: a transient failure (network, timeout, 408, 425, 429, 5xx), with the delay the receiver asked for;
  * reject: a permanent one (other 4xx, a redirect to another host, bad settings): dead-letter at once.
- * `reason` is a short code (e.g. `http_503`, `timeout`, `connection_refused`), never exception text.
+ * `reason` is a short code from reason-codes.ts (e.g. `http_503`, `timeout`), never exception text.
  */
 export type DeliveryResult =
   | { outcome: 'delivered'; reference?: string; status?: number }
-  | { outcome: 'retry'; reason: string; status?: number; retryAfterMs?: number }
-  | { outcome: 'reject'; reason: string; status?: number };
+  | { outcome: 'retry'; reason: ReasonCode; status?: number; retryAfterMs?: number }
+  | { outcome: 'reject'; reason: ReasonCode; status?: number };
 
 export interface ProviderKind {
   /** The folder name and the `kind` of a provider in the API, e.g. `ntfy`. */

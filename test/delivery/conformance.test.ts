@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DeliveryOperation, DeliveryResult, SettingValues } from '../../src/delivery/provider.js';
 import { PROVIDER_KINDS } from '../../src/delivery/registry.js';
-import { testProvider, TEST_MESSAGE, TEST_TITLE } from '../../src/delivery/test-action.js';
+import { TEST_MESSAGE, TEST_TITLE } from '../../src/delivery/test-action.js';
 import { MESSAGE_MARKER, operation, withoutMessage } from './support/fixtures.js';
 import { freePort, PROVIDER_RIGS, type Failure, type Rig } from './support/provider-rigs.js';
+import { startProviderService } from './support/provider-service.js';
 
 /**
  * Every provider through the same cases against a real local receiver that speaks its protocol. A
@@ -134,18 +135,26 @@ for (const providerRig of PROVIDER_RIGS) {
     }
 
     it('answers its Test action in one sentence, through the same receiver', async () => {
-      const before = rig.received().length;
-      rig.set('ok');
-      const outcome = await testProvider(kind, rig.settings);
-      assert.equal(outcome.result.outcome, 'delivered');
-      assert.match(outcome.summary, /^[^\n]+ accepted the test notification( \(HTTP \d{3}\))?\.$/);
-      const sent = rig.received().slice(before).join('\n');
-      assert.ok(sent.includes(TEST_TITLE) && sent.includes(TEST_MESSAGE));
-      rig.set('http503');
-      const failed = await testProvider(kind, rig.settings);
-      assert.equal(failed.result.outcome, 'retry');
-      assert.ok(failed.summary.endsWith('a real notification would be retried.'), failed.summary);
-      for (const secret of rig.secrets) assert.ok(!failed.summary.includes(secret));
+      // The ProviderService behind POST /v1/providers/{id}/test and `notifyctl providers test`.
+      const services = startProviderService([kind]);
+      try {
+        const id = await services.add(kind, rig.settings);
+        const before = rig.received().length;
+        rig.set('ok');
+        const outcome = await services.service.test(id);
+        assert.equal(outcome.outcome, 'delivered', outcome.summary);
+        assert.match(outcome.summary, /^[^\n]+ accepted the test notification( \(HTTP \d{3}\))?\.$/);
+        const sent = rig.received().slice(before).join('\n');
+        assert.ok(sent.includes(TEST_TITLE) && sent.includes(TEST_MESSAGE));
+        rig.set('http503');
+        const failed = await services.service.test(id);
+        assert.deepEqual([failed.outcome, failed.reason], ['retry', expected.http503?.reason]);
+        assert.ok(failed.summary.endsWith('a real notification would be retried.'), failed.summary);
+        for (const secret of rig.secrets) assert.ok(!failed.summary.includes(secret));
+        assert.equal(services.service.get(id).lastResult?.reason, expected.http503?.reason);
+      } finally {
+        services.close();
+      }
     });
   });
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { it } from 'node:test';
 import * as prettier from 'prettier';
+import { REASON_CODE_FAMILIES, REASON_CODES } from '../../src/delivery/reason-codes.js';
 import { PROVIDER_KINDS } from '../../src/delivery/registry.js';
 import { settingsTable, updateProviderDocs } from '../../src/delivery/settings-doc.js';
 import { webhook } from '../../src/delivery/providers/webhook/webhook.js';
@@ -30,4 +31,19 @@ it('lists every declared setting of a provider with its type, whether required a
 
 it('refuses to generate when a provider has no section in the docs', () => {
   assert.throws(() => updateProviderDocs('# Providers\n', [webhook]), /no "<!-- settings:webhook:start -->"/);
+});
+
+it('explains every reason code a delivery can end with in the reason code table, and no other', () => {
+  const lines = readFileSync(DOC, 'utf8').split('\n');
+  const header = lines.findIndex((line) => /^\| Reason +\| Meaning +\| Outcome +\|$/.test(line));
+  assert.ok(header >= 0, 'docs/providers.md has no "| Reason | Meaning | Outcome |" table');
+  const table: string[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    table.push(line);
+  }
+  const documented = table.flatMap((row) =>
+    [...(row.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]),
+  );
+  assert.deepEqual(documented.sort(), [...REASON_CODES, ...REASON_CODE_FAMILIES].sort());
 });

@@ -173,7 +173,7 @@ describe('outbound delivery through the real broker', () => {
     const result = await json('POST', `/v1/providers/${providerId}/test`);
     assert.equal(result.status, 200);
     assert.equal(result.body!['outcome'], 'delivered');
-    assert.equal(result.body!['summary'], 'Delivered: Test HTTP accepted the test notification.');
+    assert.equal(result.body!['summary'], 'Test HTTP accepted the test notification (HTTP 200).');
     assert.equal(receiver.received[before]!.body['event'], 'notification.test');
   });
 

@@ -4,6 +4,7 @@ import type {
   ProviderKind,
   SettingValues,
 } from '../../delivery/provider.js';
+import type { FixedReasonCode } from '../../delivery/reason-codes.js';
 
 /**
  * Runs one provider call, cut at the time-out whether or not the provider honours its signal. A throw
@@ -19,7 +20,7 @@ export async function runAttempt(
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const cut = new Promise<DeliveryResult>((resolve) => {
-    const end = (reason: string) => {
+    const end = (reason: FixedReasonCode) => {
       controller.abort();
       resolve({ outcome: 'retry', reason });
     };

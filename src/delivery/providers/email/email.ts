@@ -89,7 +89,7 @@ export function classifySmtpError(error: unknown, aborted: boolean): DeliveryRes
   if (code === 'ETLS' && typeof responseCode === 'number')
     return { outcome: 'reject', reason: 'smtp_starttls_unavailable' };
   if (typeof responseCode === 'number' && responseCode >= 400 && responseCode < 600) {
-    const reason = `smtp_${responseCode}`;
+    const reason = `smtp_${responseCode}` as const;
     return responseCode < 500 ? { outcome: 'retry', reason } : { outcome: 'reject', reason };
   }
   if (code === 'EAUTH') return { outcome: 'reject', reason: 'smtp_auth_failed' };
