@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (docs/providers.md "Retries"). Six attempts in all; after
+ * When a failed delivery is tried again (docs/providers.md, "Bounded retries"). Six attempts in all; after
  * failure n (1-5) the next attempt waits a random time in [0, cap(n)] ("full jitter"), with caps of
  * 1, 2, 4, 8 and 16 minutes: 31 minutes at most, 15.5 minutes on average. Full jitter alone can draw
  * short waits every time, so the last attempt never starts sooner than ten minutes after the item was
