@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { runNode } from '../support/run-node.js';
+import { makeThrowawayCert, type ThrowawayCert } from '../support/throwaway-cert.js';
 
 const SENDER = fileURLToPath(new URL('./support/send-email.js', import.meta.url));
 
@@ -40,41 +37,18 @@ async function startTlsReceiver(secure: boolean, key: Buffer, cert: Buffer): Pro
 }
 
 describe('email over TLS and STARTTLS', () => {
-  let dir: string;
+  let certificate: ThrowawayCert;
   let tls: TlsReceiver;
   let starttls: TlsReceiver;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'notify-smtp-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    const key = readFileSync(join(dir, 'key.pem'));
-    const cert = readFileSync(join(dir, 'cert.pem'));
-    tls = await startTlsReceiver(true, key, cert);
-    starttls = await startTlsReceiver(false, key, cert);
+    certificate = makeThrowawayCert();
+    tls = await startTlsReceiver(true, certificate.key, certificate.cert);
+    starttls = await startTlsReceiver(false, certificate.key, certificate.cert);
   });
   after(async () => {
     await new Promise<void>((resolve) => tls.server.close(() => resolve()));
     await new Promise<void>((resolve) => starttls.server.close(() => resolve()));
-    rmSync(dir, { recursive: true, force: true });
+    certificate.remove();
   });
 
   async function send(port: number, security: string, trusted: boolean): Promise<unknown> {
@@ -91,7 +65,7 @@ describe('email over TLS and STARTTLS', () => {
       PATH: process.env.PATH,
       NOTIFY_TEST_EMAIL_SETTINGS: JSON.stringify(settings),
     };
-    if (trusted) env.NODE_EXTRA_CA_CERTS = join(dir, 'cert.pem');
+    if (trusted) env.NODE_EXTRA_CA_CERTS = certificate.certFile;
     const run = await runNode(SENDER, [], { env });
     assert.equal(run.code, 0, run.stderr);
     return JSON.parse(run.stdout);
