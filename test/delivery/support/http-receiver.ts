@@ -1,7 +1,11 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
-/** A real local HTTP server that records every request and answers as the current mode says. */
+/**
+ * A real local HTTP server that records every request and answers as the current mode says; given a
+ * key and certificate, it speaks HTTPS instead.
+ */
 
 export interface ReceivedRequest {
   method: string;
@@ -28,10 +32,18 @@ export interface HttpReceiver {
   close(): Promise<void>;
 }
 
-export async function startHttpReceiver(initial: Answer = { status: 200 }): Promise<HttpReceiver> {
+export interface ReceiverTls {
+  key: Buffer;
+  cert: Buffer;
+}
+
+export async function startHttpReceiver(
+  initial: Answer = { status: 200 },
+  tls?: ReceiverTls,
+): Promise<HttpReceiver> {
   let current: Answer | ((request: ReceivedRequest) => Answer) = initial;
   const requests: ReceivedRequest[] = [];
-  const server: Server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -47,11 +59,12 @@ export async function startHttpReceiver(initial: Answer = { status: 200 }): Prom
       res.writeHead(answer.status, answer.headers ?? {});
       res.end(answer.body ?? '');
     });
-  });
+  };
+  const server: Server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     port,
     requests,
     answer(answer) {
