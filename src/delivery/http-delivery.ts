@@ -3,9 +3,9 @@ import { classifyNetworkError, classifyStatus } from './classify.js';
 import type { DeliveryResult } from './provider.js';
 
 /**
- * The one way a provider talks HTTP. It honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
- * lower-case forms) the way curl does, through undici's EnvHttpProxyAgent; cuts the attempt when the
- * context's signal aborts; follows a redirect only within the same origin (a redirect elsewhere could
+ * The one way a provider talks HTTP. It honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY and their
+ * lower-case forms (the lower-case one wins when both are set) through undici's EnvHttpProxyAgent; cuts
+ * the attempt when the context's signal aborts; follows a redirect only within the same origin (a redirect elsewhere could
  * carry credentials to a host the user never named); and classifies the answer.
  */
 
@@ -25,16 +25,15 @@ export interface HttpAnswer {
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 64 * 1024;
 
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'];
+
 let cachedAgent: { key: string; agent: Dispatcher } | undefined;
 
 /** One agent per proxy environment, so connections are reused and a changed environment is noticed. */
 function proxyAgent(): Dispatcher {
   const env = process.env;
-  const key = [
-    env.HTTP_PROXY ?? env.http_proxy ?? '',
-    env.HTTPS_PROXY ?? env.https_proxy ?? '',
-    env.NO_PROXY ?? env.no_proxy ?? '',
-  ].join('\n');
+  // Every form, whichever undici prefers when both are set, so that a change to either is noticed.
+  const key = PROXY_VARIABLES.map((name) => env[name] ?? '').join('\n');
   if (cachedAgent?.key !== key) {
     const previous = cachedAgent?.agent;
     cachedAgent = { key, agent: new EnvHttpProxyAgent() };
