@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { useBroker } from '../support/broker-process.js';
+import { freePort, useBroker } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 import { callJson, OUTBOX_BROKER, type Body } from '../support/outbox-broker.js';
 import { startReceiver, type Answer, type Receiver } from '../support/receiver.js';
@@ -439,6 +439,41 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       assert.equal((await api('GET', '/v1/providers')).body!.length, 2);
       assert.equal((await api('GET', '/v1/routes')).body!.length, 1);
     });
+  });
+
+  describe('a refused token and a broker that is not there', () => {
+    const commands = [
+      ['providers', 'list'],
+      ['routes', 'list', '--json'],
+      ['outbox', 'counts'],
+    ];
+    for (const args of commands) {
+      it(`notifyctl ${args.join(' ')} with a wrong token: the 401 line and its hint, exit 2`, async () => {
+        const result = await ctl([...args, '--token', 'not-the-token']);
+        assert.deepEqual(
+          [result.code, result.stdout, result.stderr],
+          [
+            2,
+            '',
+            'Error 401 Unauthorized: unauthorized\n' +
+              'Hint: notifyctl sends authToken from config.json; pass --token or set NOTIFY_TOKEN if the broker uses another.\n',
+          ],
+        );
+      });
+
+      it(`notifyctl ${args.join(' ')} with no broker on the port: notify's words, exit 1`, async () => {
+        const port = await freePort();
+        const result = await ctl([...args, '--port', String(port)]);
+        assert.equal(result.code, 1);
+        assert.equal(result.stdout, '');
+        const lines = result.stderr.trimEnd().split('\n');
+        assert.match(lines[0]!, new RegExp(`^Could not reach Notify at http://127\\.0\\.0\\.1:${port}: `));
+        assert.deepEqual(lines.slice(1), [
+          'Is the tray app running?',
+          'Hint: start the broker with notifyd.',
+        ]);
+      });
+    }
   });
 
   describe('providers remove', () => {
