@@ -2,15 +2,13 @@ import { HttpError } from '../../client/errors.js';
 import { NotifyClient } from '../../client/notify-client.js';
 import { resolveConnection } from '../notify/connection.js';
 import type { ParsedArgs } from '../notify/args.js';
+import { EXIT_FAILURE } from '../notify/failure.js';
+import { printError } from '../notify/output.js';
 import { lastValue, UsageError, type CtlArgs } from './ctl-args.js';
+import { reportNotifyctlFailure } from './failure.js';
 
 export const CONNECTION_VALUE_FLAGS = ['--port', '--token'];
 const TIMEOUT_MS = 20_000;
-
-/** A failed API call: the broker's `{error}` message, printed as `Error {code} {Status}: {error}`. */
-export class ApiError extends Error {
-  override name = 'ApiError';
-}
 
 /**
  * Calls the broker with the connection rules of the notify client (--port, --token, env, config),
@@ -29,16 +27,14 @@ export async function callApi(args: CtlArgs, method: string, path: string, body?
     timeoutMs: TIMEOUT_MS,
     ...(connection.token !== undefined && { token: connection.token }),
   });
-  try {
-    return await client.request(method, path, body);
-  } catch (error) {
-    if (error instanceof HttpError)
-      throw new ApiError(`Error ${error.status} ${error.statusText}: ${error.detail}`);
-    throw error;
-  }
+  return client.request(method, path, body);
 }
 
-/** Runs a management subcommand, mapping failures to one line on stderr and exit code 1. */
+/**
+ * Runs a management subcommand and reports a failure on stderr as every notifyctl command does
+ * (docs/notifyctl.md): a refused token exits 2 with its hint, an unreachable broker is told in
+ * notify's words; any other failure, a 404 included, is one line and exit 1.
+ */
 export async function runCtl(work: () => Promise<void>, help: string): Promise<number> {
   try {
     await work();
@@ -46,14 +42,15 @@ export async function runCtl(work: () => Promise<void>, help: string): Promise<n
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`notifyctl: ${error.message}\n\n${help}`);
-    } else if ((error as { quiet?: boolean }).quiet) {
-      // Already said on stdout.
-    } else if (error instanceof ApiError) {
-      console.error(error.message);
-    } else {
-      console.error(`notifyctl: ${(error as Error).message}`);
+      return EXIT_FAILURE;
     }
-    return 1;
+    // Already said on stdout.
+    if ((error as { quiet?: boolean }).quiet) return EXIT_FAILURE;
+    if (error instanceof HttpError && error.status !== 401 && error.status !== 403) {
+      printError(`Error ${error.status} ${error.statusText}: ${error.detail}`);
+      return EXIT_FAILURE;
+    }
+    return reportNotifyctlFailure(error);
   }
 }
 
