@@ -32,21 +32,30 @@ export const KEY_FILE_NAME = 'secrets.key';
 export async function loadMasterKey(deps: MasterKeyDeps): Promise<MasterKey> {
   const keyring = deps.keyring ?? new KeyringSlot(`master-key:${deps.dataDir}`);
   let store = deps.recorded();
+  // A recorded choice means a key was made before: a new one now leaves the old secrets unreadable.
+  const madeBefore = store !== undefined;
   if (store === undefined) {
     const proposed: KeyStoreKind = (await keyring.readOrCreate()) ? 'keyring' : 'file';
     store = deps.choose(proposed);
   }
   if (store === 'keyring') {
-    const key = await keyring.readOrCreate();
-    return key ? { store, key } : { store };
+    const found = await keyring.readOrCreate();
+    if (found?.created && madeBefore) deps.warn(replacedKeyWarning('the OS keyring'));
+    return found ? { store, key: found.key } : { store };
   }
   const file = join(deps.dataDir, KEY_FILE_NAME);
   if (!existsSync(file)) {
     deps.warn(
-      `no OS keyring answered; the secrets master key is kept in ${file} (owner-only). Anyone who can read that file and the database can read provider secrets.`,
+      madeBefore
+        ? replacedKeyWarning(file)
+        : `no OS keyring answered; the secrets master key is kept in ${file} (owner-only). Anyone who can read that file and the database can read provider secrets.`,
     );
   }
   return { store, key: readOrCreateKeyFile(file) };
+}
+
+function replacedKeyWarning(where: string): string {
+  return `the secrets master key was gone from ${where}, so a new one was made; provider secrets stored before it cannot be read until you set them again (notifyctl providers set <id> --secret NAME).`;
 }
 
 function readOrCreateKeyFile(file: string): Buffer {

@@ -23,6 +23,6 @@ console.log(
   JSON.stringify({
     store: master.store,
     keyHash: master.key ? createHash('sha256').update(master.key).digest('hex') : null,
-    warnings: warnings.length,
+    warnings,
   }),
 );
