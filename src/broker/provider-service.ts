@@ -1,4 +1,4 @@
-import type { ProviderKind } from '../delivery/provider.js';
+import type { DeliveryResult, ProviderKind } from '../delivery/provider.js';
 import { testOperation, testOutcome, type TestOutcome } from '../delivery/test-action.js';
 import { validateSettings } from '../domain/delivery/provider-settings.js';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
@@ -121,20 +121,8 @@ export class ProviderService {
   async test(id: string): Promise<TestOutcome> {
     const record = this.record(id);
     const kind = this.kindOf(record.kind);
-    let secrets: Record<string, string>;
-    try {
-      secrets = await this.deps.vault.open(id, this.deps.providers.sealedSecrets(id));
-    } catch (error) {
-      if (!(error instanceof SecretsUnreadableError)) throw error;
-      return testOutcome(kind, { outcome: 'retry', reason: 'provider_secrets_unreadable' });
-    }
     const now = this.deps.clock();
-    const result = await runAttempt(
-      kind,
-      testOperation(id, now),
-      { ...record.settings, ...secrets },
-      this.deps.policy.attemptTimeoutMs,
-    );
+    const result = await this.attemptTest(record, kind, now);
     this.deps.providers.recordResult(id, {
       outcome: result.outcome,
       ...(result.outcome !== 'delivered' && { reason: result.reason }),
@@ -143,6 +131,27 @@ export class ProviderService {
       durationMs: this.deps.clock() - now,
     });
     return testOutcome(kind, result);
+  }
+
+  /** Secrets that cannot be decrypted end the test as they end a delivery: nothing is sent. */
+  private async attemptTest(
+    record: ProviderRecord,
+    kind: ProviderKind,
+    now: number,
+  ): Promise<DeliveryResult> {
+    let secrets: Record<string, string>;
+    try {
+      secrets = await this.deps.vault.open(record.id, this.deps.providers.sealedSecrets(record.id));
+    } catch (error) {
+      if (!(error instanceof SecretsUnreadableError)) throw error;
+      return { outcome: 'retry', reason: 'provider_secrets_unreadable' };
+    }
+    return runAttempt(
+      kind,
+      testOperation(record.id, now),
+      { ...record.settings, ...secrets },
+      this.deps.policy.attemptTimeoutMs,
+    );
   }
 
   private record(id: string): ProviderRecord {

@@ -97,5 +97,10 @@ describe('Test action', () => {
         'Webhook did not take the test notification: its secrets could not be decrypted (set them again, or unlock the OS keyring); a real notification would be retried.',
     });
     assert.equal(receiver.requests.length, before);
+    assert.deepEqual(
+      [rig.service.get(id).health, rig.service.get(id).lastResult?.reason],
+      ['failing', 'provider_secrets_unreadable'],
+      'the provider list shows why',
+    );
   });
 });
