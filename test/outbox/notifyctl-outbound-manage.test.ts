@@ -364,19 +364,25 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
     const providersUsage = 'Usage: notifyctl providers <action> [options]\n';
     const routesUsage = 'Usage: notifyctl routes <action> [options]\n';
     const outboxUsage = 'Usage: notifyctl outbox <action> [options]\n';
-    // Each row: the arguments, and the first lines of stderr (the broker's error, or the mistake then
-    // the usage); every one exits 1 with nothing on stdout.
-    const rows: { args: string[]; stderr: string; usage?: string }[] = [
+    // Each row: the arguments, the exit code (3 for an unknown id, as for `notify get`, else 1) and the
+    // first lines of stderr (the broker's error, or the mistake then the usage); nothing on stdout.
+    const rows: { args: string[]; code?: number; stderr: string; usage?: string }[] = [
       ...['show', 'enable', 'disable', 'remove', 'test'].map((action) => ({
         args: ['providers', action, 'no-such-provider'],
+        code: 3,
         stderr: 'Error 404 Not Found: provider not found\n',
       })),
       ...['show', 'enable', 'disable', 'remove'].map((action) => ({
         args: ['routes', action, 'no-such-route'],
+        code: 3,
         stderr: 'Error 404 Not Found: route not found\n',
       })),
-      { args: ['outbox', 'retry', '424242'], stderr: 'Error 404 Not Found: outbox item not found\n' },
-      { args: ['outbox', 'retry', 'abc'], stderr: 'Error 404 Not Found: outbox item not found\n' },
+      {
+        args: ['outbox', 'retry', '424242'],
+        code: 3,
+        stderr: 'Error 404 Not Found: outbox item not found\n',
+      },
+      { args: ['outbox', 'retry', 'abc'], code: 3, stderr: 'Error 404 Not Found: outbox item not found\n' },
       {
         args: ['outbox', 'list', '--state', 'stuck'],
         stderr: 'Error 400 Bad Request: state must be one of pending, in_flight, delivered, dead\n',
@@ -423,9 +429,10 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       },
     ];
     for (const row of rows) {
-      it(`notifyctl ${row.args.join(' ')}: exit 1, ${row.stderr.split('\n')[0]}`, async () => {
+      const code = row.code ?? 1;
+      it(`notifyctl ${row.args.join(' ')}: exit ${code}, ${row.stderr.split('\n')[0]}`, async () => {
         const result = await ctl(row.args);
-        assert.equal(result.code, 1);
+        assert.equal(result.code, code);
         assert.equal(result.stdout, '');
         if (row.usage) {
           assert.ok(result.stderr.startsWith(row.stderr + row.usage), result.stderr);
@@ -491,7 +498,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       });
       assert.equal(await ok(['providers', 'list']), '(no providers)\n');
       const again = await ctl(['providers', 'remove', plainId]);
-      assert.deepEqual([again.code, again.stderr], [1, 'Error 404 Not Found: provider not found\n']);
+      assert.deepEqual([again.code, again.stderr], [3, 'Error 404 Not Found: provider not found\n']);
     });
   });
 });

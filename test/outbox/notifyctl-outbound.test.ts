@@ -83,7 +83,7 @@ describe('notifyctl providers, routes and outbox', () => {
     const counts = await ctl(['outbox', 'counts', '--json']);
     assert.deepEqual(JSON.parse(counts.stdout), { pending: 0, in_flight: 0, delivered: 0, dead: 0 });
     const missing = await ctl(['outbox', 'retry', '999']);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 3);
     assert.equal(missing.stderr.trim(), 'Error 404 Not Found: outbox item not found');
   });
 });

@@ -1,9 +1,7 @@
-import { HttpError } from '../../client/errors.js';
 import { NotifyClient } from '../../client/notify-client.js';
 import { resolveConnection } from '../notify/connection.js';
 import type { ParsedArgs } from '../notify/args.js';
 import { EXIT_FAILURE } from '../notify/failure.js';
-import { printError } from '../notify/output.js';
 import { lastValue, UsageError, type CtlArgs } from './ctl-args.js';
 import { reportNotifyctlFailure } from './failure.js';
 
@@ -32,8 +30,8 @@ export async function callApi(args: CtlArgs, method: string, path: string, body?
 
 /**
  * Runs a management subcommand and reports a failure on stderr as every notifyctl command does
- * (docs/notifyctl.md): a refused token exits 2 with its hint, an unreachable broker is told in
- * notify's words; any other failure, a 404 included, is one line and exit 1.
+ * (docs/notifyctl.md): a refused token exits 2 with its hint, an unknown id (404) exits 3, an
+ * unreachable broker is told in notify's words; any other failure is one line and exit 1.
  */
 export async function runCtl(work: () => Promise<void>, help: string): Promise<number> {
   try {
@@ -46,10 +44,6 @@ export async function runCtl(work: () => Promise<void>, help: string): Promise<n
     }
     // Already said on stdout.
     if ((error as { quiet?: boolean }).quiet) return EXIT_FAILURE;
-    if (error instanceof HttpError && error.status !== 401 && error.status !== 403) {
-      printError(`Error ${error.status} ${error.statusText}: ${error.detail}`);
-      return EXIT_FAILURE;
-    }
     return reportNotifyctlFailure(error);
   }
 }
