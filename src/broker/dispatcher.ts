@@ -269,11 +269,19 @@ export class Dispatcher {
       });
       this.deps.log.warn(`${where}: ${result.reason} after ${durationMs} ms; dead-lettered`);
     } else {
+      // An attempt cut short by our own stop does not count, and says nothing of the provider's health.
+      const interrupted = result.reason === 'interrupted';
       this.#settled.push({
         seq: item.seq,
         state: 'pending',
         now,
-        details: { nextAttemptAt: next, reason: result.reason, ...status },
+        details: {
+          nextAttemptAt: next,
+          reason: result.reason,
+          ...status,
+          ...(interrupted && { uncounted: true }),
+        },
+        ...(!interrupted && { provider }),
       });
       this.deps.log.warn(
         `${where}: ${result.reason} after ${durationMs} ms; next attempt in ${next - now} ms`,

@@ -17,7 +17,14 @@ export interface Settlement {
   seq: number;
   state: 'pending' | 'delivered' | 'dead';
   now: number;
-  details: { nextAttemptAt?: number; reference?: string; reason?: string; status?: number };
+  details: {
+    nextAttemptAt?: number;
+    reference?: string;
+    reason?: string;
+    status?: number;
+    /** The attempt was cut short by the broker's own stop: it is not counted against the item. */
+    uncounted?: boolean;
+  };
   /** Set when the attempt reached the provider's adapter: becomes the provider's last result. */
   provider?: { id: string; lastResult: LastResult };
 }
@@ -187,7 +194,7 @@ export class OutboxStore {
       WHERE seq = ? AND state = 'pending'`);
     this.#settle = db.prepare(`
       UPDATE outbox SET state = @state, next_attempt_at = @nextAttemptAt, reference = coalesce(@reference, reference),
-        last_reason = @reason, last_status = @status, updated_at = @now
+        last_reason = @reason, last_status = @status, attempts = attempts - @uncounted, updated_at = @now
       WHERE seq = @seq`);
     this.#sendReference = db.prepare<[string, string], { reference: string | null; state: OutboxState }>(`
       SELECT reference, state FROM outbox WHERE notification_id = ? AND route_id = ? AND operation = 'send'`);
@@ -220,6 +227,7 @@ export class OutboxStore {
           reference: details.reference ?? null,
           reason: details.reason ?? null,
           status: details.status ?? null,
+          uncounted: details.uncounted ? 1 : 0,
         });
         if (provider) lastResults.set(provider.id, provider.lastResult);
       }

@@ -127,6 +127,35 @@ describe('dispatcher', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("records a refused attempt as the provider's last result, so its health shows failing before the item dead-letters", async () => {
+    addProvider('p');
+    enqueue(1, 'p');
+    receiver.answer = () => ({ status: 503 });
+    await dispatcher(noKey).tick(now);
+    assert.deepEqual(
+      [outbox.list('pending', 1)[0]?.attempts, providers.get('p')?.lastResult?.reason],
+      [1, 'http_503'],
+    );
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("does not count an attempt the broker's own stop cut short, nor hold it against the provider", async () => {
+    addProvider('p');
+    enqueue(1, 'p');
+    receiver.answer = () => ({ status: 200, delayMs: 5_000 });
+    const run = dispatcher(noKey);
+    const round = run.tick(now);
+    await waitFor(() => receiver.received.length === 1, 'the attempt under way');
+    await run.stop();
+    await round;
+    const [item] = outbox.list('pending', 1);
+    assert.deepEqual([item?.attempts, item?.lastReason], [0, 'interrupted']);
+    assert.equal(providers.get('p')?.lastResult, undefined);
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('cuts a Retry-After of a year to an hour, for the item and for its provider', async () => {
     addProvider('p');
     enqueue(1, 'p');
