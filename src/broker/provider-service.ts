@@ -2,6 +2,7 @@ import type { DeliveryResult, ProviderKind } from '../delivery/provider.js';
 import { testOperation, testOutcome, type TestOutcome } from '../delivery/test-action.js';
 import { validateSettings } from '../domain/delivery/provider-settings.js';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { rejectUnknownFields } from '../domain/fields.js';
 import { formatTimestamp } from '../domain/notification.js';
 import type { RetryPolicy } from '../domain/delivery/retry-policy.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
@@ -55,6 +56,9 @@ export class ProviderService {
 
   async create(body: unknown): Promise<ProviderView> {
     const input = objectOf(body);
+    // As every create does: a misspelt field is refused rather than silently left out. `enabled` is
+    // taken and ignored like the routes' (a new provider starts disabled, spec "Outbound delivery" 4).
+    rejectUnknownFields(input, ['kind', 'name', 'settings', 'enabled']);
     const kind = this.kindOf(input['kind']);
     const name = nameOf(input['name'] ?? kind.title);
     const validated = validateSettings(kind.settings, input['settings']);

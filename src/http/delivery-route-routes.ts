@@ -3,6 +3,7 @@ import type { RouteService } from '../broker/route-service.js';
 import { PRIORITIES } from '../domain/priority.js';
 import {
   arrayOf,
+  closedObject,
   ERROR,
   ID_PARAMS,
   nullable,
@@ -53,14 +54,17 @@ export const ROUTE_SCHEMAS = {
   list: { summary: 'Delivery routes', response: { 200: arrayOf(ROUTE), 401: ERROR } },
   create: {
     summary: 'Create a route (disabled)',
-    body: object(FILTERS, ['providerId']),
+    body: closedObject(
+      { ...FILTERS, enabled: { type: 'boolean', description: 'ignored: a new route starts disabled' } },
+      ['providerId'],
+    ),
     response: { 201: ROUTE, 400: ERROR, 401: ERROR },
   },
   get: { summary: 'One route', params: ID_PARAMS, response: ONE },
   update: {
     summary: 'Change a route',
     params: ID_PARAMS,
-    body: object({ ...FILTERS, enabled: { type: 'boolean' } }),
+    body: closedObject({ ...FILTERS, enabled: { type: 'boolean' } }),
     response: ONE,
   },
   remove: { summary: 'Delete a route', params: ID_PARAMS, response: { 204: null, 401: ERROR, 404: ERROR } },

@@ -2,7 +2,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NotificationService } from '../broker/notification-service.js';
 import { toDto } from '../domain/notification.js';
 import { PRIORITIES } from '../domain/priority.js';
-import { arrayOf, ERROR, ID_PARAMS, object, str, type JsonSchema, type RouteSchema } from './schema-kit.js';
+import {
+  arrayOf,
+  closedObject,
+  ERROR,
+  ID_PARAMS,
+  object,
+  str,
+  type JsonSchema,
+  type RouteSchema,
+} from './schema-kit.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 type ListRequest = FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>;
@@ -39,7 +48,7 @@ const ONE = { 200: NOTIFICATION, 400: ERROR, 401: ERROR, 404: ERROR };
 export const NOTIFICATION_SCHEMAS = {
   create: {
     summary: 'Create a notification, or update in place when its key matches an active one',
-    body: object(
+    body: closedObject(
       {
         title: str({ minLength: 1, maxLength: 200 }),
         message: str({ minLength: 1, maxLength: 4000 }),
@@ -73,7 +82,7 @@ export const NOTIFICATION_SCHEMAS = {
   changeStatus: {
     summary: 'Dismiss, resolve or reopen',
     params: ID_PARAMS,
-    body: object({ status: STATUS }, ['status']),
+    body: closedObject({ status: STATUS }, ['status']),
     response: ONE,
   },
   dismiss: { summary: 'Dismiss', params: ID_PARAMS, response: { ...ONE, 429: ERROR } },

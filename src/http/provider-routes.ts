@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderService } from '../broker/provider-service.js';
 import {
   arrayOf,
+  closedObject,
   ERROR,
   ID_PARAMS,
   nullable,
@@ -100,16 +101,22 @@ export const PROVIDER_SCHEMAS = {
   },
   create: {
     summary: 'Create a provider (disabled)',
-    body: object({ kind: str(), name: str({ minLength: 1, maxLength: 100 }), settings: SETTINGS_INPUT }, [
-      'kind',
-    ]),
+    body: closedObject(
+      {
+        kind: str(),
+        name: str({ minLength: 1, maxLength: 100 }),
+        settings: SETTINGS_INPUT,
+        enabled: { type: 'boolean', description: 'ignored: a new provider starts disabled' },
+      },
+      ['kind'],
+    ),
     response: { 201: PROVIDER, 400: ERROR, 401: ERROR },
   },
   get: { summary: 'One provider', params: ID_PARAMS, response: ONE },
   update: {
     summary: 'Change name, settings (only those sent) or enabled',
     params: ID_PARAMS,
-    body: object({
+    body: closedObject({
       name: str({ minLength: 1, maxLength: 100 }),
       settings: SETTINGS_INPUT,
       enabled: { type: 'boolean' },

@@ -32,4 +32,12 @@ export const object = (properties: Record<string, JsonSchema>, required: string[
   properties,
   ...(required.length > 0 && { required }),
 });
+/** A request body whose handler refuses any field it does not name. */
+export const closedObject = (
+  properties: Record<string, JsonSchema>,
+  required: string[] = [],
+): JsonSchema => ({
+  ...object(properties, required),
+  additionalProperties: false,
+});
 export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });

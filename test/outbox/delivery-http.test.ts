@@ -59,6 +59,14 @@ describe('outbound delivery through the real broker', () => {
     const unknown = await json('POST', '/v1/providers', { kind: 'nope' });
     assert.equal(unknown.status, 400);
     assert.match(unknown.body!['error'], /^unknown provider kind "nope"/);
+    const misspelt = await json('POST', '/v1/providers', {
+      kind: 'test-http',
+      setings: { url: receiver.url },
+    });
+    assert.deepEqual(misspelt, {
+      status: 400,
+      body: { error: 'unknown field "setings"; allowed fields are kind, name, settings, enabled' },
+    });
   });
 
   it('creates a route disabled and enqueues nothing while it or its provider is disabled', async () => {
