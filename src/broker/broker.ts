@@ -54,6 +54,11 @@ export interface BrokerOptions {
    * and the documented policy by default.
    */
   outbound?: Partial<Omit<OutboundOptions, 'kinds' | 'deliverer'>> & { kindsModule?: string };
+  /**
+   * Told each value config.json held that had to be corrected (also logged), as soon as it is read:
+   * before anything that can stop the start, so a start that fails still shows them.
+   */
+  onConfigWarning?: (warning: string) => void;
 }
 
 export interface RunningBroker {
@@ -62,8 +67,6 @@ export interface RunningBroker {
   warnings: string[];
   settings: SettingsSource;
   log: Logger;
-  /** What config.json held that had to be corrected at start (also logged). */
-  configWarnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -82,7 +85,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const config = loadOrCreateConfig(paths.configFile);
   const settings = new SettingsSource(paths.configFile, config.settings);
   const log = new DailyFileLogger(paths.logDir, () => [settings.current.authToken], clock);
-  config.warnings.forEach((warning) => log.warn(`config: ${warning}`));
+  for (const warning of config.warnings) {
+    log.warn(`config: ${warning}`);
+    options.onConfigWarning?.(warning);
+  }
 
   // Compiled once, before anything is opened: a broken schema file stops the start with its error.
   const validateEnvelope = compileEnvelopeValidator(readArcSchema());
@@ -216,7 +222,6 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     warnings,
     settings,
     log,
-    configWarnings: config.warnings,
     async stop() {
       settings.stop();
       stopSounds();

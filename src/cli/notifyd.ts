@@ -30,7 +30,11 @@ async function main(argv: string[]): Promise<number> {
   const stopRequested = listenForStop();
   let broker;
   try {
-    broker = await startBroker({ paths });
+    // The log file is where problems usually go, but a person starting notifyd by hand reads the terminal.
+    broker = await startBroker({
+      paths,
+      onConfigWarning: (warning) => console.error(`Warning: config.json: ${warning}`),
+    });
   } catch (error) {
     if (error instanceof MalformedConfigError || START_REFUSALS.some((refusal) => error instanceof refusal)) {
       console.error(`Notify cannot start: ${(error as Error).message}`);
@@ -39,8 +43,6 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   broker.warnings.forEach((warning) => console.error(`Notify: warning: ${warning}`));
-  // The log file is where problems usually go, but a person starting notifyd by hand reads the terminal.
-  for (const warning of broker.configWarnings) console.error(`Warning: config.json: ${warning}`);
   console.log(startBanner(broker.port, paths));
   await stopRequested;
   await broker.stop();

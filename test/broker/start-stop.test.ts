@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,6 +80,41 @@ describe('notifyd start and stop', () => {
       home.cleanup();
     }
   });
+
+  it(
+    'prints the config values it corrected also when the start then fails (the port is taken)',
+    BOUNDED,
+    async () => {
+      const home = createTempHome();
+      const holder = createServer().listen(0, '127.0.0.1');
+      await once(holder, 'listening');
+      try {
+        writeConfig(home, { rateLimitPerSecond: -3, port: (holder.address() as AddressInfo).port });
+        const child = spawn(process.execPath, [NOTIFYD], {
+          env: home.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const [code] = (await once(child, 'exit')) as [number | null];
+        assert.equal(code, 1);
+        const lines = stderr.split('\n');
+        assert.ok(
+          lines.includes(
+            'Warning: config.json: rateLimitPerSecond -3 is out of range (must be above 0); using 30',
+          ),
+          stderr,
+        );
+        assert.ok(
+          lines.some((line) => line.startsWith('Notify cannot start: ')),
+          stderr,
+        );
+      } finally {
+        holder.close();
+        home.cleanup();
+      }
+    },
+  );
 
   for (const [name, signals] of [
     ['two SIGTERMs 2 ms apart', ['SIGTERM', 'SIGTERM']],
