@@ -45,7 +45,9 @@ export function buildOpenApi(
       })),
     ];
     const responses: Record<string, unknown> = {};
-    for (const [status, body] of Object.entries(schema.response)) {
+    // Every route behind the token can answer 401, whether or not its declaration says so.
+    const declared = route.auth ? { 401: ERROR, ...schema.response } : schema.response;
+    for (const [status, body] of Object.entries(declared)) {
       responses[status] = {
         description: REASONS[Number(status)] ?? 'Response',
         ...(body !== null && { content: { 'application/json': { schema: body } } }),

@@ -18,11 +18,14 @@ describe('GET /v1/openapi.json', () => {
     assert.deepEqual(served, checkedIn, 'docs/openapi.json is stale: run `npm run openapi` and commit it');
   });
 
-  it('declares a request body schema and response schemas for every operation with a body', async () => {
+  it('declares a request body schema, response schemas and, behind the token, the 401 of every operation', async () => {
     const document = (await (await broker.request('GET', '/v1/openapi.json')).json()) as {
       paths: Record<
         string,
-        Record<string, { requestBody?: unknown; responses: Record<string, { content?: unknown }> }>
+        Record<
+          string,
+          { requestBody?: unknown; security?: unknown[]; responses: Record<string, { content?: unknown }> }
+        >
       >;
     };
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
@@ -36,6 +39,8 @@ describe('GET /v1/openapi.json', () => {
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
       assert.ok(success, `${name} has no success response`);
       if (success[0] !== '204') assert.ok(success[1].content, `${name} has no response schema`);
+      // Every route behind the token says it can answer 401.
+      if (operation.security === undefined) assert.ok(operation.responses['401'], `${name} lists no 401`);
     }
     for (const name of [
       'POST /v1/notifications',
