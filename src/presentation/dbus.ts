@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  DBusError,
   interface as dbusInterface,
   Message,
   MessageType,
@@ -135,6 +136,18 @@ export class DbusConnection {
   async nameHasOwner(name: string): Promise<boolean> {
     const [owned] = await this.callBus('NameHasOwner', 's', [name]);
     return owned === true;
+  }
+
+  /** The unique name of `name`'s owner, or undefined when nobody owns it. */
+  async nameOwner(name: string): Promise<string | undefined> {
+    try {
+      const [owner] = await this.callBus('GetNameOwner', 's', [name]);
+      return String(owner);
+    } catch (error) {
+      if (error instanceof DBusError && error.type === 'org.freedesktop.DBus.Error.NameHasNoOwner')
+        return undefined;
+      throw error;
+    }
   }
 
   async isActivatable(name: string): Promise<boolean> {
