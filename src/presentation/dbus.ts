@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  DBusError,
   interface as dbusInterface,
   Message,
   MessageType,
@@ -36,6 +37,8 @@ export interface SignalMatch {
   path: string;
   interface: string;
   member: string;
+  /** Only signals whose first argument is this string (the bus filters too, so others never arrive). */
+  arg0?: string;
 }
 
 /** The library emits 'error' on the bus without declaring it in its event map. */
@@ -108,18 +111,43 @@ export class DbusConnection {
         message.type === MessageType.SIGNAL &&
         message.path === match.path &&
         message.interface === match.interface &&
-        message.member === match.member
+        message.member === match.member &&
+        (match.arg0 === undefined || message.body[0] === match.arg0)
       ) {
         listener(message.body);
       }
     });
-    const rule = `type='signal',path='${match.path}',interface='${match.interface}',member='${match.member}'`;
+    const arg0 = match.arg0 === undefined ? '' : `,arg0='${match.arg0}'`;
+    const rule = `type='signal',path='${match.path}',interface='${match.interface}',member='${match.member}'${arg0}`;
     await this.callBus('AddMatch', 's', [rule]);
+  }
+
+  /**
+   * Follows a well-known name changing hands, e.g. a desktop service that starts after us or restarts:
+   * `listener` gets the new owner's unique name, or '' when the name was released.
+   */
+  async onNameOwnerChanged(name: string, listener: (owner: string) => void): Promise<void> {
+    await this.onSignal(
+      { path: BUS_PATH, interface: BUS_NAME, member: 'NameOwnerChanged', arg0: name },
+      (body) => listener(String(body[2])),
+    );
   }
 
   async nameHasOwner(name: string): Promise<boolean> {
     const [owned] = await this.callBus('NameHasOwner', 's', [name]);
     return owned === true;
+  }
+
+  /** The unique name of `name`'s owner, or undefined when nobody owns it. */
+  async nameOwner(name: string): Promise<string | undefined> {
+    try {
+      const [owner] = await this.callBus('GetNameOwner', 's', [name]);
+      return String(owner);
+    } catch (error) {
+      if (error instanceof DBusError && error.type === 'org.freedesktop.DBus.Error.NameHasNoOwner')
+        return undefined;
+      throw error;
+    }
   }
 
   async isActivatable(name: string): Promise<boolean> {

@@ -108,14 +108,10 @@ export class FreedesktopDisplay implements ToastDisplay {
   }
 
   async #follow(connection: DbusConnection, events: ToastDisplayEvents): Promise<void> {
-    await connection.onSignal(
-      { path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'NameOwnerChanged' },
-      ([name, , newOwner]) => {
-        if (name !== NOTIFICATIONS_NAME) return;
-        if (newOwner) void this.#serverArrived(connection);
-        else events.unavailable('the notification server left the session D-Bus');
-      },
-    );
+    await connection.onNameOwnerChanged(NOTIFICATIONS_NAME, (owner) => {
+      if (owner) void this.#serverArrived(connection);
+      else events.unavailable('the notification server left the session D-Bus');
+    });
     await connection.onSignal(
       { path: NOTIFICATIONS_PATH, interface: NOTIFICATIONS_NAME, member: 'NotificationClosed' },
       ([id]) => events.closed(Number(id)),

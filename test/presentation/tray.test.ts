@@ -6,7 +6,8 @@ import {
   startBroker,
   type BrokerProcess,
 } from '../support/broker-process.js';
-import { waitForLog } from '../support/broker-log.js';
+import { readLog, waitForLog } from '../support/broker-log.js';
+import { DbusConnection } from '../../src/presentation/dbus.js';
 import { startNotificationServer, type TestNotificationServer } from '../support/notification-server.js';
 import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
 import { startWatcher, type MenuNode, type TestWatcher } from '../support/status-notifier-watcher.js';
@@ -22,6 +23,16 @@ const childByLabel = (node: MenuNode, label: string): MenuNode => {
   assert.ok(found, `no menu entry "${label}" in ${labels(node).join(' | ')}`);
   return found.value;
 };
+
+/** A panel that quits: waits until the bus has let its name go, so the next one can own it. */
+async function untilNameIsFree(address: string, name: string): Promise<void> {
+  const probe = await DbusConnection.open(address);
+  try {
+    await eventually(async () => assert.equal(await probe.nameHasOwner(name), false));
+  } finally {
+    probe.close();
+  }
+}
 
 async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -164,26 +175,78 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
   });
 });
 
-describe('the tray icon without a watcher', () => {
-  it('logs one WARN line and the broker keeps serving', async () => {
-    const bus = await startPrivateBus();
+describe('the tray icon when the panel starts after the broker, or restarts', () => {
+  let bus: PrivateBus;
+  let broker: BrokerProcess;
+  let first: TestWatcher;
+  let item: string;
+
+  before(async () => {
+    bus = await startPrivateBus();
     const home = createTempHome();
     home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    const broker = await startBroker({ home });
+    broker = await startBroker({ home });
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    first?.stop();
+    await bus.stop();
+  });
+
+  const create = (title: string) =>
+    broker.request('POST', '/v1/notifications', { title, message: 'm', agent: 'claude' });
+
+  it('logs one WARN line without a watcher and the broker keeps serving', async () => {
+    const line = await waitForLog(broker.home, 'tray icon is off');
+    assert.match(
+      line,
+      /\[WARN\] tray icon is off: no StatusNotifierWatcher on the session D-Bus \(org\.kde\.StatusNotifierWatcher\)$/,
+    );
+    assert.equal((await create('Waited while no panel ran')).status, 201);
+  });
+
+  it('registers with a watcher that starts later, with the count and a working menu', async () => {
+    first = await startWatcher(bus.address);
+    await eventually(async () => assert.equal(first.registered.length, 1));
+    item = first.registered[0]!;
+    const line = await waitForLog(broker.home, `tray icon registered as ${item}`);
+    assert.match(
+      line,
+      /\[INFO\] tray icon registered as .*: a StatusNotifierWatcher appeared on the session D-Bus$/,
+    );
+    // The notification from before the panel started is counted at once.
+    assert.equal(await first.property(item, 'Title'), 'Notify: 1 waiting');
+
+    assert.equal((await create('Approve deploy')).status, 201);
+    await eventually(async () => assert.equal(await first.property(item, 'Title'), 'Notify: 2 waiting'));
+    const menu = await first.layout(item);
+    assert.deepEqual(labels(menu).slice(0, 2), [
+      'claude: Approve deploy',
+      'claude: Waited while no panel ran',
+    ]);
+    await first.click(item, childByLabel(childByLabel(menu, 'claude: Approve deploy'), 'Resolve')[0]);
+    await eventually(async () => assert.equal(await first.property(item, 'Title'), 'Notify: 1 waiting'));
+  });
+
+  it('registers with the new watcher when the panel restarts', async () => {
+    first.stop();
+    await untilNameIsFree(bus.address, 'org.kde.StatusNotifierWatcher');
+    const second = await startWatcher(bus.address);
     try {
-      const line = await waitForLog(home, 'tray icon is off');
-      assert.match(
-        line,
-        /\[WARN\] tray icon is off: no StatusNotifierWatcher on the session D-Bus \(org\.kde\.StatusNotifierWatcher\)$/,
-      );
-      assert.equal(
-        (await broker.request('POST', '/v1/notifications', { title: 't', message: 'm' })).status,
-        201,
-      );
+      await eventually(async () => assert.deepEqual(second.registered, [item]));
+      assert.equal(await second.property(item, 'Title'), 'Notify: 1 waiting');
+      assert.equal((await create('Pick a name')).status, 201);
+      await eventually(async () => assert.equal(await second.property(item, 'Title'), 'Notify: 2 waiting'));
+      assert.deepEqual(labels(await second.layout(item)).slice(0, 2), [
+        'claude: Pick a name',
+        'claude: Waited while no panel ran',
+      ]);
+      assert.deepEqual(first.registered, [item], 'registered once with the first watcher');
+      const log = readLog(broker.home);
+      assert.equal(log.split('\n').filter((l) => l.includes('[WARN] tray icon is off')).length, 1);
     } finally {
-      await broker.stop();
-      home.cleanup();
-      await bus.stop();
+      second.stop();
     }
   });
 });

@@ -20,12 +20,16 @@ export interface TrayDeps {
 
 /**
  * The tray icon on Linux: a StatusNotifierItem with a dbusmenu, registered with the panel's
- * StatusNotifierWatcher. Without a watcher: one WARN line, no icon. `refresh` only schedules work.
+ * StatusNotifierWatcher, and again with each watcher that appears later (a panel started after the
+ * broker, or restarted). No watcher at start: one WARN line. `refresh` only schedules work.
  */
 export class Tray {
   #connection: DbusConnection | undefined;
   readonly #item = new StatusNotifierItem();
   readonly #menu = new DbusMenu((entry) => void this.#click(entry));
+  readonly #name = `org.kde.StatusNotifierItem-${process.pid}-1`;
+  /** The unique name of the watcher the item is registered with; undefined while no panel shows it. */
+  #watcher: string | undefined;
   #scheduled = false;
   #stopped = false;
 
@@ -37,21 +41,20 @@ export class Tray {
       const connection = await DbusConnection.open(this.deps.address);
       if (this.#stopped) return connection.close();
       this.#connection = connection;
-      if (!(await connection.nameHasOwner(WATCHER_NAME))) {
+      connection.export(ITEM_PATH, this.#item);
+      connection.export(DBUSMENU.path, this.#menu);
+      await connection.requestName(this.#name);
+      // Followed before the first look, so a watcher that starts in between is not missed.
+      await connection.onNameOwnerChanged(WATCHER_NAME, (owner) => {
+        if (owner) void this.#register(owner, 'a StatusNotifierWatcher appeared on the session D-Bus');
+        else this.#watcher = undefined;
+      });
+      const owner = await connection.nameOwner(WATCHER_NAME);
+      if (owner) await this.#register(owner);
+      else
         this.deps.log.warn(
           `tray icon is off: no StatusNotifierWatcher on the session D-Bus (${WATCHER_NAME})`,
         );
-        return;
-      }
-      this.#update();
-      connection.export(ITEM_PATH, this.#item);
-      connection.export(DBUSMENU.path, this.#menu);
-      const name = `org.kde.StatusNotifierItem-${process.pid}-1`;
-      await connection.requestName(name);
-      await connection.call(WATCHER_NAME, WATCHER_PATH, WATCHER_NAME, 'RegisterStatusNotifierItem', 's', [
-        name,
-      ]);
-      this.deps.log.info(`tray icon registered as ${name}`);
     } catch (error) {
       this.deps.log.warn(`tray icon is off: ${(error as Error).message}`);
     }
@@ -59,7 +62,7 @@ export class Tray {
 
   /** Something changed: recompute the icon and menu soon, once for a burst of changes. */
   refresh(): void {
-    if (this.#scheduled || !this.#connection) return;
+    if (this.#scheduled || !this.#watcher) return;
     this.#scheduled = true;
     setTimeout(() => {
       this.#scheduled = false;
@@ -70,6 +73,31 @@ export class Tray {
   stop(): void {
     this.#stopped = true;
     this.#connection?.close();
+  }
+
+  /**
+   * Registers the item with the watcher `owner`, once per watcher: the first look and the owner-change
+   * signal can both report the same one.
+   */
+  async #register(owner: string, why?: string): Promise<void> {
+    if (this.#stopped || owner === this.#watcher) return;
+    this.#watcher = owner;
+    // The panel reads the properties right after registering; the icon was not kept current without one.
+    this.#update();
+    try {
+      await this.#connection!.call(
+        WATCHER_NAME,
+        WATCHER_PATH,
+        WATCHER_NAME,
+        'RegisterStatusNotifierItem',
+        's',
+        [this.#name],
+      );
+      this.deps.log.info(`tray icon registered as ${this.#name}${why ? `: ${why}` : ''}`);
+    } catch (error) {
+      if (this.#watcher === owner) this.#watcher = undefined;
+      this.deps.log.warn(`tray icon is off: ${(error as Error).message}`);
+    }
   }
 
   #update(): void {
