@@ -361,11 +361,26 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
   });
 
   describe('unknown ids and missing arguments', () => {
-    const providersUsage = 'Usage: notifyctl providers <action> [options]\n';
-    const routesUsage = 'Usage: notifyctl routes <action> [options]\n';
-    const outboxUsage = 'Usage: notifyctl outbox <action> [options]\n';
-    // Each row: the arguments, the exit code (3 for an unknown id, as for `notify get`, else 1) and the
-    // first lines of stderr (the broker's error, or the mistake then the usage); nothing on stdout.
+    // Without a subcommand, a group prints its usage (from its list of subcommands) on stderr.
+    const usage = (group: string, summary: string, first: string) =>
+      `notifyctl ${group}: ${summary}\n\nUsage:\n  notifyctl ${group} ${first} `;
+    const providersUsage = usage(
+      'providers',
+      'outbound delivery providers (where notifications are forwarded).',
+      'list',
+    );
+    const routesUsage = usage(
+      'routes',
+      'delivery routes (which notifications go to which provider).',
+      'list',
+    );
+    const outboxUsage = usage(
+      'outbox',
+      'outbound delivery items: list, counts, retry a dead one, purge delivered.',
+      'list [--state STATE] [--limit N]',
+    );
+    // Each row: the arguments, the exit code (3 for an unknown id, as for `notify get`, else 1) and
+    // stderr (the broker's error, or the mistake), or the start of the usage; nothing on stdout.
     const rows: { args: string[]; code?: number; stderr: string; usage?: string }[] = [
       ...['show', 'enable', 'disable', 'remove', 'test'].map((action) => ({
         args: ['providers', action, 'no-such-provider'],
@@ -393,49 +408,41 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       },
       ...['show', 'enable', 'disable', 'remove', 'test'].map((action) => ({
         args: ['providers', action],
-        stderr: `notifyctl: ${action} needs the provider id\n\n`,
-        usage: providersUsage,
+        stderr: `Usage: notifyctl providers ${action} <id>\n`,
       })),
       ...['show', 'enable', 'disable', 'remove'].map((action) => ({
         args: ['routes', action],
-        stderr: `notifyctl: ${action} needs the route id\n\n`,
-        usage: routesUsage,
+        stderr: `Usage: notifyctl routes ${action} <id>\n`,
       })),
-      { args: ['outbox', 'retry'], stderr: 'notifyctl: retry needs the item id\n\n', usage: outboxUsage },
-      { args: ['providers'], stderr: 'notifyctl: which action?\n\n', usage: providersUsage },
-      { args: ['routes'], stderr: 'notifyctl: which action?\n\n', usage: routesUsage },
-      { args: ['outbox'], stderr: 'notifyctl: which action?\n\n', usage: outboxUsage },
-      { args: ['outbox', 'frob'], stderr: "notifyctl: unknown action 'frob'\n\n", usage: outboxUsage },
+      { args: ['outbox', 'retry'], stderr: 'Usage: notifyctl outbox retry <id>\n' },
+      { args: ['providers'], stderr: '', usage: providersUsage },
+      { args: ['routes'], stderr: '', usage: routesUsage },
+      { args: ['outbox'], stderr: '', usage: outboxUsage },
       {
-        args: ['providers', 'add'],
-        stderr: 'notifyctl: add needs a provider kind (see notifyctl providers kinds)\n\n',
-        usage: providersUsage,
+        args: ['outbox', 'frob'],
+        stderr: "notifyctl outbox: unknown subcommand 'frob'. Run 'notifyctl outbox --help'.\n",
       },
+      { args: ['providers', 'add'], stderr: 'Usage: notifyctl providers add <kind> [options]\n' },
       {
         args: ['providers', 'add', 'pager'],
-        stderr: "notifyctl: unknown provider kind 'pager' (known: test-http)\n\n",
-        usage: providersUsage,
+        stderr: "unknown provider kind 'pager' (known: test-http).\n",
       },
-      { args: ['routes', 'add'], stderr: 'notifyctl: add needs --provider ID\n\n', usage: routesUsage },
-      {
-        args: ['outbox', 'list', '--limit'],
-        stderr: 'notifyctl: --limit needs a value\n\n',
-        usage: outboxUsage,
-      },
+      { args: ['routes', 'add'], stderr: 'Usage: notifyctl routes add --provider ID [options]\n' },
+      { args: ['outbox', 'list', '--limit'], stderr: '--limit requires a value.\n' },
       {
         args: ['providers', 'list', '--verbose'],
-        stderr: "notifyctl: unknown option '--verbose'\n\n",
-        usage: providersUsage,
+        stderr: "unknown option '--verbose' for providers list. Run 'notifyctl providers --help'.\n",
       },
     ];
     for (const row of rows) {
       const code = row.code ?? 1;
-      it(`notifyctl ${row.args.join(' ')}: exit ${code}, ${row.stderr.split('\n')[0]}`, async () => {
+      it(`notifyctl ${row.args.join(' ')}: exit ${code}, ${row.stderr.split('\n')[0] || 'the usage'}`, async () => {
         const result = await ctl(row.args);
         assert.equal(result.code, code);
         assert.equal(result.stdout, '');
         if (row.usage) {
           assert.ok(result.stderr.startsWith(row.stderr + row.usage), result.stderr);
+          assert.ok(result.stderr.endsWith('See docs/notifyctl.md.\n'), result.stderr);
         } else {
           assert.equal(result.stderr, row.stderr);
         }

@@ -50,7 +50,7 @@ describe('notifyctl providers, routes and outbox', () => {
     assert.equal(refused.code, 1);
     assert.match(
       refused.stderr,
-      /^notifyctl: token is secret: use --secret token and type it at the prompt or pipe it on stdin/,
+      /^token is secret: use --secret token and type it at the prompt or pipe it on stdin\.\n$/,
     );
   });
 

@@ -2,9 +2,10 @@ import { CliError } from './failure.js';
 
 /**
  * `value` takes the next word (or `=value`); `switch` takes none; `optional-boolean` takes a value
- * only when the next word does not look like an option (`--unresolved` bare means true).
+ * only when the next word does not look like an option (`--unresolved` bare means true); `repeated`
+ * takes a value as `value` does, and keeps every one in order (`--set a=1 --set b=2`), in `lists`.
  */
-export type FlagKind = 'value' | 'switch' | 'optional-boolean';
+export type FlagKind = 'value' | 'switch' | 'optional-boolean' | 'repeated';
 
 export interface FlagDef {
   kind: FlagKind;
@@ -16,6 +17,8 @@ export type FlagTable = Record<string, FlagDef>;
 
 export interface ParsedArgs {
   options: Map<string, string | true>;
+  /** The values of `repeated` options, in the order given. */
+  lists: Map<string, string[]>;
   positionals: string[];
 }
 
@@ -34,6 +37,7 @@ export function parseArgs(
   unknownOption: (flag: string) => string,
 ): ParsedArgs {
   const options = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   const positionals: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const word = argv[index]!;
@@ -53,6 +57,10 @@ export function parseArgs(
     if (def.kind === 'switch') {
       if (inline !== undefined) throw new CliError(`${flag} does not take a value.`);
       options.set(def.name, true);
+    } else if (def.kind === 'repeated') {
+      const value = inline ?? argv[++index];
+      if (value === undefined) throw new CliError(`${flag} requires a value.`);
+      lists.set(def.name, [...(lists.get(def.name) ?? []), value]);
     } else if (inline !== undefined) {
       options.set(def.name, inline);
     } else if (def.kind === 'value') {
@@ -70,12 +78,17 @@ export function parseArgs(
       }
     }
   }
-  return { options, positionals };
+  return { options, lists, positionals };
 }
 
 /** A lone `-` is a value (by habit, stdin), as is anything not starting with a dash. */
 export function looksLikeOption(word: string): boolean {
   return word.length > 1 && word.startsWith('-');
+}
+
+/** Every value of a `repeated` option, in order; none when it was not given. */
+export function optionValues(parsed: ParsedArgs, name: string): readonly string[] {
+  return parsed.lists.get(name) ?? [];
 }
 
 export function optionText(parsed: ParsedArgs, name: string): string | undefined {

@@ -64,10 +64,12 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
   };
 }
 
-export function createClient(connection: Connection): NotifyClient {
+/** `timeoutMs` is for notifyctl's slow calls (a provider's test); `notify` keeps the client's default. */
+export function createClient(connection: Connection, timeoutMs?: number): NotifyClient {
   return new NotifyClient({
     baseUrl: connection.baseUrl,
     ...(connection.token !== undefined && { token: connection.token }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
   });
 }
 

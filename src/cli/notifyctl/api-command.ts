@@ -1,8 +1,14 @@
 import type { NotifyClient } from '../../client/notify-client.js';
-import { CONNECTION_FLAGS, parseArgs, type FlagTable, type ParsedArgs } from '../notify/args.js';
+import {
+  CONNECTION_FLAGS,
+  looksLikeOption,
+  parseArgs,
+  type FlagTable,
+  type ParsedArgs,
+} from '../notify/args.js';
 import { createClient, resolveConnection, warnWhenTokenless } from '../notify/connection.js';
 import { CliError } from '../notify/failure.js';
-import { printError, printLine } from '../notify/output.js';
+import { printError, printJson, printLine } from '../notify/output.js';
 import { reportNotifyctlFailure } from './failure.js';
 
 /** One subcommand of a notifyctl command group (`settings get`, `sounds import`, ...). */
@@ -12,13 +18,21 @@ export interface Subcommand {
   synopsis: string;
   summary: string;
   flags?: FlagTable;
+  /** How long to wait for the broker's answer, when longer than the client's default. */
+  timeoutMs?: number;
   /** Prints the result (JSON when parsed has `json`) and resolves to the exit code. */
   run(client: NotifyClient, parsed: ParsedArgs): Promise<number>;
 }
 
 export const JSON_FLAG: FlagTable = { '--json': { kind: 'switch', name: 'json' } };
 
-export function groupUsage(group: string, summary: string, subcommands: readonly Subcommand[]): string {
+/** `notes` are lines the subcommand list cannot say (what options mean, where secrets come from). */
+export function groupUsage(
+  group: string,
+  summary: string,
+  subcommands: readonly Subcommand[],
+  notes: readonly string[] = [],
+): string {
   const width = Math.max(...subcommands.map((sub) => `${sub.name} ${sub.synopsis}`.trim().length)) + 2;
   return [
     `notifyctl ${group}: ${summary}`,
@@ -27,26 +41,35 @@ export function groupUsage(group: string, summary: string, subcommands: readonly
     ...subcommands.map(
       (sub) => `  notifyctl ${group} ${`${sub.name} ${sub.synopsis}`.trim().padEnd(width)} ${sub.summary}`,
     ),
+    ...(notes.length > 0 ? ['', ...notes] : []),
     '',
     'Every subcommand takes --port <n> and --token <t> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json)',
-    'and --json, which prints the API answer as JSON instead of text. See docs/notifyctl-presentation.md.',
+    'and --json, which prints the API answer as JSON instead of text. See docs/notifyctl.md.',
   ].join('\n');
 }
 
 /**
  * Runs `notifyctl <group> <subcommand> ...`: parses the options, connects with the token from
  * config.json (or --token, NOTIFY_TOKEN), and turns every failure into a message and an exit code.
+ * Options may come before the subcommand's name (`notifyctl providers --port 4000 list`).
  */
 export async function runGroup(
   group: string,
   summary: string,
   subcommands: readonly Subcommand[],
   argv: string[],
+  notes: readonly string[] = [],
 ): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? printError : printLine)(groupUsage(group, summary, subcommands));
-    return name === undefined ? 1 : 0;
+  const at = subcommandAt(
+    argv,
+    Object.assign({ ...CONNECTION_FLAGS }, ...subcommands.map((sub) => sub.flags)),
+  );
+  const name = at < 0 ? undefined : argv[at]!;
+  const rest = at < 0 ? argv : [...argv.slice(0, at), ...argv.slice(at + 1)];
+  if (name === undefined || name === 'help') {
+    const help = name === 'help' || rest.includes('--help') || rest.includes('-h');
+    (help ? printLine : printError)(groupUsage(group, summary, subcommands, notes));
+    return help ? 0 : 1;
   }
   const sub = subcommands.find((candidate) => candidate.name === name);
   if (!sub) {
@@ -55,7 +78,7 @@ export async function runGroup(
   }
   try {
     if (rest.includes('--help') || rest.includes('-h')) {
-      printLine(groupUsage(group, summary, [sub]));
+      printLine(groupUsage(group, summary, [sub], notes));
       return 0;
     }
     const parsed = parseArgs(
@@ -65,14 +88,39 @@ export async function runGroup(
     );
     const connection = resolveConnection(parsed);
     warnWhenTokenless(connection);
-    return await sub.run(createClient(connection), parsed);
+    return await sub.run(createClient(connection, sub.timeoutMs), parsed);
   } catch (error) {
     return reportNotifyctlFailure(error);
   }
+}
+
+/**
+ * The index of the subcommand's name: the first word that is neither an option nor the value of one
+ * (`table` holds every subcommand's flags, to tell which take a value); -1 when there is none.
+ */
+function subcommandAt(argv: readonly string[], table: FlagTable): number {
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index]!;
+    if (word === '--') return -1;
+    if (!looksLikeOption(word)) return index;
+    if (word.startsWith('--') && word.includes('=')) continue;
+    const kind = table[word]?.kind;
+    const next = argv[index + 1];
+    if (kind === 'value' || kind === 'repeated') index++;
+    else if (kind === 'optional-boolean' && next !== undefined && !looksLikeOption(next)) index++;
+  }
+  return -1;
 }
 
 /** The positional arguments a subcommand needs, exactly; otherwise a usage message. */
 export function positionals(parsed: ParsedArgs, count: number, usage: string): string[] {
   if (parsed.positionals.length !== count) throw new CliError(`Usage: ${usage}`);
   return parsed.positionals;
+}
+
+/** Prints the API answer as JSON with --json, else the lines that describe it; exit 0. */
+export function printResult(parsed: ParsedArgs, value: unknown, lines: () => readonly string[]): number {
+  if (parsed.options.has('json')) printJson(value);
+  else printLine(lines().join('\n'));
+  return 0;
 }

@@ -1,15 +1,6 @@
+import { optionText } from '../notify/args.js';
+import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
-import { callApi, CONNECTION_VALUE_FLAGS, print, requireId, runCtl } from './api-call.js';
-import { lastValue, parseCtlArgs, UsageError, type CtlArgs } from './ctl-args.js';
-
-const HELP = `Usage: notifyctl outbox <action> [options]
-
-  list [--state pending|in_flight|delivered|dead] [--limit N]
-  counts                        items by state
-  retry <id>                    give a dead item a fresh set of attempts
-  purge                         delete delivered items
-
-Common options: --json, --port PORT, --token TOKEN.`;
 
 interface Item {
   id: number;
@@ -26,48 +17,66 @@ const describe = (i: Item) =>
   `${i.id} ${i.state} ${i.operation} ${i.notificationId} -> ${i.providerId} attempts=${i.attempts}` +
   `${i.lastReason ? ` last=${i.lastReason}` : ''}${i.nextAttemptAt ? ` next=${i.nextAttemptAt}` : ''}`;
 
+const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: 'list',
+    synopsis: '[--state STATE] [--limit N]',
+    summary: 'items, all or those in one state (pending, in_flight, delivered, dead)',
+    flags: {
+      '--state': { kind: 'value', name: 'state' },
+      '--limit': { kind: 'value', name: 'limit' },
+    },
+    run: async (client, parsed) => {
+      positionals(parsed, 0, 'notifyctl outbox list [--state STATE] [--limit N] [--json]');
+      const query = new URLSearchParams();
+      for (const name of ['state', 'limit']) {
+        const value = optionText(parsed, name);
+        if (value !== undefined) query.set(name, value);
+      }
+      const items = await client.request<Item[]>('GET', `/v1/outbox?${query.toString()}`);
+      return printResult(parsed, items, () => (items.length ? items.map(describe) : ['(no items)']));
+    },
+  },
+  {
+    name: 'counts',
+    synopsis: '',
+    summary: 'items by state',
+    run: async (client, parsed) => {
+      positionals(parsed, 0, 'notifyctl outbox counts [--json]');
+      const counts = await client.request<Record<string, number>>('GET', '/v1/outbox/counts');
+      return printResult(parsed, counts, () => Object.entries(counts).map(([state, n]) => `${state}: ${n}`));
+    },
+  },
+  {
+    name: 'retry',
+    synopsis: '<id>',
+    summary: 'give a dead item a fresh set of attempts',
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, 'notifyctl outbox retry <id>');
+      const item = await client.request<Item>('POST', `/v1/outbox/${encodeURIComponent(id!)}/retry`);
+      return printResult(parsed, item, () => [describe(item)]);
+    },
+  },
+  {
+    name: 'purge',
+    synopsis: '',
+    summary: 'delete delivered items',
+    run: async (client, parsed) => {
+      positionals(parsed, 0, 'notifyctl outbox purge [--json]');
+      const result = await client.request<{ purged: number }>('POST', '/v1/outbox/purge-delivered');
+      return printResult(parsed, result, () => [`Purged ${result.purged} delivered item(s).`]);
+    },
+  },
+];
+
 export const outboxCommand: NotifyctlCommand = {
   name: 'outbox',
   summary: 'outbound delivery items: list, counts, retry a dead one, purge delivered',
-  run: (argv) => {
-    let args: CtlArgs;
-    try {
-      args = parseCtlArgs(argv, [...CONNECTION_VALUE_FLAGS, '--state', '--limit'], ['--json']);
-    } catch (error) {
-      console.error(`notifyctl: ${(error as Error).message}\n\n${HELP}`);
-      return Promise.resolve(1);
-    }
-    return runCtl(async () => {
-      const action = args.positionals[0];
-      switch (action) {
-        case 'list': {
-          const query = new URLSearchParams();
-          const state = lastValue(args, '--state');
-          const limit = lastValue(args, '--limit');
-          if (state !== undefined) query.set('state', state);
-          if (limit !== undefined) query.set('limit', limit);
-          const items = (await callApi(args, 'GET', `/v1/outbox?${query.toString()}`)) as Item[];
-          return print(args, items, () => (items.length ? items.map(describe) : ['(no items)']));
-        }
-        case 'counts': {
-          const counts = (await callApi(args, 'GET', '/v1/outbox/counts')) as Record<string, number>;
-          return print(args, counts, () => Object.entries(counts).map(([state, n]) => `${state}: ${n}`));
-        }
-        case 'retry': {
-          const item = (await callApi(
-            args,
-            'POST',
-            `/v1/outbox/${encodeURIComponent(requireId(args, 'item'))}/retry`,
-          )) as Item;
-          return print(args, item, () => [describe(item)]);
-        }
-        case 'purge': {
-          const result = (await callApi(args, 'POST', '/v1/outbox/purge-delivered')) as { purged: number };
-          return print(args, result, () => [`Purged ${result.purged} delivered item(s).`]);
-        }
-        default:
-          throw new UsageError(action === undefined ? 'which action?' : `unknown action '${action}'`);
-      }
-    }, HELP);
-  },
+  run: (argv) =>
+    runGroup(
+      'outbox',
+      'outbound delivery items: list, counts, retry a dead one, purge delivered.',
+      SUBCOMMANDS,
+      argv,
+    ),
 };

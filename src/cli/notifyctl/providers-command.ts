@@ -1,21 +1,26 @@
+import type { NotifyClient } from '../../client/notify-client.js';
 import type { SettingDeclaration } from '../../delivery/provider.js';
+import { optionText, optionValues, type FlagTable, type ParsedArgs } from '../notify/args.js';
+import { CliError, EXIT_FAILURE } from '../notify/failure.js';
+import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
-import { callApi, CONNECTION_VALUE_FLAGS, print, requireId, runCtl } from './api-call.js';
-import { lastValue, parseCtlArgs, UsageError, type CtlArgs } from './ctl-args.js';
 import { readSecrets } from './secret-input.js';
 
-const HELP = `Usage: notifyctl providers <action> [options]
+/** A provider's test waits for the receiver, which may take the provider's own timeout (15 s for email). */
+const TEST_TIMEOUT_MS = 20_000;
 
-  list                          providers with health and last result
-  kinds                         provider kinds and their settings
-  show <id>
-  add <kind> [--name NAME] [--set NAME=VALUE ...] [--secret NAME ...]
-  set <id> [--name NAME] [--set NAME=VALUE ...] [--secret NAME ...] [--clear-secret NAME ...]
-  enable <id> | disable <id> | remove <id>
-  test <id>                     send the test notification and say what happened
+const NAME_FLAG: FlagTable = { '--name': { kind: 'value', name: 'name' } };
+const SETTING_FLAGS: FlagTable = {
+  ...NAME_FLAG,
+  '--set': { kind: 'repeated', name: 'set' },
+  '--secret': { kind: 'repeated', name: 'secret' },
+};
 
-New providers start disabled. Secret settings are read from a hidden prompt, or one line each from
-stdin, never from the command line. Common options: --json, --port PORT, --token TOKEN.`;
+const NOTES = [
+  'Options of add and set: --name NAME; --set NAME=VALUE and --secret NAME, each as often as needed;',
+  'set also takes --clear-secret NAME. A secret setting is read from a hidden prompt, or one line per',
+  '--secret from stdin, never from the command line. New providers start disabled.',
+];
 
 interface Kind {
   id: string;
@@ -51,142 +56,175 @@ function detail(p: Provider): string[] {
   ];
 }
 
-async function settingsFrom(args: CtlArgs, kind: Kind): Promise<Record<string, unknown>> {
+const path = (id: string, action = '') => `/v1/providers/${encodeURIComponent(id)}${action}`;
+
+/** The settings of add and set; a secret's value only ever from the prompt or stdin, never argv. */
+async function settingsFrom(parsed: ParsedArgs, kind: Kind): Promise<Record<string, unknown>> {
   const settings: Record<string, unknown> = {};
-  for (const pair of args.values.get('--set') ?? []) {
+  for (const pair of optionValues(parsed, 'set')) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError(`--set takes NAME=VALUE, not '${pair}'`);
+    if (at <= 0) throw new CliError(`--set takes NAME=VALUE; one was given without a name or '='.`);
     const name = pair.slice(0, at);
     const declaration = kind.settings.find((setting) => setting.name === name);
     if (!declaration)
-      throw new UsageError(`${kind.id} has no setting '${name}' (see 'notifyctl providers kinds')`);
+      throw new CliError(`${kind.id} has no setting '${name}' (see 'notifyctl providers kinds').`);
     if (declaration.secret)
-      throw new UsageError(
-        `${name} is secret: use --secret ${name} and type it at the prompt or pipe it on stdin`,
+      throw new CliError(
+        `${name} is secret: use --secret ${name} and type it at the prompt or pipe it on stdin.`,
       );
     const text = pair.slice(at + 1);
     settings[name] =
       declaration.type === 'integer' ? Number(text) : declaration.type === 'boolean' ? text === 'true' : text;
   }
-  const secretNames = args.values.get('--secret') ?? [];
+  const secretNames = optionValues(parsed, 'secret');
   for (const name of secretNames) {
     if (!kind.settings.some((setting) => setting.name === name && setting.secret)) {
-      throw new UsageError(`${kind.id} has no secret setting '${name}'`);
+      throw new CliError(`${kind.id} has no secret setting '${name}' (see 'notifyctl providers kinds').`);
     }
   }
   for (const [name, value] of await readSecrets(secretNames)) settings[name] = value;
-  for (const name of args.values.get('--clear-secret') ?? []) settings[name] = null;
+  for (const name of optionValues(parsed, 'clear-secret')) settings[name] = null;
   return settings;
 }
 
-async function kindNamed(args: CtlArgs, id: string): Promise<Kind> {
-  const kinds = (await callApi(args, 'GET', '/v1/provider-kinds')) as Kind[];
+async function kindNamed(client: NotifyClient, id: string): Promise<Kind> {
+  const kinds = await client.request<Kind[]>('GET', '/v1/provider-kinds');
   const kind = kinds.find((candidate) => candidate.id === id);
   if (!kind)
-    throw new UsageError(
-      `unknown provider kind '${id}' (known: ${kinds.map((k) => k.id).join(', ') || 'none'})`,
+    throw new CliError(
+      `unknown provider kind '${id}' (known: ${kinds.map((k) => k.id).join(', ') || 'none'}).`,
     );
   return kind;
 }
 
+/** enable and disable: the provider's id, then one call that answers the provider. */
+function onOne(name: 'enable' | 'disable', summary: string): Subcommand {
+  return {
+    name,
+    synopsis: '<id>',
+    summary,
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, `notifyctl providers ${name} <id>`);
+      const provider = await client.request<Provider>('POST', path(id!, `/${name}`));
+      return printResult(parsed, provider, () => [describe(provider)]);
+    },
+  };
+}
+
+const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: 'list',
+    synopsis: '',
+    summary: 'providers with health and last result',
+    run: async (client, parsed) => {
+      positionals(parsed, 0, 'notifyctl providers list [--json]');
+      const providers = await client.request<Provider[]>('GET', '/v1/providers');
+      return printResult(parsed, providers, () =>
+        providers.length ? providers.map(describe) : ['(no providers)'],
+      );
+    },
+  },
+  {
+    name: 'kinds',
+    synopsis: '',
+    summary: 'provider kinds and their settings',
+    run: async (client, parsed) => {
+      positionals(parsed, 0, 'notifyctl providers kinds [--json]');
+      const kinds = await client.request<Kind[]>('GET', '/v1/provider-kinds');
+      return printResult(parsed, kinds, () =>
+        kinds.flatMap((kind) => [
+          `${kind.id}: ${kind.title}`,
+          ...kind.settings.map(
+            (s) =>
+              `  ${s.name} (${s.type}${s.required ? ', required' : ''}${s.secret ? ', secret' : ''}): ${s.help}`,
+          ),
+        ]),
+      );
+    },
+  },
+  {
+    name: 'show',
+    synopsis: '<id>',
+    summary: 'a provider and its settings (of a secret, whether it is set)',
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, 'notifyctl providers show <id>');
+      const provider = await client.request<Provider>('GET', path(id!));
+      return printResult(parsed, provider, () => detail(provider));
+    },
+  },
+  {
+    name: 'add',
+    synopsis: '<kind> [options]',
+    summary: 'create a provider, disabled',
+    flags: SETTING_FLAGS,
+    run: async (client, parsed) => {
+      const [kindId] = positionals(parsed, 1, 'notifyctl providers add <kind> [options]');
+      const kind = await kindNamed(client, kindId!);
+      const name = optionText(parsed, 'name');
+      const body = {
+        kind: kind.id,
+        ...(name !== undefined && { name }),
+        settings: await settingsFrom(parsed, kind),
+      };
+      const provider = await client.request<Provider>('POST', '/v1/providers', body);
+      return printResult(parsed, provider, () => [
+        ...detail(provider),
+        `Created disabled; run 'notifyctl providers enable ${provider.id}' when it is ready.`,
+      ]);
+    },
+  },
+  {
+    name: 'set',
+    synopsis: '<id> [options]',
+    summary: "change a provider's name, settings and secrets",
+    flags: { ...SETTING_FLAGS, '--clear-secret': { kind: 'repeated', name: 'clear-secret' } },
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, 'notifyctl providers set <id> [options]');
+      const current = await client.request<Provider>('GET', path(id!));
+      const settings = await settingsFrom(parsed, await kindNamed(client, current.kind));
+      const name = optionText(parsed, 'name');
+      const provider = await client.request<Provider>('PATCH', path(id!), {
+        ...(name !== undefined && { name }),
+        settings,
+      });
+      return printResult(parsed, provider, () => detail(provider));
+    },
+  },
+  onOne('enable', 'deliver through the provider'),
+  onOne('disable', 'stop delivering through the provider'),
+  {
+    name: 'remove',
+    synopsis: '<id>',
+    summary: 'delete the provider and its routes',
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, 'notifyctl providers remove <id>');
+      await client.request('DELETE', path(id!));
+      return printResult(parsed, { removed: id }, () => [`Removed provider ${id} and its routes.`]);
+    },
+  },
+  {
+    name: 'test',
+    synopsis: '<id>',
+    summary: 'send the test notification and say what happened',
+    timeoutMs: TEST_TIMEOUT_MS,
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, 'notifyctl providers test <id>');
+      const outcome = await client.request<{ outcome: string; summary: string }>('POST', path(id!, '/test'));
+      printResult(parsed, outcome, () => [outcome.summary]);
+      return outcome.outcome === 'delivered' ? 0 : EXIT_FAILURE;
+    },
+  },
+];
+
 export const providersCommand: NotifyctlCommand = {
   name: 'providers',
   summary: 'outbound delivery providers: list, add, set, enable, disable, remove, test',
-  run: (argv) => {
-    let args: CtlArgs;
-    try {
-      args = parseCtlArgs(
-        argv,
-        [...CONNECTION_VALUE_FLAGS, '--name', '--set', '--secret', '--clear-secret'],
-        ['--json'],
-      );
-    } catch (error) {
-      console.error(`notifyctl: ${(error as Error).message}\n\n${HELP}`);
-      return Promise.resolve(1);
-    }
-    return runCtl(async () => {
-      const action = args.positionals[0];
-      const name = lastValue(args, '--name');
-      switch (action) {
-        case 'list': {
-          const providers = (await callApi(args, 'GET', '/v1/providers')) as Provider[];
-          return print(args, providers, () =>
-            providers.length ? providers.map(describe) : ['(no providers)'],
-          );
-        }
-        case 'kinds': {
-          const kinds = (await callApi(args, 'GET', '/v1/provider-kinds')) as Kind[];
-          return print(args, kinds, () =>
-            kinds.flatMap((kind) => [
-              `${kind.id}: ${kind.title}`,
-              ...kind.settings.map(
-                (s) =>
-                  `  ${s.name} (${s.type}${s.required ? ', required' : ''}${s.secret ? ', secret' : ''}): ${s.help}`,
-              ),
-            ]),
-          );
-        }
-        case 'show': {
-          const provider = (await callApi(
-            args,
-            'GET',
-            `/v1/providers/${encodeURIComponent(requireId(args, 'provider'))}`,
-          )) as Provider;
-          return print(args, provider, () => detail(provider));
-        }
-        case 'add': {
-          const kindId = args.positionals[1];
-          if (!kindId) throw new UsageError('add needs a provider kind (see notifyctl providers kinds)');
-          const kind = await kindNamed(args, kindId);
-          const body = {
-            kind: kind.id,
-            ...(name !== undefined && { name }),
-            settings: await settingsFrom(args, kind),
-          };
-          const provider = (await callApi(args, 'POST', '/v1/providers', body)) as Provider;
-          return print(args, provider, () => [
-            ...detail(provider),
-            `Created disabled; run 'notifyctl providers enable ${provider.id}' when it is ready.`,
-          ]);
-        }
-        case 'set': {
-          const id = requireId(args, 'provider');
-          const current = (await callApi(args, 'GET', `/v1/providers/${encodeURIComponent(id)}`)) as Provider;
-          const settings = await settingsFrom(args, await kindNamed(args, current.kind));
-          const provider = (await callApi(args, 'PATCH', `/v1/providers/${encodeURIComponent(id)}`, {
-            ...(name !== undefined && { name }),
-            settings,
-          })) as Provider;
-          return print(args, provider, () => detail(provider));
-        }
-        case 'enable':
-        case 'disable': {
-          const provider = (await callApi(
-            args,
-            'POST',
-            `/v1/providers/${encodeURIComponent(requireId(args, 'provider'))}/${action}`,
-          )) as Provider;
-          return print(args, provider, () => [describe(provider)]);
-        }
-        case 'remove': {
-          const id = requireId(args, 'provider');
-          await callApi(args, 'DELETE', `/v1/providers/${encodeURIComponent(id)}`);
-          return print(args, { removed: id }, () => [`Removed provider ${id} and its routes.`]);
-        }
-        case 'test': {
-          const outcome = (await callApi(
-            args,
-            'POST',
-            `/v1/providers/${encodeURIComponent(requireId(args, 'provider'))}/test`,
-          )) as { outcome: string; summary: string };
-          print(args, outcome, () => [outcome.summary]);
-          if (outcome.outcome !== 'delivered')
-            throw Object.assign(new Error('test not delivered'), { quiet: true });
-          return;
-        }
-        default:
-          throw new UsageError(action === undefined ? 'which action?' : `unknown action '${action}'`);
-      }
-    }, HELP);
-  },
+  run: (argv) =>
+    runGroup(
+      'providers',
+      'outbound delivery providers (where notifications are forwarded).',
+      SUBCOMMANDS,
+      argv,
+      NOTES,
+    ),
 };
