@@ -152,7 +152,12 @@ export class Dispatcher {
     const started = performance.now();
     this.recordSettled();
     const free = this.deps.concurrency.total - this.#inFlight.size;
-    const claimed = free > 0 ? this.deps.outbox.claim(now, free, (id) => this.room(id, now)) : [];
+    // While the API is busy a round moves only as much of the intake as it can start (each row gives at
+    // least one item): moving more would only take the API's time now for items that wait anyway.
+    const claimed =
+      free > 0
+        ? this.deps.outbox.claim(now, free, (id) => this.room(id, now), this.#busy ? free : undefined)
+        : [];
     const attempts = claimed.map((item) => this.track(item));
     const intakeLeft = this.deps.outbox.hasIntake();
     const finished = performance.now();

@@ -32,8 +32,9 @@ export interface Settlement {
 /** Intake rows moved into the outbox table per statement. */
 const INTAKE_CHUNK = 500;
 /**
- * Intake rows a claim moves first: a long intake (a burst of notifications) is moved in steps, so one
- * claim never holds the main thread for long; the claims that follow move the rest, in order.
+ * Intake rows a claim moves first, unless told fewer: a long intake (a burst of notifications) is moved
+ * in steps, so one claim never holds the main thread for long; the claims that follow move the rest,
+ * in order.
  */
 const INTAKE_PER_CLAIM = 200;
 
@@ -117,7 +118,12 @@ export class OutboxStore {
   readonly #settleAll;
   readonly #recordResult;
   readonly #orphans;
-  readonly #claimAll: (now: number, limit: number, capacity: (providerId: string) => number) => OutboxItem[];
+  readonly #claimAll: (
+    now: number,
+    limit: number,
+    capacity: (providerId: string) => number,
+    intakeRows: number,
+  ) => OutboxItem[];
 
   constructor(private readonly db: Db) {
     // An item with this idempotency key exists already: the same change was enqueued before.
@@ -200,8 +206,13 @@ export class OutboxStore {
       SELECT reference, state FROM outbox WHERE notification_id = ? AND route_id = ? AND operation = 'send'`);
     // One transaction: the rows read are the rows claimed, whatever another writer does meanwhile.
     this.#claimAll = db.transaction(
-      (now: number, limit: number, capacity: (providerId: string) => number): OutboxItem[] => {
-        this.expandIntake(INTAKE_PER_CLAIM);
+      (
+        now: number,
+        limit: number,
+        capacity: (providerId: string) => number,
+        intakeRows: number,
+      ): OutboxItem[] => {
+        this.expandIntake(intakeRows);
         const claimed: OutboxItem[] = [];
         for (const { id } of this.#providersWithWork.all()) {
           const room = Math.min(capacity(id), limit - claimed.length);
@@ -294,10 +305,16 @@ export class OutboxStore {
 
   /**
    * Marks up to `limit` due items in flight and returns them, at most `capacity(provider)` per provider
-   * (zero for one held by a Retry-After or at its concurrency limit).
+   * (zero for one held by a Retry-After or at its concurrency limit), after moving up to `intakeRows`
+   * rows of the intake into the outbox.
    */
-  claim(now: number, limit: number, capacity: (providerId: string) => number): OutboxItem[] {
-    return this.#claimAll(now, limit, capacity);
+  claim(
+    now: number,
+    limit: number,
+    capacity: (providerId: string) => number,
+    intakeRows = INTAKE_PER_CLAIM,
+  ): OutboxItem[] {
+    return this.#claimAll(now, limit, capacity, intakeRows);
   }
 
   /** Records attempts' outcomes on their items and as their providers' last results, in one transaction. */
