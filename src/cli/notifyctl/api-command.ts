@@ -124,3 +124,46 @@ export function printResult(parsed: ParsedArgs, value: unknown, lines: () => rea
   else printLine(lines().join('\n'));
   return 0;
 }
+
+/**
+ * `notifyctl <group> <name> <id>`: one call about the item with that id, its answer printed (as JSON
+ * with --json, else the lines that describe it).
+ */
+export function oneItemSubcommand<T>(
+  group: string,
+  name: string,
+  summary: string,
+  call: (client: NotifyClient, id: string) => Promise<T>,
+  lines: (answer: T) => readonly string[],
+): Subcommand {
+  return {
+    name,
+    synopsis: '<id>',
+    summary,
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, `notifyctl ${group} ${name} <id>`);
+      const answer = await call(client, id!);
+      return printResult(parsed, answer, () => lines(answer));
+    },
+  };
+}
+
+/** `notifyctl <group> list`: every item the path answers, one line each, or `none` when there are none. */
+export function listSubcommand<T>(
+  group: string,
+  summary: string,
+  path: string,
+  line: (item: T) => string,
+  none: string,
+): Subcommand {
+  return {
+    name: 'list',
+    synopsis: '',
+    summary,
+    run: async (client, parsed) => {
+      positionals(parsed, 0, `notifyctl ${group} list [--json]`);
+      const items = await client.request<T[]>('GET', path);
+      return printResult(parsed, items, () => (items.length ? items.map(line) : [none]));
+    },
+  };
+}

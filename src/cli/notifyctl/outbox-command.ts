@@ -1,5 +1,5 @@
 import { optionText } from '../notify/args.js';
-import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
+import { oneItemSubcommand, positionals, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 interface Item {
@@ -47,16 +47,13 @@ const SUBCOMMANDS: Subcommand[] = [
       return printResult(parsed, counts, () => Object.entries(counts).map(([state, n]) => `${state}: ${n}`));
     },
   },
-  {
-    name: 'retry',
-    synopsis: '<id>',
-    summary: 'give a dead item a fresh set of attempts',
-    run: async (client, parsed) => {
-      const [id] = positionals(parsed, 1, 'notifyctl outbox retry <id>');
-      const item = await client.request<Item>('POST', `/v1/outbox/${encodeURIComponent(id!)}/retry`);
-      return printResult(parsed, item, () => [describe(item)]);
-    },
-  },
+  oneItemSubcommand(
+    'outbox',
+    'retry',
+    'give a dead item a fresh set of attempts',
+    (client, id) => client.request<Item>('POST', `/v1/outbox/${encodeURIComponent(id)}/retry`),
+    (item) => [describe(item)],
+  ),
   {
     name: 'purge',
     synopsis: '',

@@ -2,7 +2,14 @@ import type { NotifyClient } from '../../client/notify-client.js';
 import type { SettingDeclaration } from '../../delivery/provider.js';
 import { optionText, optionValues, type FlagTable, type ParsedArgs } from '../notify/args.js';
 import { CliError, EXIT_FAILURE } from '../notify/failure.js';
-import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
+import {
+  listSubcommand,
+  oneItemSubcommand,
+  positionals,
+  printResult,
+  runGroup,
+  type Subcommand,
+} from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 import { readSecrets } from './secret-input.js';
 
@@ -97,33 +104,24 @@ async function kindNamed(client: NotifyClient, id: string): Promise<Kind> {
   return kind;
 }
 
-/** enable and disable: the provider's id, then one call that answers the provider. */
-function onOne(name: 'enable' | 'disable', summary: string): Subcommand {
-  return {
+/** enable and disable: one call that answers the provider. */
+const switchSubcommand = (name: 'enable' | 'disable', summary: string) =>
+  oneItemSubcommand(
+    'providers',
     name,
-    synopsis: '<id>',
     summary,
-    run: async (client, parsed) => {
-      const [id] = positionals(parsed, 1, `notifyctl providers ${name} <id>`);
-      const provider = await client.request<Provider>('POST', path(id!, `/${name}`));
-      return printResult(parsed, provider, () => [describe(provider)]);
-    },
-  };
-}
+    (client, id) => client.request<Provider>('POST', path(id, `/${name}`)),
+    (provider) => [describe(provider)],
+  );
 
 const SUBCOMMANDS: Subcommand[] = [
-  {
-    name: 'list',
-    synopsis: '',
-    summary: 'providers with health and last result',
-    run: async (client, parsed) => {
-      positionals(parsed, 0, 'notifyctl providers list [--json]');
-      const providers = await client.request<Provider[]>('GET', '/v1/providers');
-      return printResult(parsed, providers, () =>
-        providers.length ? providers.map(describe) : ['(no providers)'],
-      );
-    },
-  },
+  listSubcommand(
+    'providers',
+    'providers with health and last result',
+    '/v1/providers',
+    describe,
+    '(no providers)',
+  ),
   {
     name: 'kinds',
     synopsis: '',
@@ -142,16 +140,13 @@ const SUBCOMMANDS: Subcommand[] = [
       );
     },
   },
-  {
-    name: 'show',
-    synopsis: '<id>',
-    summary: 'a provider and its settings (of a secret, whether it is set)',
-    run: async (client, parsed) => {
-      const [id] = positionals(parsed, 1, 'notifyctl providers show <id>');
-      const provider = await client.request<Provider>('GET', path(id!));
-      return printResult(parsed, provider, () => detail(provider));
-    },
-  },
+  oneItemSubcommand(
+    'providers',
+    'show',
+    'a provider and its settings (of a secret, whether it is set)',
+    (client, id) => client.request<Provider>('GET', path(id)),
+    detail,
+  ),
   {
     name: 'add',
     synopsis: '<kind> [options]',
@@ -190,18 +185,18 @@ const SUBCOMMANDS: Subcommand[] = [
       return printResult(parsed, provider, () => detail(provider));
     },
   },
-  onOne('enable', 'deliver through the provider'),
-  onOne('disable', 'stop delivering through the provider'),
-  {
-    name: 'remove',
-    synopsis: '<id>',
-    summary: 'delete the provider and its routes',
-    run: async (client, parsed) => {
-      const [id] = positionals(parsed, 1, 'notifyctl providers remove <id>');
-      await client.request('DELETE', path(id!));
-      return printResult(parsed, { removed: id }, () => [`Removed provider ${id} and its routes.`]);
+  switchSubcommand('enable', 'deliver through the provider'),
+  switchSubcommand('disable', 'stop delivering through the provider'),
+  oneItemSubcommand(
+    'providers',
+    'remove',
+    'delete the provider and its routes',
+    async (client, id) => {
+      await client.request('DELETE', path(id));
+      return { removed: id };
     },
-  },
+    ({ removed }) => [`Removed provider ${removed} and its routes.`],
+  ),
   {
     name: 'test',
     synopsis: '<id>',

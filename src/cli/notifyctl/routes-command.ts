@@ -1,7 +1,14 @@
 import type { FlagTable, ParsedArgs } from '../notify/args.js';
 import { optionText } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
-import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
+import {
+  listSubcommand,
+  oneItemSubcommand,
+  positionals,
+  printResult,
+  runGroup,
+  type Subcommand,
+} from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 const NOTES = [
@@ -62,35 +69,22 @@ function fieldsFrom(parsed: ParsedArgs): Record<string, unknown> {
   return fields;
 }
 
-/** show, enable and disable: the route's id, then one call that answers the route. */
-function onOne(name: 'show' | 'enable' | 'disable', summary: string): Subcommand {
-  return {
+/** show, enable and disable: one call that answers the route. */
+const routeSubcommand = (name: 'show' | 'enable' | 'disable', summary: string) =>
+  oneItemSubcommand(
+    'routes',
     name,
-    synopsis: '<id>',
     summary,
-    run: async (client, parsed) => {
-      const [id] = positionals(parsed, 1, `notifyctl routes ${name} <id>`);
-      const route =
-        name === 'show'
-          ? await client.request<Route>('GET', path(id!))
-          : await client.request<Route>('POST', path(id!, `/${name}`));
-      return printResult(parsed, route, () => [describe(route)]);
-    },
-  };
-}
+    (client, id) =>
+      name === 'show'
+        ? client.request<Route>('GET', path(id))
+        : client.request<Route>('POST', path(id, `/${name}`)),
+    (route) => [describe(route)],
+  );
 
 const SUBCOMMANDS: Subcommand[] = [
-  {
-    name: 'list',
-    synopsis: '',
-    summary: 'every route with its filters',
-    run: async (client, parsed) => {
-      positionals(parsed, 0, 'notifyctl routes list [--json]');
-      const routes = await client.request<Route[]>('GET', '/v1/routes');
-      return printResult(parsed, routes, () => (routes.length ? routes.map(describe) : ['(no routes)']));
-    },
-  },
-  onOne('show', 'a route and its filters'),
+  listSubcommand('routes', 'every route with its filters', '/v1/routes', describe, '(no routes)'),
+  routeSubcommand('show', 'a route and its filters'),
   {
     name: 'add',
     synopsis: '--provider ID [options]',
@@ -118,18 +112,18 @@ const SUBCOMMANDS: Subcommand[] = [
       return printResult(parsed, route, () => [describe(route)]);
     },
   },
-  onOne('enable', 'forward the notifications the route matches'),
-  onOne('disable', 'stop forwarding them'),
-  {
-    name: 'remove',
-    synopsis: '<id>',
-    summary: 'delete the route',
-    run: async (client, parsed) => {
-      const [id] = positionals(parsed, 1, 'notifyctl routes remove <id>');
-      await client.request('DELETE', path(id!));
-      return printResult(parsed, { removed: id }, () => [`Removed route ${id}.`]);
+  routeSubcommand('enable', 'forward the notifications the route matches'),
+  routeSubcommand('disable', 'stop forwarding them'),
+  oneItemSubcommand(
+    'routes',
+    'remove',
+    'delete the route',
+    async (client, id) => {
+      await client.request('DELETE', path(id));
+      return { removed: id };
     },
-  },
+    ({ removed }) => [`Removed route ${removed}.`],
+  ),
 ];
 
 export const routesCommand: NotifyctlCommand = {
