@@ -4,9 +4,9 @@ import type { DeliveryResult } from './provider.js';
 
 /**
  * The one way a provider talks HTTP. It honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY and their
- * lower-case forms (the lower-case one wins when both are set) through undici's EnvHttpProxyAgent; cuts
- * the attempt when the context's signal aborts; follows a redirect only within the same origin (a redirect elsewhere could
- * carry credentials to a host the user never named); and classifies the answer.
+ * lower-case forms (the lower-case one wins when both are set) through undici's EnvHttpProxyAgent;
+ * cuts the attempt when the context's signal aborts; follows a redirect only within the same origin (a
+ * redirect elsewhere could carry credentials to a host the user never named); and classifies the answer.
  */
 
 export interface OutboundRequest {
