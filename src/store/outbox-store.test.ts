@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { deliveryEvent, idempotencyKey, type PlannedItem } from '../domain/delivery/delivery-plan.js';
+import type { PlannedItem } from '../domain/delivery/delivery-plan.js';
 import type { NotificationDraft, NotificationRecord } from '../domain/notification.js';
 import { openDatabase, type Db } from './database.js';
 import { NotificationStore } from './notification-store.js';
@@ -22,16 +22,13 @@ const DRAFT: NotificationDraft = {
 
 const item = (
   routeId: string,
-  record: NotificationRecord,
   includeMessage = true,
   operation: PlannedItem['operation'] = 'send',
 ): PlannedItem => ({
   routeId,
   providerId: `p-${routeId}`,
   operation,
-  event: deliveryEvent(operation, record.status),
   includeMessage,
-  idempotencyKey: idempotencyKey(record, routeId, operation),
 });
 
 describe('the outbox intake: one row per change, expanded into items before anything reads them', () => {
@@ -55,8 +52,8 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('shows every item of a change, each with its own payload, to every reader', () => {
     const outbox = new OutboxStore(db);
-    const n1 = notify('n1');
-    outbox.enqueue('n1', [item('r1', n1), item('r2', n1), item('r3', n1, false)], 5);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1'), item('r2'), item('r3', false)], 5);
     assert.deepEqual(outbox.counts(), { pending: 3, in_flight: 0, delivered: 0, dead: 0 });
     // Newest first, as the API lists them.
     const items = outbox.list('pending', 10).reverse();
@@ -84,7 +81,8 @@ describe('the outbox intake: one row per change, expanded into items before anyt
   });
 
   it('keeps a change enqueued but not yet expanded through a restart', () => {
-    new OutboxStore(db).enqueue('n1', [item('r1', notify('n1'))], 5);
+    notify('n1');
+    new OutboxStore(db).enqueue('n1', [item('r1')], 5);
     db.close();
     db = openDatabase(file);
     assert.equal(new OutboxStore(db).counts().pending, 1);
@@ -92,8 +90,10 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('knows the routes a notification was sent to while its send still waits in the intake, without moving the intake', () => {
     const outbox = new OutboxStore(db);
-    outbox.enqueue('n1', [item('r1', notify('n1')), item('r2', notify('n1'))], 5);
-    outbox.enqueue('n2', [item('r3', notify('n2'))], 5);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1'), item('r2')], 5);
+    notify('n2');
+    outbox.enqueue('n2', [item('r3')], 5);
     assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
     assert.equal(outbox.hasIntake(), true, 'the intake waits for the dispatcher');
     outbox.expandIntake();
@@ -117,9 +117,9 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('enqueues an item once however often its change is written (idempotency key)', () => {
     const outbox = new OutboxStore(db);
-    const n1 = notify('n1');
-    outbox.enqueue('n1', [item('r1', n1)], 5);
-    outbox.enqueue('n1', [item('r1', n1), item('r2', n1)], 6);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    outbox.enqueue('n1', [item('r1'), item('r2')], 6);
     assert.deepEqual(
       outbox
         .list(undefined, 10)
@@ -133,7 +133,8 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     const outbox = new OutboxStore(db);
     assert.throws(() =>
       db.transaction(() => {
-        outbox.enqueue('n1', [item('r1', notify('n1'))], 5);
+        notify('n1');
+        outbox.enqueue('n1', [item('r1')], 5);
         throw new Error('the notification could not be stored');
       })(),
     );
@@ -145,7 +146,10 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     const provider = { id: 'p-r', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
     new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
     db.transaction(() => {
-      for (let n = 0; n < 1200; n++) outbox.enqueue(`n${n}`, [item('r', notify(`n${n}`))], 5);
+      for (let n = 0; n < 1200; n++) {
+        notify(`n${n}`);
+        outbox.enqueue(`n${n}`, [item('r')], 5);
+      }
     })();
     const claimed = outbox.claim(10, 3, () => 3);
     assert.deepEqual(
@@ -157,9 +161,11 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('still lists and counts while another program holds the write lock, and shows the rest after', () => {
     const outbox = new OutboxStore(db);
-    outbox.enqueue('n1', [item('r1', notify('n1'))], 5);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
     outbox.counts();
-    outbox.enqueue('n2', [item('r1', notify('n2'))], 6);
+    notify('n2');
+    outbox.enqueue('n2', [item('r1')], 6);
     const other = openDatabase(file);
     try {
       other.prepare('BEGIN IMMEDIATE').run();
@@ -176,13 +182,13 @@ describe('the outbox intake: one row per change, expanded into items before anyt
   });
   it('sends a notification as it was at the change, though it changed before the intake was moved', () => {
     const outbox = new OutboxStore(db);
-    const created = notify('n1', { title: 'Deploy v1?' }, 5);
-    outbox.enqueue('n1', [item('r1', created)], 5);
+    notify('n1', { title: 'Deploy v1?' }, 5);
+    outbox.enqueue('n1', [item('r1')], 5);
     const updated = notify('n1', { title: 'Deploy v2?' }, 7);
     assert.equal(updated.id, 'n1', 'refreshed in place through its key');
-    outbox.enqueue('n1', [item('r1', updated, true, 'update')], 7);
-    const resolved = new NotificationStore(db).setStatus('n1', 'resolved', 9)!;
-    outbox.enqueue('n1', [item('r1', resolved, true, 'clear')], 9);
+    outbox.enqueue('n1', [item('r1', true, 'update')], 7);
+    new NotificationStore(db).setStatus('n1', 'resolved', 9);
+    outbox.enqueue('n1', [item('r1', true, 'clear')], 9);
     const payloads = outbox
       .list(undefined, 10)
       .reverse()
@@ -198,8 +204,8 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     const outbox = new OutboxStore(db);
     const notifications = new NotificationStore(db);
     notify('n1');
-    const dismissed = notifications.setStatus('n1', 'dismissed', 6)!;
-    outbox.enqueue('n1', [item('r1', dismissed, true, 'clear')], 6);
+    notifications.setStatus('n1', 'dismissed', 6);
+    outbox.enqueue('n1', [item('r1', true, 'clear')], 6);
     assert.equal(notifications.pruneTerminalBefore(100), 1);
     const [cleared] = outbox.list(undefined, 10);
     assert.deepEqual([cleared!.payload.title, cleared!.payload.status], ['Deploy?', 'dismissed']);

@@ -1,4 +1,3 @@
-import { idempotencyKey } from '../../src/domain/delivery/delivery-plan.js';
 import type { NotificationDraft } from '../../src/domain/notification.js';
 import type { Db } from '../../src/store/database.js';
 import { NotificationStore } from '../../src/store/notification-store.js';
@@ -26,7 +25,7 @@ export function enqueueSends(
   const outbox = new OutboxStore(db);
   db.transaction(() => {
     for (const { id, providerId } of sends) {
-      const record = notifications.upsert(id, SEND_DRAFT, now, {})!.record;
+      notifications.upsert(id, SEND_DRAFT, now, {});
       const routeId = providerId;
       outbox.enqueue(
         id,
@@ -35,9 +34,7 @@ export function enqueueSends(
             routeId,
             providerId,
             operation: 'send',
-            event: 'notification.created',
             includeMessage: true,
-            idempotencyKey: idempotencyKey(record, routeId, 'send'),
           },
         ],
         now,

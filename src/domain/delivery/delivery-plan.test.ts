@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NotificationRecord } from '../notification.js';
 import {
+  deliveryEvent,
+  idempotencyKey,
   outboundOf,
   planDeliveries,
   type NotificationChangeKind,
@@ -123,23 +125,18 @@ describe('planDeliveries', () => {
         sentRoutes: new Set(row.sent ? ['r1'] : []),
       });
       assert.deepEqual(
-        items.map((item) => `${item.operation} ${item.event}`),
+        items.map((item) => `${item.operation} ${deliveryEvent(item.operation, row.status ?? 'active')}`),
         row.expect,
       );
     });
   }
 
-  it('gives the send the same idempotency key on every plan, and each edit its own', () => {
-    const plan = (change: NotificationChangeKind, updatedAt: number, sent: boolean) =>
-      planDeliveries({
-        change,
-        record: { ...record, updatedAt },
-        routes: [route],
-        providers: new Map([['p1', syncing]]),
-        sentRoutes: new Set(sent ? ['r1'] : []),
-      })[0]!.idempotencyKey;
-    assert.equal(plan({ kind: 'created' }, 2000, false), plan({ kind: 'updated' }, 3000, false));
-    assert.notEqual(plan({ kind: 'updated' }, 3000, true), plan({ kind: 'updated' }, 4000, true));
+  it('gives the send of a lifecycle one idempotency key however often it is planned, and each edit its own', () => {
+    const key = (operation: 'send' | 'update', updatedAt: number) =>
+      idempotencyKey({ ...record, updatedAt }, 'r1', operation);
+    assert.equal(key('send', 2000), key('send', 3000));
+    assert.notEqual(key('update', 3000), key('update', 4000));
+    assert.notEqual(key('update', 3000), key('send', 3000));
   });
 
   it('leaves the message out when the route does not include it', () => {

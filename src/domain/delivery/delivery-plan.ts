@@ -12,15 +12,16 @@ export interface ProviderFacts {
 export type NotificationChangeKind =
   { kind: 'created' } | { kind: 'updated' } | { kind: 'status'; previous: Status };
 
+/**
+ * One outbox item a change causes. Its event (deliveryEvent) and idempotency key (idempotencyKey)
+ * follow from the operation and the notification, so the outbox derives them when it takes the item.
+ */
 export interface PlannedItem {
   routeId: string;
   providerId: string;
   operation: 'send' | 'update' | 'clear';
-  event: DeliveryEvent;
   /** The route's IncludeMessage: its payload (outboundOf) is built when the item leaves the intake. */
   includeMessage: boolean;
-  /** The same on every attempt; also makes a second enqueue of the same thing a no-op. */
-  idempotencyKey: string;
 }
 
 export interface PlanInput {
@@ -49,9 +50,7 @@ export function planDeliveries(input: PlanInput): PlannedItem[] {
       routeId: route.id,
       providerId: route.providerId,
       operation,
-      event: deliveryEvent(operation, record.status),
       includeMessage: route.includeMessage,
-      idempotencyKey: idempotencyKey(record, route.id, operation),
     });
     if (change.kind === 'created' || (change.kind === 'updated' && !sent)) {
       if (record.status === 'active' && routeMatches(route, record)) {
