@@ -1,6 +1,6 @@
 // Bundles the `notify` client into one file after tsc: Node then reads one module instead of ~20 at
 // every start, which is most of the client's start-up time (the client runs on every agent's hot path).
-// CommonJS because Node 20 starts its ESM loader only for ES modules, and that alone costs ~15 ms.
+// CommonJS because Node starts its ESM loader only for ES modules, and that alone costs ~15 ms.
 import { build } from 'esbuild';
 import { URL } from 'node:url';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   define: { __NOTIFY_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
   // version.ts reads package.json via import.meta only when __NOTIFY_VERSION__ is not defined.

@@ -4,11 +4,11 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
-import { SQLITE_MODULE } from '../../src/store/sqlite.js';
+
 import { freePort, NOTIFYD, useBroker, writeConfig } from '../support/broker-process.js';
 import { runNode } from '../support/run-node.js';
 
-const BETTER_SQLITE3 = createRequire(import.meta.url).resolve(SQLITE_MODULE);
+const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 
 /** Another program with a write transaction open on the broker's database, until told to stop. */
 async function holdWriteLock(databaseFile: string): Promise<{ release(): Promise<void> }> {
