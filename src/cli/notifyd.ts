@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './runtime/require-node-floor.js';
 import { START_REFUSALS, startBroker } from '../broker/broker.js';
 import { resolvePaths, type NotifyPaths } from '../config/paths.js';
 import { MalformedConfigError } from '../config/settings.js';

@@ -11,12 +11,14 @@ export interface RunOptions {
   cwd?: string;
   /** Written to the program's stdin, which is then closed; without it stdin is closed at once. */
   stdin?: string;
+  /** Options for Node.js itself, before the script (`--require`, say). */
+  nodeArgs?: string[];
 }
 
 /** Runs a script with this Node to its end; the environment is exactly `env` (no leaks from ours). */
 export function runNode(file: string, args: string[], options: RunOptions): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), file, ...args], {
       env: options.env,
       cwd: options.cwd,
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import '../runtime/require-node-floor.js';
 import { printError, printLine } from './output.js';
 
 interface CommandModule {

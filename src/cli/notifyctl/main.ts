@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import '../runtime/require-node-floor.js';
 import { VERSION } from '../../version.js';
 import { COMMANDS } from './commands.js';
 

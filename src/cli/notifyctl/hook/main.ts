@@ -1,3 +1,4 @@
+import './exit-below-node-floor.js';
 import { isHookTool } from '../../../domain/hooks/decision.js';
 import { logHookLine } from './hook-log.js';
 import { runHook } from './run-hook.js';
