@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createTempHome, writeConfig, type TempHome } from '../support/broker-process.js';
-import { runNotify, startFakeBroker, type FakeBroker } from '../support/notify-cli.js';
+import { runNotify, startFakeBroker, startFakeBrokerOn, type FakeBroker } from '../support/notify-cli.js';
+
+const DEFAULT_PORT = 47821;
+const UNAUTHORIZED_BODY = JSON.stringify({
+  error: 'unauthorized',
+  message: 'missing or invalid bearer token',
+});
 
 const CREATED = { id: 'n1', title: 'T', status: 'active' };
 
@@ -103,13 +109,18 @@ describe('notify port and token resolution, and what it sends', () => {
   });
 
   it('falls back to port 47821 without config.json and never creates the file', async () => {
+    // What holds 47821 refuses the token 't': a fake broker when the port is free, else the
+    // developer's own notifyd, which the test must not depend on being absent.
+    const squatter = await startFakeBrokerOn(DEFAULT_PORT, () => ({ status: 401, body: UNAUTHORIZED_BODY }));
     const bare = createTempHome();
     try {
-      const result = await runNotify(['list', '--token', 't'], { env: { ...bare.env, NOTIFY_PORT: '' } });
-      assert.equal(result.code, 1);
-      assert.match(result.stderr, /^Could not reach Notify at http:\/\/127\.0\.0\.1:47821: /);
+      const result = await runNotify(['T', '--token', 't'], { env: { ...bare.env, NOTIFY_PORT: '' } });
+      assert.equal(result.code, 2, result.stderr);
+      assert.equal(result.stderr.split('\n')[0], 'Error 401 Unauthorized: unauthorized');
+      if (squatter !== undefined) assert.equal(squatter.requests.length, 1, 'the request went to 47821');
       assert.equal(existsSync(bare.configFile), false);
     } finally {
+      await squatter?.close();
       bare.cleanup();
     }
   });

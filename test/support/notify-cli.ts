@@ -1,5 +1,5 @@
-import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer as createTcpServer, type Socket } from 'node:net';
+import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { runNode, type ProcessResult, type RunOptions } from './run-node.js';
 
@@ -34,7 +34,22 @@ export interface FakeBroker {
 }
 
 /** A loopback HTTP server that records each request and answers what `reply` says. */
-export async function startFakeBroker(reply: (request: RecordedRequest) => CannedReply): Promise<FakeBroker> {
+export function startFakeBroker(reply: (request: RecordedRequest) => CannedReply): Promise<FakeBroker> {
+  return startFakeBrokerListening(0, reply) as Promise<FakeBroker>;
+}
+
+/** A fake broker on `port`, or undefined when something else already listens there. */
+export function startFakeBrokerOn(
+  port: number,
+  reply: (request: RecordedRequest) => CannedReply,
+): Promise<FakeBroker | undefined> {
+  return startFakeBrokerListening(port, reply);
+}
+
+async function startFakeBrokerListening(
+  wantedPort: number,
+  reply: (request: RecordedRequest) => CannedReply,
+): Promise<FakeBroker | undefined> {
   const requests: RecordedRequest[] = [];
   const server = createHttpServer((incoming, outgoing) => {
     let body = '';
@@ -52,7 +67,8 @@ export async function startFakeBroker(reply: (request: RecordedRequest) => Canne
       outgoing.end(answer.body ?? '');
     });
   });
-  const port = await listen(server);
+  const port = await listen(server, wantedPort);
+  if (port === undefined) return undefined;
   return { port, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
@@ -69,7 +85,7 @@ export async function startSilentServer(): Promise<SilentServer> {
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
   });
-  const port = await listen(server);
+  const port = (await listen(server, 0))!;
   return {
     port,
     close: () =>
@@ -80,14 +96,12 @@ export async function startSilentServer(): Promise<SilentServer> {
   };
 }
 
-function listen(server: {
-  listen: (port: number, host: string, done: () => void) => unknown;
-  address: () => unknown;
-}): Promise<number> {
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address() as { port: number };
-      resolve(address.port);
-    });
+/** The port listened on; undefined when `wanted` (not 0) is taken already. */
+function listen(server: Server | TcpServer, wanted: number): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' && wanted !== 0 ? resolve(undefined) : reject(error),
+    );
+    server.listen(wanted, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
   });
 }
