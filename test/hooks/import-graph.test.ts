@@ -8,7 +8,7 @@ import { HOOK, NOTIFYCTL } from './support.js';
 const SRC = resolve(dirname(HOOK), 'src');
 /** The compiled module dist/notify-hook.cjs is bundled from (scripts/bundle-client.mjs). */
 const ENTRY = resolve(SRC, 'cli', 'notifyctl', 'hook', 'main.js');
-/** What a hook may load: pure rules, paths, the log line format, the HTTP client and itself. */
+/** What a hook may load: pure rules, paths, the log line format, the HTTP client, the Node.js floor and itself. */
 const ALLOWED = [
   /^domain\//,
   /^config\/paths\.js$/,
@@ -17,6 +17,7 @@ const ALLOWED = [
   /^client\//,
   /^cli\/notify\/client-config\.js$/,
   /^cli\/notifyctl\/hook\//,
+  /^cli\/runtime\/node-floor\.js$/,
 ];
 
 describe('hook adapter import graph', () => {
