@@ -28,7 +28,7 @@ const childByLabel = (node: MenuNode, label: string): MenuNode => {
 async function untilNameIsFree(address: string, name: string): Promise<void> {
   const probe = await DbusConnection.open(address);
   try {
-    await eventually(async () => assert.equal(await probe.nameHasOwner(name), false));
+    await eventually(async () => assert.equal(await probe.nameOwner(name), undefined));
   } finally {
     probe.close();
   }
