@@ -165,6 +165,25 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
     });
   });
 
+  it('escapes agent names in the tooltip, which panels such as KDE render as rich text', async () => {
+    await broker.request('POST', '/v1/notifications', {
+      title: 'Look here',
+      message: 'm',
+      agent: `<a href="https://example.com">Eve</a> & 'Mallory'`,
+    });
+    await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 2 waiting'));
+    const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
+    assert.equal(
+      tooltip[3],
+      'Waiting: &lt;a href=&quot;https://example.com&quot;&gt;Eve&lt;/a&gt; &amp; &#39;Mallory&#39;, claude',
+    );
+    // Menu labels are plain text in dbusmenu: shown as sent.
+    assert.equal(
+      labels(await watcher.layout(item))[0],
+      `<a href="https://example.com">Eve</a> & 'Mallory': Look here`,
+    );
+  });
+
   it('stops the broker cleanly from Quit', async () => {
     const menu = await watcher.layout(item);
     const exited = new Promise<number | null>((resolve) =>
