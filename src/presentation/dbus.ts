@@ -60,6 +60,7 @@ export interface SignalSubscription {
 export class DbusConnection {
   readonly #bus: MessageBus;
   readonly #closed = new EventEmitter();
+  readonly #exported = new Set<string>();
   #open = true;
 
   private constructor(bus: MessageBus) {
@@ -185,6 +186,7 @@ export class DbusConnection {
 
   export(path: string, object: DbusObject): void {
     this.#bus.export(path, object);
+    this.#exported.add(path);
   }
 
   /** Sends a signal to everyone who asked for it, or with `destination` to that connection only. */
@@ -215,6 +217,8 @@ export class DbusConnection {
   #lost(reason: string): void {
     if (!this.#open) return;
     this.#open = false;
+    // The library hooks an exported object to its bus: unhooked, the dead bus does not hold it.
+    for (const path of this.#exported) this.#bus.unexport(path);
     this.#closed.emit('close', reason);
   }
 }
