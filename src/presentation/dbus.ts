@@ -34,6 +34,11 @@ const BUS_NAME = 'org.freedesktop.DBus';
 const BUS_PATH = '/org/freedesktop/DBus';
 
 export interface SignalMatch {
+  /**
+   * The one connection whose signals count: a unique name (":1.42"), or the bus itself. Any program on
+   * the session bus can send any signal, so a signal is only as true as its sender.
+   */
+  sender: string;
   path: string;
   interface: string;
   member: string;
@@ -46,10 +51,16 @@ const errors = (bus: MessageBus) => bus as unknown as EventEmitter;
 
 type SignalListener = (body: unknown[]) => void;
 
+/** A subscription to signals; cancel it when its sender no longer speaks for what it was followed for. */
+export interface SignalSubscription {
+  cancel(): Promise<void>;
+}
+
 /** A connection to one bus: method calls, signal subscriptions, exported objects, and its end. */
 export class DbusConnection {
   readonly #bus: MessageBus;
   readonly #closed = new EventEmitter();
+  readonly #exported = new Set<string>();
   #open = true;
 
   private constructor(bus: MessageBus) {
@@ -86,6 +97,11 @@ export class DbusConnection {
     return this.#open;
   }
 
+  /** This connection's unique name on the bus (":1.42"). */
+  get uniqueName(): string {
+    return this.#bus.name ?? '';
+  }
+
   /** Calls a method; resolves to the reply's body, rejects with the D-Bus error's text. */
   async call(
     destination: string,
@@ -104,11 +120,15 @@ export class DbusConnection {
     return this.call(BUS_NAME, BUS_PATH, BUS_NAME, member, signature, body);
   }
 
-  /** Asks the bus for matching signals and hands their bodies to `listener`. */
-  async onSignal(match: SignalMatch, listener: SignalListener): Promise<void> {
-    this.#bus.on('message', (message: Message) => {
+  /**
+   * Asks the bus for matching signals and hands their bodies to `listener`. The sender is checked here
+   * too: the match rule only filters broadcasts, and a signal sent to us directly arrives regardless.
+   */
+  async onSignal(match: SignalMatch, listener: SignalListener): Promise<SignalSubscription> {
+    const onMessage = (message: Message) => {
       if (
         message.type === MessageType.SIGNAL &&
+        message.sender === match.sender &&
         message.path === match.path &&
         message.interface === match.interface &&
         message.member === match.member &&
@@ -116,26 +136,29 @@ export class DbusConnection {
       ) {
         listener(message.body);
       }
-    });
+    };
+    this.#bus.on('message', onMessage);
     const arg0 = match.arg0 === undefined ? '' : `,arg0='${match.arg0}'`;
-    const rule = `type='signal',path='${match.path}',interface='${match.interface}',member='${match.member}'${arg0}`;
+    const rule = `type='signal',sender='${match.sender}',path='${match.path}',interface='${match.interface}',member='${match.member}'${arg0}`;
     await this.callBus('AddMatch', 's', [rule]);
+    return {
+      cancel: async () => {
+        this.#bus.off('message', onMessage);
+        if (this.#open) await this.callBus('RemoveMatch', 's', [rule]);
+      },
+    };
   }
 
   /**
    * Follows a well-known name changing hands, e.g. a desktop service that starts after us or restarts:
-   * `listener` gets the new owner's unique name, or '' when the name was released.
+   * `listener` gets the new owner's unique name ('' when the name was released) and the previous one
+   * ('' when nobody had it). Only the bus itself reports this.
    */
-  async onNameOwnerChanged(name: string, listener: (owner: string) => void): Promise<void> {
+  async onNameOwnerChanged(name: string, listener: (owner: string, previous: string) => void): Promise<void> {
     await this.onSignal(
-      { path: BUS_PATH, interface: BUS_NAME, member: 'NameOwnerChanged', arg0: name },
-      (body) => listener(String(body[2])),
+      { sender: BUS_NAME, path: BUS_PATH, interface: BUS_NAME, member: 'NameOwnerChanged', arg0: name },
+      (body) => listener(String(body[2]), String(body[1])),
     );
-  }
-
-  async nameHasOwner(name: string): Promise<boolean> {
-    const [owned] = await this.callBus('NameHasOwner', 's', [name]);
-    return owned === true;
   }
 
   /** The unique name of `name`'s owner, or undefined when nobody owns it. */
@@ -163,10 +186,21 @@ export class DbusConnection {
 
   export(path: string, object: DbusObject): void {
     this.#bus.export(path, object);
+    this.#exported.add(path);
   }
 
-  emitSignal(path: string, iface: string, member: string, signature: string, body: unknown[]): void {
-    this.#bus.send(Message.newSignal(path, iface, member, signature, body));
+  /** Sends a signal to everyone who asked for it, or with `destination` to that connection only. */
+  emitSignal(
+    path: string,
+    iface: string,
+    member: string,
+    signature: string,
+    body: unknown[],
+    destination?: string,
+  ): void {
+    const message = Message.newSignal(path, iface, member, signature, body);
+    if (destination) message.destination = destination;
+    this.#bus.send(message);
   }
 
   /** Called once when the connection ends, whoever ended it. */
@@ -183,6 +217,8 @@ export class DbusConnection {
   #lost(reason: string): void {
     if (!this.#open) return;
     this.#open = false;
+    // The library hooks an exported object to its bus: unhooked, the dead bus does not hold it.
+    for (const path of this.#exported) this.#bus.unexport(path);
     this.#closed.emit('close', reason);
   }
 }

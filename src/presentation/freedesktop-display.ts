@@ -1,4 +1,4 @@
-import { DbusConnection, Variant } from './dbus.js';
+import { DbusConnection, Variant, type SignalSubscription } from './dbus.js';
 import type { ToastDisplay, ToastDisplayEvents } from './toast-display.js';
 import { escapeMarkup, type ToastContent } from './toast-style.js';
 
@@ -16,12 +16,16 @@ export interface FreedesktopOptions {
 
 /**
  * Toasts through the freedesktop Desktop Notifications service on the session D-Bus. Follows the
- * server's coming and going (NameOwnerChanged) and reconnects to a bus that went away.
+ * server's coming and going (NameOwnerChanged) and reconnects to a bus that went away. A toast's close
+ * and button press count only from the server that showed it: any program on the bus can send those
+ * signals, and a button press may approve a command.
  */
 export class FreedesktopDisplay implements ToastDisplay {
   #events: ToastDisplayEvents | undefined;
   #connection: DbusConnection | undefined;
   #capabilities = new Set<string>();
+  /** The signals of each notification server we call, by its unique name; one at a time in practice. */
+  #servers = new Map<string, Promise<SignalSubscription[]>>();
   #reconnect: NodeJS.Timeout | undefined;
   #stopped = false;
 
@@ -92,6 +96,7 @@ export class FreedesktopDisplay implements ToastDisplay {
     }
     if (this.#stopped) return connection.close();
     this.#connection = connection;
+    this.#servers = new Map();
     connection.onClose((reason) => {
       if (this.#stopped) return;
       events.unavailable(`lost the session D-Bus: ${reason}`);
@@ -99,7 +104,8 @@ export class FreedesktopDisplay implements ToastDisplay {
     });
     try {
       await this.#follow(connection, events);
-      if (await connection.nameHasOwner(NOTIFICATIONS_NAME)) return await this.#serverArrived(connection);
+      const owner = await connection.nameOwner(NOTIFICATIONS_NAME);
+      if (owner) return await this.#serverArrived(connection, owner);
       if (await connection.isActivatable(NOTIFICATIONS_NAME)) return await this.#serverArrived(connection);
       events.unavailable(`no notification server on the session D-Bus (${NOTIFICATIONS_NAME})`);
     } catch (error) {
@@ -108,30 +114,26 @@ export class FreedesktopDisplay implements ToastDisplay {
   }
 
   async #follow(connection: DbusConnection, events: ToastDisplayEvents): Promise<void> {
-    await connection.onNameOwnerChanged(NOTIFICATIONS_NAME, (owner) => {
-      if (owner) void this.#serverArrived(connection);
+    await connection.onNameOwnerChanged(NOTIFICATIONS_NAME, (owner, previous) => {
+      if (previous) this.#ignore(previous);
+      if (owner) void this.#serverArrived(connection, owner);
       else events.unavailable('the notification server left the session D-Bus');
     });
-    await connection.onSignal(
-      { path: NOTIFICATIONS_PATH, interface: NOTIFICATIONS_NAME, member: 'NotificationClosed' },
-      ([id]) => events.closed(Number(id)),
-    );
-    await connection.onSignal(
-      { path: NOTIFICATIONS_PATH, interface: NOTIFICATIONS_NAME, member: 'ActionInvoked' },
-      ([id, key]) => {
-        if (key === 'resolve' || key === 'dismiss') events.action(Number(id), key);
-      },
-    );
   }
 
-  async #serverArrived(connection: DbusConnection): Promise<void> {
+  /** `owner` is the server's unique name when known; otherwise asked for once the server answered. */
+  async #serverArrived(connection: DbusConnection, owner?: string): Promise<void> {
     try {
+      // The first call also starts a server that D-Bus activates on demand, so it has an owner after.
       const [capabilities] = await connection.call(
         NOTIFICATIONS_NAME,
         NOTIFICATIONS_PATH,
         NOTIFICATIONS_NAME,
         'GetCapabilities',
       );
+      const server = owner ?? (await connection.nameOwner(NOTIFICATIONS_NAME));
+      if (!server) throw new Error('it left the session D-Bus');
+      await this.#listenTo(connection, server);
       this.#capabilities = new Set(Array.isArray(capabilities) ? (capabilities as string[]) : []);
       const [name, , version] = await connection.call(
         NOTIFICATIONS_NAME,
@@ -143,6 +145,32 @@ export class FreedesktopDisplay implements ToastDisplay {
     } catch (error) {
       this.#events!.unavailable(`the notification server did not answer: ${(error as Error).message}`);
     }
+  }
+
+  /** Takes closes and button presses from `server` (a unique name), and from nobody else. */
+  async #listenTo(connection: DbusConnection, server: string): Promise<void> {
+    if (!this.#servers.has(server)) {
+      const events = this.#events!;
+      const from = { sender: server, path: NOTIFICATIONS_PATH, interface: NOTIFICATIONS_NAME };
+      const subscribed = Promise.all([
+        connection.onSignal({ ...from, member: 'NotificationClosed' }, ([id]) => events.closed(Number(id))),
+        connection.onSignal({ ...from, member: 'ActionInvoked' }, ([id, key]) => {
+          if (key === 'resolve' || key === 'dismiss') events.action(Number(id), key);
+        }),
+      ]);
+      this.#servers.set(server, subscribed);
+      subscribed.catch(() => this.#servers.delete(server));
+    }
+    await this.#servers.get(server);
+  }
+
+  /** `server` no longer owns the name: whatever it still sends is not about our toasts. */
+  #ignore(server: string): void {
+    const subscribed = this.#servers.get(server);
+    this.#servers.delete(server);
+    void subscribed
+      ?.then((subscriptions) => Promise.all(subscriptions.map((subscription) => subscription.cancel())))
+      .catch(() => {});
   }
 
   #scheduleReconnect(address: string): void {

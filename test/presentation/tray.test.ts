@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   createTempHome,
@@ -28,7 +31,7 @@ const childByLabel = (node: MenuNode, label: string): MenuNode => {
 async function untilNameIsFree(address: string, name: string): Promise<void> {
   const probe = await DbusConnection.open(address);
   try {
-    await eventually(async () => assert.equal(await probe.nameHasOwner(name), false));
+    await eventually(async () => assert.equal(await probe.nameOwner(name), undefined));
   } finally {
     probe.close();
   }
@@ -165,6 +168,25 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
     });
   });
 
+  it('escapes agent names in the tooltip, which panels such as KDE render as rich text', async () => {
+    await broker.request('POST', '/v1/notifications', {
+      title: 'Look here',
+      message: 'm',
+      agent: `<a href="https://example.com">Eve</a> & 'Mallory'`,
+    });
+    await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 2 waiting'));
+    const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
+    assert.equal(
+      tooltip[3],
+      'Waiting: &lt;a href=&quot;https://example.com&quot;&gt;Eve&lt;/a&gt; &amp; &#39;Mallory&#39;, claude',
+    );
+    // Menu labels are plain text in dbusmenu: shown as sent.
+    assert.equal(
+      labels(await watcher.layout(item))[0],
+      `<a href="https://example.com">Eve</a> & 'Mallory': Look here`,
+    );
+  });
+
   it('stops the broker cleanly from Quit', async () => {
     const menu = await watcher.layout(item);
     const exited = new Promise<number | null>((resolve) =>
@@ -231,6 +253,8 @@ describe('the tray icon when the panel starts after the broker, or restarts', ()
 
   it('registers with the new watcher when the panel restarts', async () => {
     first.stop();
+    const left = await waitForLog(broker.home, 'tray icon is off: the StatusNotifierWatcher');
+    assert.match(left, /\[WARN\] tray icon is off: the StatusNotifierWatcher left the session D-Bus$/);
     await untilNameIsFree(bus.address, 'org.kde.StatusNotifierWatcher');
     const second = await startWatcher(bus.address);
     try {
@@ -243,10 +267,74 @@ describe('the tray icon when the panel starts after the broker, or restarts', ()
         'claude: Waited while no panel ran',
       ]);
       assert.deepEqual(first.registered, [item], 'registered once with the first watcher');
-      const log = readLog(broker.home);
-      assert.equal(log.split('\n').filter((l) => l.includes('[WARN] tray icon is off')).length, 1);
+      const log = readLog(broker.home).split('\n');
+      assert.deepEqual(
+        log.filter((l) => l.includes('[WARN] tray icon is off')).map((l) => l.replace(/^.*\] /, '')),
+        [
+          'tray icon is off: no StatusNotifierWatcher on the session D-Bus (org.kde.StatusNotifierWatcher)',
+          'tray icon is off: the StatusNotifierWatcher left the session D-Bus',
+        ],
+        'one WARN line when the icon goes off, each time',
+      );
+      assert.equal(log.filter((l) => l.includes('tray icon registered as')).length, 2);
     } finally {
       second.stop();
     }
+  });
+});
+
+describe('the tray icon when the session bus itself restarts', () => {
+  let dir: string;
+  let bus: PrivateBus;
+  let watcher: TestWatcher;
+  let broker: BrokerProcess;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'notify-tray-busloss-'));
+    bus = await startPrivateBus(join(dir, 'bus'));
+    watcher = await startWatcher(bus.address);
+    const home = createTempHome();
+    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    broker = await startBroker({ home });
+    await waitForLog(home, 'tray icon registered as');
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    watcher.stop();
+    await bus.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const create = (title: string) =>
+    broker.request('POST', '/v1/notifications', { title, message: 'm', agent: 'claude' });
+
+  it('warns once, reconnects to the same address and registers with the watcher there', async () => {
+    const item = watcher.registered[0]!;
+    // The daemon dies with the panel still connected: the watcher's name is never released.
+    await bus.stop();
+    const line = await waitForLog(broker.home, 'tray icon is off');
+    // A daemon that shuts down may first tell us the watcher's connection went.
+    assert.match(
+      line,
+      /\[WARN\] tray icon is off: (lost the session D-Bus: .+|the StatusNotifierWatcher left the session D-Bus)$/,
+    );
+    assert.equal((await create('While the bus was gone')).status, 201);
+    // Reconnect attempts against a dead address stay quiet.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+
+    bus = await startPrivateBus(join(dir, 'bus'));
+    watcher = await startWatcher(bus.address);
+    await eventually(async () => assert.deepEqual(watcher.registered, [item]), 8000);
+    assert.equal(await watcher.property(item, 'Title'), 'Notify: 1 waiting');
+    assert.equal((await create('Bus is back')).status, 201);
+    await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 2 waiting'));
+    const menu = await watcher.layout(item);
+    await watcher.click(item, childByLabel(childByLabel(menu, 'claude: Bus is back'), 'Resolve')[0]);
+    await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 1 waiting'));
+
+    const log = readLog(broker.home).split('\n');
+    assert.equal(log.filter((l) => l.includes('tray icon is off')).length, 1);
+    assert.equal(log.filter((l) => l.includes(`tray icon registered as ${item}`)).length, 2);
   });
 });

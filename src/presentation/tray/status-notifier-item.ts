@@ -5,6 +5,19 @@ import type { TrayState } from './tray-model.js';
 export const ITEM_PATH = '/StatusNotifierItem';
 export const ITEM_INTERFACE = 'org.kde.StatusNotifierItem';
 
+/**
+ * The tooltip's texts are rich text to the panel (the protocol allows a subset of HTML, and KDE renders
+ * it): names from producers must show as sent, not as markup.
+ */
+function escapeRichText(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
 /** The tray icon's org.kde.StatusNotifierItem: its properties read the current TrayState. */
 export class StatusNotifierItem extends DbusObject {
   state: TrayState | undefined;
@@ -32,7 +45,12 @@ export class StatusNotifierItem extends DbusObject {
     return 'dialog-warning';
   }
   get ToolTip(): [string, [number, number, Buffer][], string, string] {
-    return ['dialog-information', [], this.state?.tooltipTitle ?? 'Notify', this.state?.tooltipText ?? ''];
+    return [
+      'dialog-information',
+      [],
+      escapeRichText(this.state?.tooltipTitle ?? 'Notify'),
+      escapeRichText(this.state?.tooltipText ?? ''),
+    ];
   }
   get Menu(): string {
     return MENU_PATH;

@@ -18,10 +18,15 @@ export interface TrayDeps {
   log: Logger;
 }
 
+/** Pause between attempts to reach a session bus that is gone, as the toast display does. */
+const RECONNECT_MS = 2000;
+
 /**
  * The tray icon on Linux: a StatusNotifierItem with a dbusmenu, registered with the panel's
  * StatusNotifierWatcher, and again with each watcher that appears later (a panel started after the
- * broker, or restarted). No watcher at start: one WARN line. `refresh` only schedules work.
+ * broker, or restarted). A session bus that goes away is reconnected to at the same address. One WARN
+ * line when the icon goes off (no watcher at start, the panel left, the bus went away), one INFO line
+ * when it is registered again. `refresh` only schedules work.
  */
 export class Tray {
   #connection: DbusConnection | undefined;
@@ -30,34 +35,16 @@ export class Tray {
   readonly #name = `org.kde.StatusNotifierItem-${process.pid}-1`;
   /** The unique name of the watcher the item is registered with; undefined while no panel shows it. */
   #watcher: string | undefined;
+  /** The icon is off and its WARN line was written: the outage is not reported again. */
+  #off = false;
+  #reconnect: NodeJS.Timeout | undefined;
   #scheduled = false;
   #stopped = false;
 
   constructor(private readonly deps: TrayDeps) {}
 
   async start(): Promise<void> {
-    if (!this.deps.address) return;
-    try {
-      const connection = await DbusConnection.open(this.deps.address);
-      if (this.#stopped) return connection.close();
-      this.#connection = connection;
-      connection.export(ITEM_PATH, this.#item);
-      connection.export(DBUSMENU.path, this.#menu);
-      await connection.requestName(this.#name);
-      // Followed before the first look, so a watcher that starts in between is not missed.
-      await connection.onNameOwnerChanged(WATCHER_NAME, (owner) => {
-        if (owner) void this.#register(owner, 'a StatusNotifierWatcher appeared on the session D-Bus');
-        else this.#watcher = undefined;
-      });
-      const owner = await connection.nameOwner(WATCHER_NAME);
-      if (owner) await this.#register(owner);
-      else
-        this.deps.log.warn(
-          `tray icon is off: no StatusNotifierWatcher on the session D-Bus (${WATCHER_NAME})`,
-        );
-    } catch (error) {
-      this.deps.log.warn(`tray icon is off: ${(error as Error).message}`);
-    }
+    if (this.deps.address) await this.#connect(this.deps.address, false);
   }
 
   /** Something changed: recompute the icon and menu soon, once for a burst of changes. */
@@ -72,7 +59,55 @@ export class Tray {
 
   stop(): void {
     this.#stopped = true;
+    clearTimeout(this.#reconnect);
     this.#connection?.close();
+  }
+
+  async #connect(address: string, again: boolean): Promise<void> {
+    let connection: DbusConnection;
+    try {
+      connection = await DbusConnection.open(address);
+    } catch (error) {
+      this.#goOff(`cannot connect to the session D-Bus: ${(error as Error).message}`);
+      return this.#scheduleReconnect(address);
+    }
+    if (this.#stopped) return connection.close();
+    this.#connection = connection;
+    connection.onClose((reason) => {
+      this.#watcher = undefined;
+      if (this.#stopped) return;
+      this.#goOff(`lost the session D-Bus: ${reason}`);
+      this.#scheduleReconnect(address);
+    });
+    try {
+      connection.export(ITEM_PATH, this.#item);
+      connection.export(DBUSMENU.path, this.#menu);
+      await connection.requestName(this.#name);
+      // Followed before the first look, so a watcher that starts in between is not missed.
+      await connection.onNameOwnerChanged(WATCHER_NAME, (owner) => {
+        if (owner) return void this.#register(owner, 'a StatusNotifierWatcher appeared on the session D-Bus');
+        this.#watcher = undefined;
+        this.#goOff('the StatusNotifierWatcher left the session D-Bus');
+      });
+      const owner = await connection.nameOwner(WATCHER_NAME);
+      if (owner) await this.#register(owner, again ? 'reconnected to the session D-Bus' : undefined);
+      else this.#goOff(`no StatusNotifierWatcher on the session D-Bus (${WATCHER_NAME})`);
+    } catch (error) {
+      this.#goOff((error as Error).message);
+    }
+  }
+
+  #scheduleReconnect(address: string): void {
+    if (this.#stopped) return;
+    clearTimeout(this.#reconnect);
+    this.#reconnect = setTimeout(() => void this.#connect(address, true), RECONNECT_MS);
+    this.#reconnect.unref();
+  }
+
+  #goOff(reason: string): void {
+    if (this.#off) return;
+    this.#off = true;
+    this.deps.log.warn(`tray icon is off: ${reason}`);
   }
 
   /**
@@ -93,10 +128,11 @@ export class Tray {
         's',
         [this.#name],
       );
+      this.#off = false;
       this.deps.log.info(`tray icon registered as ${this.#name}${why ? `: ${why}` : ''}`);
     } catch (error) {
       if (this.#watcher === owner) this.#watcher = undefined;
-      this.deps.log.warn(`tray icon is off: ${(error as Error).message}`);
+      this.#goOff((error as Error).message);
     }
   }
 
