@@ -309,15 +309,17 @@ describe('notifyctl db recover keeps every table', { timeout: 120_000 }, () => {
         CREATE TRIGGER steal AFTER INSERT ON notifications BEGIN INSERT INTO stolen VALUES (NEW.message); END;
         CREATE TRIGGER outbox_intake_before_update_x BEFORE DELETE ON choices BEGIN SELECT RAISE(ABORT, 'no'); END;
         CREATE VIEW everything AS SELECT * FROM notifications;
+        CREATE VIEW "clear\x1b[2J" AS SELECT 1;
       `);
       db.close();
 
       const recovery = await runNotifyctl(['db', 'recover'], { env: home.env });
       assert.equal(recovery.code, 0, recovery.stdout + recovery.stderr);
       assert.match(recovery.stdout, /^ {2}notifications +1 row recovered$/m);
+      assert.ok(!recovery.stdout.includes('\x1b'), 'an escape sequence from the file reaches the terminal');
       assert.match(
         recovery.stdout,
-        /^Not part of Notify's schema, neither read nor copied: table stolen, trigger steal, trigger outbox_intake_before_update_x, view everything$/m,
+        /^Not part of Notify's schema, neither read nor copied: table stolen, trigger steal, trigger outbox_intake_before_update_x, view everything, view clear\\x1b\[2J$/m,
       );
       const recovered = new Database(file, { readonly: true });
       try {
@@ -328,6 +330,44 @@ describe('notifyctl db recover keeps every table', { timeout: 120_000 }, () => {
           .all()
           .map((row) => row.name);
         assert.deepEqual(names, ['outbox_intake_before_delete', 'outbox_intake_before_update']);
+      } finally {
+        recovered.close();
+      }
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('leaves out and counts rows that break a rule of the schema, and exits 2', async () => {
+    const home = createTempHome();
+    try {
+      const file = home.databaseFile;
+      openDatabase(file).close();
+      const db = new Database(file);
+      db.exec(`
+        PRAGMA foreign_keys = OFF;
+        DROP INDEX notifications_active_key;
+        INSERT INTO notifications (seq, id, key, agent, type, priority, title, message, status, created_at, updated_at)
+          VALUES (1, 'first', 'build', 'a', 'info', 'normal', 't', 'm', 'active', 1, 1),
+                 (2, 'second', 'build', 'a', 'info', 'normal', 't', 'm', 'active', 2, 2);
+        INSERT INTO provider_secrets (provider_id, name, sealed) VALUES ('gone', 'token', x'00');
+      `);
+      db.close();
+
+      const recovery = await runNotifyctl(['db', 'recover'], { env: home.env });
+      assert.equal(recovery.code, 2, recovery.stdout + recovery.stderr);
+      assert.match(
+        recovery.stdout,
+        /^ {2}notifications +1 row recovered, 1 left out \(they break a rule of the schema\)$/m,
+      );
+      assert.match(
+        recovery.stdout,
+        /^ {2}provider_secrets +0 rows recovered, 1 left out \(they break a rule of the schema\)$/m,
+      );
+      const recovered = new Database(file, { readonly: true });
+      try {
+        assert.deepEqual(recovered.prepare('SELECT id FROM notifications').all(), [{ id: 'first' }]);
+        assert.deepEqual(recovered.prepare('SELECT * FROM provider_secrets').all(), []);
       } finally {
         recovered.close();
       }

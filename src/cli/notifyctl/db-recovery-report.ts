@@ -3,7 +3,8 @@ import type { RecoveryReport, TableRecovery } from '../../store/recover.js';
 
 /** Names of the damaged file's foreign objects shown; the rest are counted. */
 const MAX_IGNORED_SHOWN = 10;
-const MAX_NAME_CHARACTERS = 80;
+/** Characters shown of a text that comes from the damaged file (an object's name, SQLite's message). */
+const MAX_FILE_TEXT_CHARACTERS = 80;
 
 /** The lines `notifyctl db recover` prints, table by table, and whether any row was lost. */
 export function describeRecovery(report: RecoveryReport, file: string): { lines: string[]; lost: boolean } {
@@ -11,9 +12,7 @@ export function describeRecovery(report: RecoveryReport, file: string): { lines:
   const lines = [`Recovered from the damaged database, table by table:`];
   for (const table of report.tables) lines.push(`  ${table.table.padEnd(width)}  ${tableOutcome(table)}`);
   if (report.ignored.length > 0) {
-    const shown = report.ignored
-      .slice(0, MAX_IGNORED_SHOWN)
-      .map((name) => neutralize(truncate(name, MAX_NAME_CHARACTERS)));
+    const shown = report.ignored.slice(0, MAX_IGNORED_SHOWN).map(printable);
     const more = report.ignored.length - shown.length;
     lines.push(
       `Not part of Notify's schema, neither read nor copied: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
@@ -50,12 +49,17 @@ function tableOutcome(table: TableRecovery): string {
     case 'missing':
       return 'LOST: not found in the damaged database';
     case 'refused':
-      return `LOST: refused, ${table.reason}; nothing was read from it`;
+      return `LOST: refused, ${printable(table.reason)}; nothing was read from it`;
     case 'unreadable':
-      return `LOST: could not be read (${neutralize(truncate(table.reason, MAX_NAME_CHARACTERS))})`;
+      return `LOST: could not be read (${printable(table.reason)})`;
   }
 }
 
 function rows(count: number): string {
   return count === 1 ? '1 row' : `${count} rows`;
+}
+
+/** Text the damaged file chose, on one line of bounded length, with no escape sequence of its own. */
+function printable(text: string): string {
+  return neutralize(truncate(text, MAX_FILE_TEXT_CHARACTERS));
 }
