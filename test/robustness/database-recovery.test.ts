@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -371,6 +372,32 @@ describe('notifyctl db recover keeps every table', { timeout: 120_000 }, () => {
       } finally {
         recovered.close();
       }
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('recovers the rows a killed broker left in the write-ahead log, and keeps that log beside the damaged copy', async () => {
+    const home = createTempHome();
+    try {
+      // A process that writes and dies before SQLite copies its log into the main file.
+      const writer = `
+        import { openDatabase } from ${JSON.stringify(new URL('../../src/store/database.js', import.meta.url).href)};
+        import { NotificationStore } from ${JSON.stringify(new URL('../../src/store/notification-store.js', import.meta.url).href)};
+        const db = openDatabase(${JSON.stringify(home.databaseFile)});
+        db.pragma('wal_autocheckpoint = 0');
+        const store = new NotificationStore(db);
+        for (let i = 0; i < 50; i++)
+          store.upsert('id-' + i, { agent: 'a', type: 'info', priority: 'normal', title: 't', message: 'm' }, i);
+        process.kill(process.pid, 'SIGKILL');`;
+      spawnSync(process.execPath, ['--input-type=module', '-e', writer]);
+      const wal = readFileSync(`${home.databaseFile}-wal`);
+      assert.ok(wal.length > 0, 'the rows are in the log');
+
+      const recovery = await runNotifyctl(['db', 'recover'], { env: home.env });
+      assert.equal(recovery.code, 0, recovery.stdout + recovery.stderr);
+      assert.match(recovery.stdout, /^ {2}notifications +50 rows recovered$/m);
+      assert.deepEqual(readFileSync(`${damagedCopyOf(home, recovery.stdout)}-wal`), wal);
     } finally {
       home.cleanup();
     }
