@@ -1,95 +1,104 @@
+import { fork } from 'node:child_process';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { openDatabase, type Db } from './database.js';
-import Database from './sqlite.js';
+import { fileURLToPath } from 'node:url';
+import type { CopyResult } from './recover-copy.js';
 
-export interface RecoveryReport {
-  /** Notifications copied into the new database. */
-  recovered: number;
+export type { TableRecovery } from './recover-copy.js';
+
+export interface RecoveryReport extends CopyResult {
   /** Where the damaged file was moved, untouched. */
   damagedCopy: string;
 }
 
-const COLUMNS =
-  'seq, id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, arc_sender_id, arc_event_id';
-/** After a read error at seq n, reading resumes at n + 1, n + 2, n + 4 ... up to this many doublings. */
-const MAX_SKIPS = 40;
+/** What the recovery process sends back: its result, or why it could not finish. */
+export type RecoveryReply = { result: CopyResult } | { error: string };
+
+/** The recovery did not finish in time; nothing was changed. */
+export class RecoveryTimeLimitError extends Error {
+  override name = 'RecoveryTimeLimitError';
+  constructor(readonly timeLimitMs: number) {
+    super(`the recovery did not finish within ${timeLimitMs / 1000} s and was stopped; nothing was changed`);
+  }
+}
+
+const CHILD = fileURLToPath(new URL('./recover-child.js', import.meta.url));
+/** Bytes of the child's stderr kept for the message when it dies without an answer. */
+const MAX_CHILD_STDERR = 4000;
 
 /**
- * Copies every notification that can still be read from a damaged database into a fresh one, then
- * moves the damaged file aside (`<file>.damaged-<time>`) and puts the new one in its place. Rows are
- * read in seq order; where a damaged page stops the scan, reading resumes past it. Rows that break a
- * rule of the schema (a second active row for a key, a garbage status) are left out. The caller holds
+ * Copies every row of Notify's schema that can still be read from a damaged database into a fresh one,
+ * then moves the damaged file aside (`<file>.damaged-<time>`, never written to, never deleted) and puts
+ * the new one in its place. The reading runs in a child process killed at `timeLimitMs`: a hostile
+ * file cannot hold the recovery forever, and when it is stopped nothing has changed. The caller holds
  * the data folder's lock, so no broker has the file open.
  */
-export function recoverDatabase(file: string, now: Date = new Date()): RecoveryReport {
+export async function recoverDatabase(
+  file: string,
+  timeLimitMs: number,
+  now: Date = new Date(),
+): Promise<RecoveryReport> {
   if (!existsSync(file)) throw new Error(`there is no database at ${file}`);
   if (!statSync(file).isFile())
     throw new Error(`${file} is not a regular file; move it away, then start Notify`);
   const fresh = `${file}.recovering`;
   removeWithCompanions(fresh);
-  const target = openDatabase(fresh);
-  let recovered: number;
+  // Reading a WAL database creates an empty -wal; only one that was there holds rows worth keeping.
+  const hadWal = existsSync(`${file}-wal`);
+  let result: CopyResult;
   try {
-    recovered = copyReadableRows(file, target);
-  } finally {
-    target.close();
+    result = await readInChild(file, fresh, timeLimitMs);
+  } catch (error) {
+    removeWithCompanions(fresh);
+    if (!hadWal) removeIfEmpty(`${file}-wal`);
+    throw error;
   }
   const damagedCopy = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
-  for (const suffix of ['', '-wal']) {
-    if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${damagedCopy}${suffix}`);
-  }
+  renameSync(file, damagedCopy);
+  if (hadWal && existsSync(`${file}-wal`)) renameSync(`${file}-wal`, `${damagedCopy}-wal`);
+  else removeIfEmpty(`${file}-wal`);
   rmSync(`${file}-shm`, { force: true });
   renameSync(fresh, file);
-  return { recovered, damagedCopy };
+  return { ...result, damagedCopy };
 }
 
-function copyReadableRows(file: string, target: Db): number {
-  let source: Db;
-  try {
-    source = new Database(file, { fileMustExist: true });
-  } catch {
-    return 0;
-  }
-  try {
-    // A truncated file is refused outright unless the schema is "writable" (which better-sqlite3's
-    // defensive mode forbids): SQLite then reads the pages that are there instead of trusting the page
-    // count in the header. Nothing is ever written to the source.
-    source.unsafeMode(true);
-    source.pragma('writable_schema = ON');
-    const read = source.prepare(`SELECT ${COLUMNS} FROM notifications WHERE seq > ? ORDER BY seq`).raw(true);
-    const names = COLUMNS.split(', ');
-    const insert = target.prepare(
-      `INSERT OR IGNORE INTO notifications (${COLUMNS}) VALUES (${names.map(() => '?').join(', ')})`,
-    );
-    let copied = 0;
-    target.transaction(() => {
-      let after = 0;
-      let skips = 0;
-      while (skips <= MAX_SKIPS) {
-        let reachedEnd = true;
-        try {
-          for (const row of read.iterate(after) as Iterable<unknown[]>) {
-            after = row[0] as number;
-            copied += insert.run(row).changes;
-            skips = 0;
-          }
-        } catch {
-          reachedEnd = false;
-        }
-        if (reachedEnd) break;
-        after += 2 ** skips;
-        skips++;
+function readInChild(source: string, target: string, timeLimitMs: number): Promise<CopyResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(CHILD, [source, target], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    let reply: RecoveryReply | undefined;
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeLimitMs);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (stderr.length < MAX_CHILD_STDERR) stderr += chunk.toString();
+    });
+    child.on('message', (message) => (reply = message as RecoveryReply));
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new RecoveryTimeLimitError(timeLimitMs));
+      else if (reply && 'result' in reply) resolve(reply.result);
+      else if (reply) reject(new Error(reply.error));
+      else {
+        const output = stderr.trim().slice(0, MAX_CHILD_STDERR);
+        const how = signal ?? `exit code ${code}`;
+        reject(
+          new Error(`the recovery process ended without an answer (${how})${output ? `: ${output}` : ''}`),
+        );
       }
-    })();
-    return copied;
-  } catch {
-    // Not even the table can be found: the file holds nothing that can be read.
-    return 0;
-  } finally {
-    source.close();
-  }
+    });
+  });
 }
 
 function removeWithCompanions(file: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+function removeIfEmpty(file: string): void {
+  if (existsSync(file) && statSync(file).size === 0) rmSync(file);
 }

@@ -68,7 +68,14 @@ describe('notifyd and notifyctl command lines', () => {
       'stdout',
       /\n {2}db +recover: save what can be read from a damaged database\n/,
     ],
-    ['notifyctl', NOTIFYCTL, ['db', '--help'], 0, 'stdout', /^Usage: notifyctl db recover\n/],
+    [
+      'notifyctl',
+      NOTIFYCTL,
+      ['db', '--help'],
+      0,
+      'stdout',
+      /^Usage: notifyctl db recover \[--time-limit <seconds>\]\n/,
+    ],
     [
       'notifyctl',
       NOTIFYCTL,
