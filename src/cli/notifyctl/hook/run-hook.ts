@@ -15,8 +15,8 @@ import { readStdinPayload } from './read-payload.js';
  * running refuses at once. Long enough for a broker under load to commit.
  */
 const HTTP_TIMEOUT_MS = 500;
-/** How long stdin may stay silent before the hook goes on with what it has. */
-const STDIN_IDLE_MS = 1000;
+/** How long the hook reads stdin in all before it goes on with what it has. */
+const STDIN_DEADLINE_MS = 1000;
 const DEFAULT_PORT = 47821;
 
 const READERS: Readonly<Record<HookTool, (payload: unknown) => HookDecision>> = {
@@ -84,7 +84,7 @@ async function readDecision(tool: HookTool, args: readonly string[]): Promise<Ho
     const parsed = parseObject(argument);
     return parsed === undefined ? undefined : readCodexNotifyArgument(parsed);
   }
-  const text = await readStdinPayload(STDIN_IDLE_MS);
+  const text = await readStdinPayload(STDIN_DEADLINE_MS);
   const parsed = text === undefined ? undefined : parseObject(text);
   return parsed === undefined ? undefined : READERS[tool](parsed);
 }
