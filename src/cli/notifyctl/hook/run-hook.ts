@@ -1,4 +1,5 @@
 import { resolvePaths } from '../../../config/paths.js';
+import { ForeignListenerError } from '../../../client/errors.js';
 import { sendRequest } from '../../../client/transport.js';
 import { toArcEnvelope } from '../../../domain/hooks/arc-event.js';
 import { readClaudePayload } from '../../../domain/hooks/claude.js';
@@ -125,6 +126,7 @@ async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutco
     if (resolvedNothing) return { ok: true, detail: `${status} (nothing was open)` };
     return { ok: response.status >= 200 && response.status <= 299, detail: status };
   } catch (error) {
+    if (error instanceof ForeignListenerError) return { ok: false, detail: `not sent: ${error.message}` };
     return { ok: false, detail: `broker unreachable on port ${port} (${(error as Error).name})` };
   }
 }
