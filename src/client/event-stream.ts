@@ -1,9 +1,7 @@
-import { request } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import { createParser } from 'eventsource-parser';
 import type { NotificationDto } from './api-types.js';
-import { BrokerUnreachableError } from './errors.js';
 import { toHttpError } from './notify-client.js';
+import { openStreamingRequest } from './transport.js';
 
 /** One event of GET /v1/stream (docs/api.md "Event stream"). */
 export interface ChangeEvent {
@@ -32,62 +30,52 @@ export interface OpenStream {
   close(): void;
   /**
    * Settles when the stream ends: resolves when the broker ended it (it stopped) or close() was
-   * called; rejects with HttpError (refused) or BrokerUnreachableError (no connection, or it broke).
+   * called; rejects with HttpError (refused), ForeignListenerError (another user's program holds the
+   * port: nothing was sent) or BrokerUnreachableError (no connection, or it broke).
    */
   ended: Promise<void>;
 }
 
-/** Follows the broker's event stream over node:http; events are parsed by eventsource-parser. */
+/** Follows the broker's event stream through the transport; events are parsed by eventsource-parser. */
 export function openEventStream(options: StreamOptions, handlers: StreamHandlers): OpenStream {
-  const url = new URL('/v1/stream', options.baseUrl);
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
   if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
-  let closedByUs = false;
-  let close = () => {};
-  const ended = new Promise<void>((resolve, reject) => {
-    const outgoing = request(url, { method: 'GET', headers, agent: false }, (incoming) => {
-      const status = incoming.statusCode ?? 0;
-      incoming.setEncoding('utf8');
-      if (status !== 200) {
-        let body = '';
-        incoming.on('data', (chunk: string) => (body += chunk));
-        incoming.on('end', () =>
-          reject(
-            toHttpError({ status, statusText: incoming.statusMessage || STATUS_CODES[status] || '', body }),
-          ),
-        );
-        return;
+  const parser = createParser({
+    onEvent: (message) => {
+      if (message.event === 'reset') return handlers.onReset?.();
+      if (!message.event?.startsWith('notification.') || message.id === undefined) return;
+      let notification: NotificationDto;
+      try {
+        notification = JSON.parse(message.data) as NotificationDto;
+      } catch {
+        return; // not an event of ours: skipped rather than taking the reader down
       }
-      handlers.onOpen?.();
-      const parser = createParser({
-        onEvent: (message) => {
-          if (message.event === 'reset') return handlers.onReset?.();
-          if (!message.event?.startsWith('notification.') || message.id === undefined) return;
-          let notification: NotificationDto;
-          try {
-            notification = JSON.parse(message.data) as NotificationDto;
-          } catch {
-            return; // not an event of ours: skipped rather than taking the reader down
-          }
-          handlers.onEvent({ id: message.id, name: message.event, notification });
-        },
-      });
-      incoming.on('data', (chunk: string) => parser.feed(chunk));
-      incoming.on('end', () => resolve());
-      incoming.on('error', (error) =>
-        closedByUs ? resolve() : reject(new BrokerUnreachableError(url.origin, error.message)),
-      );
-    });
-    outgoing.on('error', (error) =>
-      closedByUs ? resolve() : reject(new BrokerUnreachableError(url.origin, error.message)),
-    );
-    outgoing.end();
-    close = () => {
-      closedByUs = true;
-      outgoing.destroy();
-      resolve();
-    };
+      handlers.onEvent({ id: message.id, name: message.event, notification });
+    },
   });
-  return { close: () => close(), ended };
+  // A refusal's body is kept for the error; an accepted stream's goes to the parser.
+  let refused: { status: number; statusText: string; body: string } | undefined;
+  const exchange = openStreamingRequest(
+    { method: 'GET', url: new URL('/v1/stream', options.baseUrl), headers },
+    {
+      onResponse: (status, statusText) => {
+        if (status === 200) handlers.onOpen?.();
+        else refused = { status, statusText, body: '' };
+      },
+      onText: (text) => {
+        if (refused) refused.body += text;
+        else parser.feed(text);
+      },
+    },
+  );
+  let closedByUs = false;
+  const ended = exchange.ended.then(() => {
+    if (refused && !closedByUs) throw toHttpError(refused);
+  });
+  const close = () => {
+    closedByUs = true;
+    exchange.close();
+  };
+  return { close, ended };
 }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
-import { isIPv4 } from 'node:net';
+import { ForeignListenerError } from './errors.js';
 
 /** The two ends of a connected TCP socket, as the client sees them. */
 export interface SocketEnds {
@@ -13,55 +13,97 @@ export interface SocketEnds {
 /** What /proc says about the process that accepted a connection. */
 export type ListenerOwner =
   | { known: true; uid: number }
-  /** Not Linux, or /proc/net unreadable: nothing can be checked. */
+  /** Not Linux: the system offers no cheap way to learn the owner, so nothing can be checked. */
   | { known: false; reason: 'unsupported' }
-  /** /proc/net is readable but lists no socket for the broker's end of this connection. */
+  /** Linux, but /proc/net lists no socket for the broker's end of this connection (or cannot be read). */
   | { known: false; reason: 'not-listed' };
 
-const TABLES = ['/proc/net/tcp', '/proc/net/tcp6'] as const;
+/** The socket's addresses come from the kernel, so the dotted form is all there is to tell IPv4 apart. */
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+/** A kernel socket table: /proc/net/tcp, or tcp6 (where a listener on `::` lists its IPv4 peers). */
+export type SocketTable = 'tcp' | 'tcp6';
+
+/**
+ * The row of `table` that holds `pair` (`<local> <remote>` as the table prints them), from the pair
+ * to the end of the row; undefined when no row holds it or the table cannot be read.
+ */
+export type RowFinder = (table: SocketTable, pair: string) => string | undefined;
+
+/**
+ * Throws ForeignListenerError unless the program that accepted the connection runs as this user. On
+ * Linux an owner that cannot be found counts as foreign: failing open there would hand the token to
+ * exactly the listener the check exists for.
+ */
+export function assertOwnListener(ends: SocketEnds, origin: string): void {
+  const owner = listenerOwner(ends);
+  if (owner.known ? owner.uid === process.getuid?.() : owner.reason === 'unsupported') return;
+  throw new ForeignListenerError(origin, owner.known ? owner.uid : undefined);
+}
 
 /**
  * Linux only: the uid that owns the broker's end of a loopback connection. The kernel lists every TCP
  * socket in /proc/net/tcp (and tcp6, for a listener bound to `::` that accepted an IPv4 client), each
- * with the uid of the process that created it; the accepted socket inherits its listener's uid. The
- * row is found through the connection's address pair: its local end is our remote end and the other
- * way round. Reading two small files in-process keeps `notify` fast; no `ss` or `lsof` is spawned.
+ * with the uid of the process that created it; the accepted socket inherits its listener's uid.
+ * The tables are read in-process: spawning `ss` or `lsof` would cost every call far more.
  */
 export function listenerOwner(ends: SocketEnds, platform: NodeJS.Platform = process.platform): ListenerOwner {
-  const { localAddress, localPort, remoteAddress, remotePort } = ends;
-  if (platform !== 'linux' || !localAddress || !remoteAddress || !localPort || !remotePort) {
-    return { known: false, reason: 'unsupported' };
-  }
-  if (!isIPv4(localAddress) || !isIPv4(remoteAddress)) return { known: false, reason: 'unsupported' };
-  const wanted = [
-    { local: v4Hex(remoteAddress, remotePort), remote: v4Hex(localAddress, localPort) },
-    { local: mappedHex(remoteAddress, remotePort), remote: mappedHex(localAddress, localPort) },
-  ];
-  let readable = false;
-  for (const [index, table] of TABLES.entries()) {
-    let text: string;
-    try {
-      text = readFileSync(table, 'latin1');
-    } catch {
-      continue;
-    }
-    readable = true;
-    const uid = findUid(text, wanted[index]!);
-    if (uid !== undefined) return { known: true, uid };
-  }
-  return readable ? { known: false, reason: 'not-listed' } : { known: false, reason: 'unsupported' };
+  if (platform !== 'linux') return { known: false, reason: 'unsupported' };
+  return ownerOfConnection(ends, (table, pair) => findRow(`/proc/net/${table}`, pair));
 }
 
-/** Columns: sl, local_address, rem_address, st, tx:rx queue, tr:when, retrnsmt, uid, ... */
-function findUid(table: string, wanted: { local: string; remote: string }): number | undefined {
-  for (const line of table.split('\n')) {
-    const columns = line.trim().split(/\s+/);
-    if (columns[1] === wanted.local && columns[2] === wanted.remote) {
-      const uid = Number(columns[7]);
-      return Number.isInteger(uid) ? uid : undefined;
-    }
+/**
+ * The row of the connection is found through its address pair: the broker's local end is our remote
+ * end and the other way round. Only IPv4 connections are looked up (every client dials 127.0.0.1).
+ * tcp6 is searched only when tcp does not list the connection: the broker listens on 127.0.0.1.
+ */
+export function ownerOfConnection(ends: SocketEnds, find: RowFinder): ListenerOwner {
+  const { localAddress, localPort, remoteAddress, remotePort } = ends;
+  if (!localAddress || !remoteAddress || !localPort || !remotePort)
+    return { known: false, reason: 'not-listed' };
+  if (!IPV4.test(localAddress) || !IPV4.test(remoteAddress)) return { known: false, reason: 'not-listed' };
+  const row =
+    find('tcp', `${v4Hex(remoteAddress, remotePort)} ${v4Hex(localAddress, localPort)}`) ??
+    find('tcp6', `${mappedHex(remoteAddress, remotePort)} ${mappedHex(localAddress, localPort)}`);
+  // From the pair on, a row reads `local remote st tx:rx tr:when retrnsmt uid ...`.
+  const uid = Number(row?.trim().split(/\s+/)[6]);
+  return row !== undefined && Number.isInteger(uid)
+    ? { known: true, uid }
+    : { known: false, reason: 'not-listed' };
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Reads the table only as far as the row: each read makes the kernel walk its connection hash and
+ * print rows, which on a busy host costs milliseconds per table, so stopping early keeps the hook fast.
+ */
+function findRow(file: string, pair: string): string | undefined {
+  const needle = ` ${pair} `;
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
   }
-  return undefined;
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let text = '';
+    for (;;) {
+      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      text += chunk.toString('latin1', 0, read);
+      const at = text.indexOf(needle);
+      const end = at < 0 ? -1 : text.indexOf('\n', at);
+      if (at >= 0 && (end >= 0 || read === 0)) return text.slice(at + 1, end < 0 ? undefined : end);
+      if (read === 0) return undefined;
+      // A row cut by the chunk's end is kept whole for the next round; complete rows are dropped.
+      if (at < 0) text = text.slice(text.lastIndexOf('\n') + 1);
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The kernel prints each 32-bit word of an address as a number in the machine's byte order. */

@@ -13,10 +13,8 @@ import type {
   TypeEntry,
   TestToastResult,
 } from './api-types.js';
-import { ForeignListenerError, HttpError, UnexpectedResponseError } from './errors.js';
-import { listenerOwner } from './listener-owner.js';
+import { HttpError, UnexpectedResponseError } from './errors.js';
 import { sendRequest, type RawResponse } from './transport.js';
-import type { Socket } from 'node:net';
 
 /** Spec "Limits": every broker call of the client gives up after 10 seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -27,28 +25,22 @@ export interface NotifyClientOptions {
   /** Sent as `Authorization: Bearer`; without it every /v1 call answers 401. */
   token?: string;
   timeoutMs?: number;
-  /**
-   * Before anything is sent, check on Linux that the listener belongs to this user (default true):
-   * while the broker is down, another local user could bind its port and collect the token.
-   */
-  checkListenerOwner?: boolean;
 }
 
 /**
  * The typed client of the broker's HTTP API. Non-2xx answers throw HttpError; failed connections
- * throw BrokerUnreachableError; a silent broker throws BrokerTimeoutError.
+ * throw BrokerUnreachableError; a silent broker throws BrokerTimeoutError; another user's program on
+ * the port throws ForeignListenerError, and nothing was sent to it (the transport checks every call).
  */
 export class NotifyClient {
   readonly baseUrl: string;
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
-  readonly #checkListenerOwner: boolean;
 
   constructor(options: NotifyClientOptions) {
     this.baseUrl = options.baseUrl;
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#checkListenerOwner = options.checkListenerOwner ?? true;
   }
 
   create(body: CreateNotificationBody): Promise<NotificationDto> {
@@ -151,7 +143,6 @@ export class NotifyClient {
       headers,
       timeoutMs: this.#timeoutMs,
       ...(body !== undefined && { body: raw ? body : JSON.stringify(body) }),
-      ...(this.#checkListenerOwner && { beforeSend: (socket: Socket) => this.#checkOwner(socket) }),
     });
     if (response.status < 200 || response.status > 299) throw toHttpError(response);
     // 204 No Content (a deletion) has nothing to parse.
@@ -163,13 +154,6 @@ export class NotifyClient {
         `${method} ${path} answered ${response.status} with a body that is not JSON`,
       );
     }
-  }
-
-  #checkOwner(socket: Socket): void {
-    const owner = listenerOwner(socket);
-    if (owner.known && owner.uid === process.getuid?.()) return;
-    if (owner.known) throw new ForeignListenerError(this.baseUrl, owner.uid);
-    if (owner.reason === 'not-listed') throw new ForeignListenerError(this.baseUrl, undefined);
   }
 }
 

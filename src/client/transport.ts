@@ -1,6 +1,13 @@
-import { request, STATUS_CODES } from 'node:http';
+import { request, STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { BrokerTimeoutError, BrokerUnreachableError } from './errors.js';
+import { assertOwnListener } from './listener-owner.js';
+
+/**
+ * The only way a client (notify, notifyctl, the hook adapter, the MCP server) talks to the broker.
+ * Every exchange checks who accepted the connection before a single byte (headers, token, body) is
+ * written, so no caller can forget it: another local user may hold the port while the broker is down.
+ */
 
 export interface RawRequest {
   method: string;
@@ -8,11 +15,6 @@ export interface RawRequest {
   headers: Record<string, string>;
   body?: string | Buffer;
   timeoutMs: number;
-  /**
-   * Runs once the connection is up and before a single byte (headers, token, body) is written; a
-   * throw ends the exchange with that error and nothing sent.
-   */
-  beforeSend?: (socket: Socket) => void;
 }
 
 export interface RawResponse {
@@ -24,56 +26,114 @@ export interface RawResponse {
 /**
  * One HTTP exchange over node:http, which loads far faster than the undici behind global fetch; the
  * client runs on every agent's hot path. The timeout covers the whole exchange, not just idle gaps.
+ * Rejects with ForeignListenerError (nothing sent), BrokerUnreachableError or BrokerTimeoutError.
  */
 export function sendRequest(raw: RawRequest): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const headers = { ...raw.headers };
-    if (raw.body !== undefined) headers['content-length'] = String(Buffer.byteLength(raw.body));
     let timedOut = false;
-    let refusal: Error | undefined;
-    const outgoing = request(raw.url, { method: raw.method, headers, agent: false }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        clearTimeout(timer);
-        const status = incoming.statusCode ?? 0;
-        resolve({
-          status,
-          statusText: incoming.statusMessage || STATUS_CODES[status] || '',
-          body: Buffer.concat(chunks).toString('utf8'),
+    const exchange = startExchange(raw, {
+      onResponse(incoming) {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          clearTimeout(timer);
+          resolve({ ...statusLine(incoming), body: Buffer.concat(chunks).toString('utf8') });
         });
-      });
-      incoming.on('error', fail);
+        incoming.on('error', (error) => fail(unreachable(raw.url, error)));
+      },
+      onFailure: fail,
     });
     const timer = setTimeout(() => {
       timedOut = true;
-      outgoing.destroy();
+      exchange.abort();
     }, raw.timeoutMs);
     function fail(error: Error): void {
       clearTimeout(timer);
-      reject(
-        refusal ??
-          (timedOut
-            ? new BrokerTimeoutError('the request timed out')
-            : new BrokerUnreachableError(raw.url.origin, error.message)),
-      );
+      reject(timedOut ? new BrokerTimeoutError('the request timed out') : error);
     }
-    outgoing.on('error', fail);
-    // node:http writes the request head only at the first write or end(), so holding end() back until
-    // the check has passed keeps the token off the wire.
-    outgoing.once('socket', (socket: Socket) => {
-      const send = () => {
-        try {
-          raw.beforeSend?.(socket);
-        } catch (error) {
-          refusal = error as Error;
-          outgoing.destroy(refusal);
-          return;
-        }
-        outgoing.end(raw.body);
-      };
-      if (socket.connecting) socket.once('connect', send);
-      else send();
-    });
   });
+}
+
+export type StreamRequest = Omit<RawRequest, 'timeoutMs'>;
+
+export interface StreamingHandlers {
+  /** The status line arrived; the body follows through onText. */
+  onResponse(status: number, statusText: string): void;
+  /** Each piece of the body as UTF-8 text, in order. */
+  onText(text: string): void;
+}
+
+export interface StreamingExchange {
+  /**
+   * Resolves when the body ends or close() was called; rejects with ForeignListenerError (nothing
+   * sent) or BrokerUnreachableError (no connection, or it broke).
+   */
+  ended: Promise<void>;
+  close(): void;
+}
+
+/** A long-lived exchange with the same owner check; no timeout, since a stream may stay quiet for hours. */
+export function openStreamingRequest(raw: StreamRequest, handlers: StreamingHandlers): StreamingExchange {
+  let close = () => {};
+  // Settled once: after close() has resolved it, the error of the aborted connection changes nothing.
+  const ended = new Promise<void>((resolve, reject) => {
+    const exchange = startExchange(raw, {
+      onResponse(incoming) {
+        const { status, statusText } = statusLine(incoming);
+        handlers.onResponse(status, statusText);
+        incoming.setEncoding('utf8');
+        incoming.on('data', handlers.onText);
+        incoming.on('end', () => resolve());
+        incoming.on('error', (error) => reject(unreachable(raw.url, error)));
+      },
+      onFailure: reject,
+    });
+    close = () => {
+      exchange.abort();
+      resolve();
+    };
+  });
+  return { ended, close: () => close() };
+}
+
+interface ExchangeEvents {
+  onResponse(incoming: IncomingMessage): void;
+  /** ForeignListenerError when the check refused the listener, else BrokerUnreachableError. */
+  onFailure(error: Error): void;
+}
+
+/**
+ * Opens the connection, checks its listener, and only then writes the request: node:http sends the
+ * request head at the first write or end(), so holding end() back keeps the token off the wire.
+ */
+function startExchange(raw: StreamRequest, events: ExchangeEvents): { abort(): void } {
+  const headers = { ...raw.headers };
+  if (raw.body !== undefined) headers['content-length'] = String(Buffer.byteLength(raw.body));
+  let refusal: Error | undefined;
+  const outgoing = request(raw.url, { method: raw.method, headers, agent: false }, events.onResponse);
+  outgoing.on('error', (error) => events.onFailure(refusal ?? unreachable(raw.url, error)));
+  outgoing.once('socket', (socket: Socket) => {
+    const send = () => {
+      try {
+        assertOwnListener(socket, raw.url.origin);
+      } catch (error) {
+        refusal = error as Error;
+        outgoing.destroy(refusal);
+        return;
+      }
+      outgoing.end(raw.body);
+    };
+    if (socket.connecting) socket.once('connect', send);
+    else send();
+  });
+  return { abort: () => outgoing.destroy() };
+}
+
+function statusLine(incoming: IncomingMessage): { status: number; statusText: string } {
+  const status = incoming.statusCode ?? 0;
+  return { status, statusText: incoming.statusMessage || STATUS_CODES[status] || '' };
+}
+
+function unreachable(url: URL, error: Error): BrokerUnreachableError {
+  return new BrokerUnreachableError(url.origin, error.message);
 }

@@ -1,41 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { createTempHome } from '../support/broker-process.js';
-import { runNotify } from '../support/notify-cli.js';
-
-const NOBODY = 65534;
-
-/**
- * A real HTTP server owned by another user (nobody), as a neighbour on a shared machine could start
- * while the broker is down. It prints every byte it receives, so the test sees whether anything leaked.
- */
-async function startForeignServer(
-  host: string,
-): Promise<{ port: number; received: () => string; stop: () => void }> {
-  const script = `
-    const server = require('node:net').createServer((socket) => {
-      socket.on('data', (chunk) => process.stdout.write('RECEIVED ' + JSON.stringify(chunk.toString()) + '\\n'));
-      socket.on('error', () => {});
-    });
-    server.listen(0, ${JSON.stringify(host)}, () => console.log('PORT ' + server.address().port));`;
-  const child: ChildProcess = spawn(process.execPath, ['-e', script], {
-    uid: NOBODY,
-    gid: NOBODY,
-    cwd: '/',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /PORT (\d+)/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the server as nobody exited with ${code}: ${output}`)));
-  });
-  return { port, received: () => output.replace(/^PORT \d+\n/, ''), stop: () => child.kill() };
-}
+import { foreignListenerText, NOBODY, settle, startForeignServer } from '../support/foreign-server.js';
+import { NOTIFY, runNotify } from '../support/notify-cli.js';
+import { runWithUnlistedSockets } from '../support/unlisted-sockets.js';
 
 describe('notify and a listener of another user', () => {
   for (const host of ['127.0.0.1', '::']) {
@@ -50,15 +18,8 @@ describe('notify and a listener of another user', () => {
               env: home.env,
             },
           );
-          assert.deepEqual(result, {
-            code: 1,
-            stdout: '',
-            stderr:
-              `The program listening at http://127.0.0.1:${server.port} belongs to another user (uid ${NOBODY}), not to you (uid ${process.getuid!()}), ` +
-              `so nothing was sent to it: it could be someone else's program waiting for your token. ` +
-              `Stop that program, or run notifyd on another port ("port" in config.json) and use that port (--port or NOTIFY_PORT).\n`,
-          });
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          assert.deepEqual(result, { code: 1, stdout: '', stderr: foreignListenerText(server.port) });
+          await settle();
           assert.equal(server.received(), '', 'not one byte reached the foreign server');
         } finally {
           server.stop();
@@ -66,5 +27,48 @@ describe('notify and a listener of another user', () => {
         }
       });
     }
+  }
+});
+
+describe('notify when /proc lists no socket for the connection', () => {
+  it('the harness: /proc/net/tcp and tcp6 are readable and hold their header line only', async () => {
+    const result = await runWithUnlistedSockets(
+      '-e',
+      [
+        `const { readFileSync } = require('node:fs');
+         for (const table of ['tcp', 'tcp6']) console.log(readFileSync('/proc/net/' + table, 'utf8').trim().split('\\n').length);`,
+      ],
+      { env: { PATH: process.env['PATH'] } },
+    );
+    assert.deepEqual(result, { code: 0, stdout: '1\n1\n', stderr: '' });
+  });
+
+  // The listener is this test's own (same uid), so only the missing row can make notify refuse it:
+  // an owner that cannot be found counts as foreign rather than as fine.
+  for (const command of [['send', 'Deploy?', '--key', 'k'], ['health']]) {
+    it(`${command[0]} refuses, sends nothing and exits 1`, async () => {
+      const server = await startForeignServer('127.0.0.1', undefined);
+      const home = createTempHome();
+      try {
+        const result = await runWithUnlistedSockets(
+          NOTIFY,
+          [...command, '--port', String(server.port), '--token', 'my-secret-token'],
+          { env: home.env },
+        );
+        assert.deepEqual(result, {
+          code: 1,
+          stdout: '',
+          stderr:
+            `Notify could not find out which user owns the program listening at http://127.0.0.1:${server.port}, ` +
+            `so nothing was sent to it: it could be someone else's program waiting for your token. ` +
+            `Stop that program, or run notifyd on another port ("port" in config.json) and use that port (--port or NOTIFY_PORT).\n`,
+        });
+        await settle();
+        assert.equal(server.received(), '', 'not one byte reached the listener');
+      } finally {
+        server.stop();
+        home.cleanup();
+      }
+    });
   }
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { HttpError } from '../../client/errors.js';
+import { ForeignListenerError, HttpError } from '../../client/errors.js';
 import { NotifyClient } from '../../client/notify-client.js';
 import { readClientConfig } from '../notify/client-config.js';
 import { resolvePaths } from '../../config/paths.js';
@@ -55,6 +55,7 @@ export async function checkBroker(context: DoctorContext): Promise<Finding[]> {
   try {
     await anonymous.liveness();
   } catch (error) {
+    if (error instanceof ForeignListenerError) return [foreignListenerFinding(error)];
     return [
       {
         name: 'broker',
@@ -87,6 +88,19 @@ export async function checkBroker(context: DoctorContext): Promise<Finding[]> {
       },
     ];
   }
+}
+
+/** The client refused the port's listener before it sent anything: say so rather than "nothing answers". */
+function foreignListenerFinding(error: ForeignListenerError): Finding {
+  const who =
+    error.ownerUid === undefined
+      ? `the owner of the program listening at ${error.baseUrl} cannot be found`
+      : `the program listening at ${error.baseUrl} belongs to another user (uid ${error.ownerUid})`;
+  return {
+    name: 'broker',
+    verdict: 'fail',
+    text: `${who}, so nothing was sent to it; stop it, or run notifyd on another port ("port" in config.json)`,
+  };
 }
 
 /** GetServerInformation on the session bus, through dbus-send with an argument array. */

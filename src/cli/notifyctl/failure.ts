@@ -1,5 +1,11 @@
-import { BrokerTimeoutError, BrokerUnreachableError, HttpError } from '../../client/errors.js';
+import {
+  BrokerTimeoutError,
+  BrokerUnreachableError,
+  ForeignListenerError,
+  HttpError,
+} from '../../client/errors.js';
 import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED } from '../notify/failure.js';
+import { foreignListenerMessage } from '../notify/foreign-listener-message.js';
 import { printError } from '../notify/output.js';
 
 /**
@@ -7,6 +13,10 @@ import { printError } from '../notify/output.js';
  * alone leaves a person stuck; returns the exit code (docs/notifyctl-presentation.md "Exit codes").
  */
 export function reportNotifyctlFailure(error: unknown): number {
+  if (error instanceof ForeignListenerError) {
+    printError(foreignListenerMessage(error));
+    return EXIT_FAILURE;
+  }
   if (error instanceof CliError) {
     printError(error.message);
     return error.exitCode;

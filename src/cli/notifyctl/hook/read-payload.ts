@@ -2,17 +2,18 @@
 const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 /**
- * The hook payload the tool writes to stdin, as text; undefined when stdin is a terminal, larger
- * than the cap, or still open after `idleMs` without data (a tool that never closes it must not
- * hold the hook).
+ * The hook payload the tool writes to stdin, as text; undefined when stdin is a terminal or larger
+ * than the cap. Reading stops at `deadlineMs` after the start whether or not data still trickles in
+ * (what arrived by then is returned): a tool that never closes stdin, or a writer that sends a byte
+ * now and then, must not hold the hook.
  */
-export function readStdinPayload(idleMs: number): Promise<string | undefined> {
+export function readStdinPayload(deadlineMs: number): Promise<string | undefined> {
   const stdin = process.stdin;
   if (stdin.isTTY) return Promise.resolve(undefined);
   return new Promise((done) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let timer = setTimeout(finish, idleMs);
+    const timer = setTimeout(finish, deadlineMs);
     function finish(): void {
       clearTimeout(timer);
       stdin.removeAllListeners('data');
@@ -23,8 +24,6 @@ export function readStdinPayload(idleMs: number): Promise<string | undefined> {
     stdin.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_PAYLOAD_BYTES) chunks.push(chunk);
-      clearTimeout(timer);
-      timer = setTimeout(finish, idleMs);
     });
     stdin.once('end', finish);
     stdin.once('error', finish);

@@ -1,4 +1,5 @@
 import { resolvePaths } from '../../../config/paths.js';
+import { ForeignListenerError } from '../../../client/errors.js';
 import { sendRequest } from '../../../client/transport.js';
 import { toArcEnvelope } from '../../../domain/hooks/arc-event.js';
 import { readClaudePayload } from '../../../domain/hooks/claude.js';
@@ -15,8 +16,8 @@ import { readStdinPayload } from './read-payload.js';
  * running refuses at once. Long enough for a broker under load to commit.
  */
 const HTTP_TIMEOUT_MS = 500;
-/** How long stdin may stay silent before the hook goes on with what it has. */
-const STDIN_IDLE_MS = 1000;
+/** How long the hook reads stdin in all before it goes on with what it has. */
+const STDIN_DEADLINE_MS = 1000;
 const DEFAULT_PORT = 47821;
 
 const READERS: Readonly<Record<HookTool, (payload: unknown) => HookDecision>> = {
@@ -84,7 +85,7 @@ async function readDecision(tool: HookTool, args: readonly string[]): Promise<Ho
     const parsed = parseObject(argument);
     return parsed === undefined ? undefined : readCodexNotifyArgument(parsed);
   }
-  const text = await readStdinPayload(STDIN_IDLE_MS);
+  const text = await readStdinPayload(STDIN_DEADLINE_MS);
   const parsed = text === undefined ? undefined : parseObject(text);
   return parsed === undefined ? undefined : READERS[tool](parsed);
 }
@@ -125,6 +126,7 @@ async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutco
     if (resolvedNothing) return { ok: true, detail: `${status} (nothing was open)` };
     return { ok: response.status >= 200 && response.status <= 299, detail: status };
   } catch (error) {
+    if (error instanceof ForeignListenerError) return { ok: false, detail: `not sent: ${error.message}` };
     return { ok: false, detail: `broker unreachable on port ${port} (${(error as Error).name})` };
   }
 }
