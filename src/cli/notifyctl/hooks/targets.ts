@@ -34,6 +34,8 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       'PostToolUse',
       'PostToolUseFailure',
       'PermissionDenied',
+      'Elicitation',
+      'ElicitationResult',
       'SessionEnd',
     ],
     entry: (command) => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
@@ -45,7 +47,7 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       scope === 'user'
         ? join(env['CODEX_HOME'] || join(home(env), '.codex'), 'hooks.json')
         : join(cwd, '.codex', 'hooks.json'),
-    events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse'],
+    events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse', 'Interrupt', 'SessionEnd'],
     entry: (command) => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
     nextStep: 'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.',
   },
