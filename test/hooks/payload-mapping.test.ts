@@ -226,8 +226,9 @@ describe('hook payloads that are not what the tools document', () => {
 });
 
 // Shapes checked against named tool versions (issue 18): one fixture file per tool version, one row per
-// event, notification type and prompt source. Claude Code 2.1.332: live in `claude -p` against a
-// stand-in API (Stop, StopFailure, SessionEnd, UserPromptSubmit without `source`, the task
+// event, notification type and prompt source. Claude Code 2.1.332: live, interactive and `claude -p`,
+// against a stand-in API (PermissionRequest, PostToolUse, Stop with and without background tasks,
+// StopFailure, SessionEnd, UserPromptSubmit, which carried no `source` in either mode, and the task
 // notification), the binary's notification list and the messages it builds, and the hook input types
 // of @anthropic-ai/claude-agent-sdk 0.3.332. Codex 0.169.0: the hook input JSON Schemas in its binary.
 
@@ -290,6 +291,13 @@ const CLAUDE_CODE_2_1_332: Record<string, Expected> = {
     message: 'The turn ended with an error (unknown).',
   },
   SessionEnd: 'resolve',
+  'SessionEnd.prompt_input_exit': 'resolve',
+  PermissionRequest: {
+    raise: 'permission',
+    title: NEEDS_PERMISSION,
+    message: 'Claude Code wants to use Bash.',
+  },
+  PostToolUse: 'resolve',
   'Elicitation.url': { raise: 'question', title: NEEDS_INPUT, message: 'Sign in to the deploy service' },
   ElicitationResult: 'resolve',
   PermissionDenied: 'resolve',
