@@ -150,6 +150,15 @@ describe('notifyctl hooks install details', () => {
           ? { name: 'notify', type: 'command', command: command(tool), timeout: 5000 }
           : { type: 'command', command: command(tool), timeout: 5 },
       );
+      if (tool !== 'codex') continue;
+      // Codex 0.169.0 caps these two at 3 s and warns about a longer timeout at every start.
+      for (const capped of ['SessionEnd', 'Interrupt']) {
+        assert.deepEqual(settings.hooks[capped]![0]!.hooks[0], {
+          type: 'command',
+          command: command(tool),
+          timeout: 3,
+        });
+      }
     }
   });
 

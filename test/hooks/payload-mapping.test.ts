@@ -230,7 +230,8 @@ describe('hook payloads that are not what the tools document', () => {
 // against a stand-in API (PermissionRequest, PostToolUse, Stop with and without background tasks,
 // StopFailure, SessionEnd, UserPromptSubmit, which carried no `source` in either mode, and the task
 // notification), the binary's notification list and the messages it builds, and the hook input types
-// of @anthropic-ai/claude-agent-sdk 0.3.332. Codex 0.169.0: the hook input JSON Schemas in its binary.
+// of @anthropic-ai/claude-agent-sdk 0.3.332. Codex 0.169.0: live in `codex exec` against a stand-in
+// Responses API (Stop, UserPromptSubmit, SessionEnd) and the hook input JSON Schemas in its binary.
 
 const NEEDS_INPUT = 'Claude Code needs your input';
 const NEEDS_PERMISSION = 'Claude Code needs your permission';
