@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort, startBroker } from '../test/support/broker-process.js';
 
@@ -141,7 +141,10 @@ async function reportFirstByte(brokerPort: number, env: NodeJS.ProcessEnv): Prom
   }
 }
 
-/** Spawns, notes when the process has a SIGHUP handler, and waits for its exit. */
+/**
+ * Spawns, notes when the process has a SIGHUP handler (polled every millisecond: a tighter loop takes
+ * the CPU the child needs), and waits for its exit.
+ */
 async function spawnAndWatch(
   args: string[],
   input: string,
@@ -154,7 +157,7 @@ async function spawnAndWatch(
   let listeningMs = NaN;
   while (child.exitCode === null && Number.isNaN(listeningMs)) {
     if (hasSighupHandler(child.pid!)) listeningMs = performance.now() - spawnedAt;
-    else await nextTurn();
+    else await sleep(1);
   }
   await exited;
   return { spawnedAt, listeningMs };
