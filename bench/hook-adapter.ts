@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort, startBroker } from '../test/support/broker-process.js';
 
@@ -61,6 +64,7 @@ export async function runHookAdapterBench(): Promise<void> {
       `${cases[3]!.name.padEnd(32)} ${unreachable.toFixed(1)} ms  ${(unreachable / bare).toFixed(2)}x bare node, ` +
         `+${extra.toFixed(1)} ms (${verdict} the ${UNREACHABLE_BUDGET_MS} ms budget)`,
     );
+    await reportFirstByte(broker.port, env);
   } finally {
     await broker.stop();
     broker.home.cleanup();
@@ -80,4 +84,90 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** `claude -p` ends a hook's process group with SIGTERM about this long after spawning it. */
+const EARLY_STOP_MS = 44;
+const SIGHUP_BIT = 1n << 0n;
+
+/**
+ * How soon after the spawn a hook is safe from an early stop and its request is on the wire: when a
+ * bare Node program runs its first line (the floor: Node dies of a signal before that), when the
+ * adapter listens for stop signals (its SIGHUP handler, installed last, in /proc/<pid>/status), and
+ * when the first byte of its request reaches the broker (through a pass-through proxy that notes it).
+ * Linux only, for /proc.
+ */
+async function reportFirstByte(brokerPort: number, env: NodeJS.ProcessEnv): Promise<void> {
+  if (!existsSync('/proc/self/status')) return console.log('spawn to request: needs /proc (Linux)');
+  const arrivals: number[] = [];
+  const proxy = createServer((client) => {
+    client.once('data', () => arrivals.push(performance.now()));
+    const upstream = connect(brokerPort, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const viaProxy = { ...env, NOTIFY_PORT: String((proxy.address() as AddressInfo).port) };
+  const bare = ['-e', 'process.on("SIGHUP", () => {}); setTimeout(() => {}, 50)'];
+  const firstLine: number[] = [];
+  const listening: number[] = [];
+  const request: number[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      firstLine.push((await spawnAndWatch(bare, '', env)).listeningMs);
+      const seen = arrivals.length;
+      const hook = await spawnAndWatch(
+        [HOOK, 'claude'],
+        payload('StopFailure', { error: 'unknown' }),
+        viaProxy,
+      );
+      listening.push(hook.listeningMs);
+      request.push(arrivals[seen]! - hook.spawnedAt);
+    }
+  } finally {
+    proxy.close();
+  }
+  const within = (value: number) => (value <= EARLY_STOP_MS ? 'before' : 'AFTER');
+  console.log(`runs: ${RUNS} each, interleaved; median time after the spawn`);
+  for (const [name, value] of [
+    ['bare node runs its first line', median(firstLine)],
+    ['hook listens for stop signals', median(listening)],
+    ['hook request reaches the broker', median(request)],
+  ] as const) {
+    console.log(
+      `${name.padEnd(32)} ${value.toFixed(1)} ms  (${within(value)} the ~${EARLY_STOP_MS} ms SIGTERM of claude -p)`,
+    );
+  }
+}
+
+/**
+ * Spawns, notes when the process has a SIGHUP handler (polled every millisecond: a tighter loop takes
+ * the CPU the child needs), and waits for its exit.
+ */
+async function spawnAndWatch(
+  args: string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ spawnedAt: number; listeningMs: number }> {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'ignore', 'ignore'] });
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  child.stdin.end(input);
+  let listeningMs = NaN;
+  while (child.exitCode === null && Number.isNaN(listeningMs)) {
+    if (hasSighupHandler(child.pid!)) listeningMs = performance.now() - spawnedAt;
+    else await sleep(1);
+  }
+  await exited;
+  return { spawnedAt, listeningMs };
+}
+
+function hasSighupHandler(pid: number): boolean {
+  try {
+    const mask = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return mask !== undefined && (BigInt(`0x${mask}`) & SIGHUP_BIT) !== 0n;
+  } catch {
+    return false;
+  }
 }

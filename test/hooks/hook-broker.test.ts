@@ -5,20 +5,32 @@ import { describe, it } from 'node:test';
 import type { HookTool } from '../../src/domain/hooks/decision.js';
 import type { NotificationDto } from '../../src/client/api-types.js';
 import { useBroker } from '../support/broker-process.js';
-import { fixtures, NOTIFYCTL, runHook } from './support.js';
+import { fixtureFile, fixtures, NOTIFYCTL, runHook } from './support.js';
 
 const broker = useBroker();
 
 /** A recorded payload for a session of the test's own, so tests do not share conditions. */
-function payload(tool: HookTool, name: string, session: string, cwd = broker.home.home): string {
-  const recorded = { ...fixtures(tool)[name]! };
+function payload(
+  tool: HookTool,
+  name: string,
+  session: string,
+  cwd = broker.home.home,
+  recordings = fixtures(tool),
+): string {
+  const recorded = { ...recordings[name]! };
   if (name.startsWith('notify.')) Object.assign(recorded, { 'thread-id': session, cwd });
   else Object.assign(recorded, { session_id: session, cwd });
   return JSON.stringify(recorded);
 }
 
-async function hook(tool: HookTool, name: string, session: string, cwd?: string): Promise<void> {
-  const body = payload(tool, name, session, cwd);
+async function hook(
+  tool: HookTool,
+  name: string,
+  session: string,
+  cwd?: string,
+  recordings?: Record<string, Record<string, unknown>>,
+): Promise<void> {
+  const body = payload(tool, name, session, cwd, recordings);
   const result = name.startsWith('notify.')
     ? await runHook([tool, body], undefined, broker.home.env)
     : await runHook([tool], body, broker.home.env);
@@ -80,7 +92,7 @@ describe('hook adapters against a real broker', () => {
     ]);
   });
 
-  it('resolves a Claude Code permission prompt the person denied', async () => {
+  it('resolves what a Claude Code session left open when auto mode denies a call', async () => {
     await hook('claude', 'PermissionRequest', 'c-deny');
     await hook('claude', 'PermissionDenied', 'c-deny');
     assert.deepEqual(summary(await conditions('claude-code:c-deny')), ['permission_required:resolved']);
@@ -215,5 +227,67 @@ describe('hook adapters against a real broker', () => {
     const text = lines.join('\n');
     assert.ok(!text.includes(broker.token));
     assert.doesNotMatch(text, /PROMPT-|TRANSCRIPT-|TOOL-OUTPUT-|SECRET|c-log/);
+  });
+});
+
+describe('hook adapters against a real broker, with the shapes of Claude Code 2.1.332 and Codex 0.169.0', () => {
+  const claude = fixtureFile('claude-code-2.1.332');
+  const codex = fixtureFile('codex-0.169.0');
+  const claudeHook = (name: string, session: string) => hook('claude', name, session, undefined, claude);
+  const codexHook = (name: string, session: string) => hook('codex', name, session, undefined, codex);
+
+  it('keeps "Claude Code finished" through a /loop wake-up and a task report; the person\'s prompt clears it', async () => {
+    await claudeHook('Stop', 'c-loop');
+    for (const name of [
+      'UserPromptSubmit.loop_wakeup',
+      'UserPromptSubmit.schedule_wakeup',
+      'UserPromptSubmit.system',
+      'UserPromptSubmit.task_notification',
+    ]) {
+      await claudeHook(name, 'c-loop');
+    }
+    assert.deepEqual(summary(await conditions('claude-code:c-loop')), ['completed:active']);
+    await claudeHook('UserPromptSubmit.user', 'c-loop');
+    assert.deepEqual(summary(await conditions('claude-code:c-loop')), ['completed:resolved']);
+  });
+
+  it('shows a turn that left background work running as paused, then as finished in place', async () => {
+    await claudeHook('Stop.background_tasks', 'c-bg');
+    let list = await conditions('claude-code:c-bg');
+    assert.deepEqual(summary(list), ['completed:active']);
+    assert.equal(list[0]!.title, 'Claude Code paused');
+    assert.equal(list[0]!.message, 'Claude Code ended its turn; 1 background task is still running.');
+    await claudeHook('Stop', 'c-bg');
+    list = await conditions('claude-code:c-bg');
+    assert.deepEqual(summary(list), ['completed:active']);
+    assert.equal(list[0]!.title, 'Claude Code finished');
+  });
+
+  it("raises a worker's permission prompt and a URL elicitation, and resolves it once the URL flow completes", async () => {
+    await claudeHook('Notification.worker_permission_prompt', 'c-worker');
+    const list = await conditions('claude-code:c-worker');
+    assert.deepEqual(summary(list), ['permission_required:active']);
+    assert.equal(list[0]!.message, 'researcher needs permission for Bash');
+    await claudeHook('Notification.elicitation_url_dialog', 'c-worker');
+    assert.deepEqual(summary(await conditions('claude-code:c-worker')), ['input_required:active']);
+    await claudeHook('Notification.elicitation_complete', 'c-worker');
+    assert.deepEqual(summary(await conditions('claude-code:c-worker')), ['input_required:resolved']);
+  });
+
+  it('records a StopFailure of the live shape as a failure the session end resolves', async () => {
+    await claudeHook('StopFailure', 'c-fail');
+    const [failure] = await conditions('claude-code:c-fail');
+    assert.equal(failure!.message, 'The turn ended with an error (unknown).');
+    await claudeHook('SessionEnd', 'c-fail');
+    assert.deepEqual(summary(await conditions('claude-code:c-fail')), ['error:resolved']);
+  });
+
+  it('resolves "Codex finished" when the session ends and an approval when the person interrupts', async () => {
+    await codexHook('Stop', 'x-end');
+    await codexHook('SessionEnd', 'x-end');
+    assert.deepEqual(summary(await conditions('codex:x-end')), ['completed:resolved']);
+    await codexHook('PermissionRequest', 'x-interrupt');
+    await codexHook('Interrupt', 'x-interrupt');
+    assert.deepEqual(summary(await conditions('codex:x-interrupt')), ['permission_required:resolved']);
   });
 });

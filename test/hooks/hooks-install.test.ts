@@ -33,9 +33,11 @@ const EVENTS: Record<HookTool, string[]> = {
     'PostToolUse',
     'PostToolUseFailure',
     'PermissionDenied',
+    'Elicitation',
+    'ElicitationResult',
     'SessionEnd',
   ],
-  codex: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse'],
+  codex: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse', 'Interrupt', 'SessionEnd'],
   gemini: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
 };
 
@@ -148,6 +150,15 @@ describe('notifyctl hooks install details', () => {
           ? { name: 'notify', type: 'command', command: command(tool), timeout: 5000 }
           : { type: 'command', command: command(tool), timeout: 5 },
       );
+      if (tool !== 'codex') continue;
+      // Codex 0.169.0 caps these two at 3 s and warns about a longer timeout at every start.
+      for (const capped of ['SessionEnd', 'Interrupt']) {
+        assert.deepEqual(settings.hooks[capped]![0]!.hooks[0], {
+          type: 'command',
+          command: command(tool),
+          timeout: 3,
+        });
+      }
     }
   });
 
@@ -164,7 +175,7 @@ describe('notifyctl hooks install details', () => {
     const installed = await notifyctl(home, ['hooks', 'install', 'codex']);
     assert.equal(
       installed.stdout,
-      `Installed Notify's Codex hooks in ${file} (PermissionRequest, Stop, UserPromptSubmit, PostToolUse).\n` +
+      `Installed Notify's Codex hooks in ${file} (PermissionRequest, Stop, UserPromptSubmit, PostToolUse, Interrupt, SessionEnd).\n` +
         'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.\n',
     );
   });
@@ -229,7 +240,7 @@ describe('notifyctl hooks install details', () => {
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 6);
     assert.match(lines[0]!, /^claude {2}user {5}not installed {2}.*\/\.claude\/settings\.json$/);
-    assert.match(lines[2]!, /^codex {3}user {5}installed \(4 events\) {2}.*\/\.codex\/hooks\.json$/);
+    assert.match(lines[2]!, /^codex {3}user {5}installed \(6 events\) {2}.*\/\.codex\/hooks\.json$/);
     assert.match(lines[4]!, /^gemini {2}user {5}installed \(5 events\) {2}.*\/\.gemini\/settings\.json$/);
   });
 });

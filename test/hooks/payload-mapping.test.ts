@@ -5,7 +5,7 @@ import { readClaudePayload } from '../../src/domain/hooks/claude.js';
 import { readCodexNotifyArgument, readCodexPayload } from '../../src/domain/hooks/codex.js';
 import type { HookDecision, HookTool } from '../../src/domain/hooks/decision.js';
 import { readGeminiPayload } from '../../src/domain/hooks/gemini.js';
-import { fixtures } from './support.js';
+import { fixtureFile, fixtures } from './support.js';
 
 type Expected =
   | { raise: 'question' | 'permission' | 'completion' | 'failure'; title: string; message: string }
@@ -130,6 +130,36 @@ function envelopeOf(tool: HookTool, decision: HookDecision) {
   });
 }
 
+const verb = (expected: Expected) =>
+  typeof expected === 'string' ? `${expected}s` : `raises ${expected.raise}`;
+
+/** The payload read and turned into the ARC event the expectation names (or none, when ignored). */
+function assertMapping(tool: HookTool, name: string, payload: unknown, expected: Expected): void {
+  const decision = read(tool, name, payload);
+  assert.equal(decision.session, SESSIONS[tool]);
+  assert.equal(decision.cwd, '/home/ada/api');
+  const envelope = envelopeOf(tool, decision);
+  if (expected === 'ignore') return assert.equal(envelope, undefined);
+  const common = {
+    arc_version: '0.1',
+    event_id: 'event-1',
+    occurred_at: '2026-11-23T15:40:00.000Z',
+    sender: { ...SENDERS[tool], instance_id: SESSIONS[tool] },
+    context: { session_id: SESSIONS[tool], project: 'api', cwd: '/home/ada/api' },
+  };
+  const key = `${SENDERS[tool].id}:${SESSIONS[tool]}`;
+  assert.deepEqual(
+    envelope,
+    expected === 'resolve'
+      ? { ...common, event_type: 'request.resolved', request: { key } }
+      : {
+          ...common,
+          event_type: 'request.created',
+          request: { key, kind: expected.raise, title: expected.title, message: expected.message },
+        },
+  );
+}
+
 for (const tool of ['claude', 'codex', 'gemini'] as const) {
   describe(`${tool} hook payloads → ARC events`, () => {
     const recorded = fixtures(tool);
@@ -139,31 +169,7 @@ for (const tool of ['claude', 'codex', 'gemini'] as const) {
     });
 
     for (const [name, expected] of Object.entries(TABLES[tool])) {
-      it(`${name} ${typeof expected === 'string' ? expected + 's' : `raises ${expected.raise}`}`, () => {
-        const decision = read(tool, name, recorded[name]);
-        assert.equal(decision.session, SESSIONS[tool]);
-        assert.equal(decision.cwd, '/home/ada/api');
-        const envelope = envelopeOf(tool, decision);
-        if (expected === 'ignore') return assert.equal(envelope, undefined);
-        const common = {
-          arc_version: '0.1',
-          event_id: 'event-1',
-          occurred_at: '2026-11-23T15:40:00.000Z',
-          sender: { ...SENDERS[tool], instance_id: SESSIONS[tool] },
-          context: { session_id: SESSIONS[tool], project: 'api', cwd: '/home/ada/api' },
-        };
-        const key = `${SENDERS[tool].id}:${SESSIONS[tool]}`;
-        assert.deepEqual(
-          envelope,
-          expected === 'resolve'
-            ? { ...common, event_type: 'request.resolved', request: { key } }
-            : {
-                ...common,
-                event_type: 'request.created',
-                request: { key, kind: expected.raise, title: expected.title, message: expected.message },
-              },
-        );
-      });
+      it(`${name} ${verb(expected)}`, () => assertMapping(tool, name, recorded[name], expected));
     }
 
     it('never carries a prompt, a transcript or tool input or output into an event', () => {
@@ -218,3 +224,132 @@ describe('hook payloads that are not what the tools document', () => {
     assert.equal(Array.from(envelope.request.message!).length, 4000);
   });
 });
+
+// Shapes checked against named tool versions (issue 18): one fixture file per tool version, one row per
+// event, notification type and prompt source. Claude Code 2.1.332: live, interactive and `claude -p`,
+// against a stand-in API (PermissionRequest, PostToolUse, Stop with and without background tasks,
+// StopFailure, SessionEnd, UserPromptSubmit, which carried no `source` in either mode, and the task
+// notification), the binary's notification list and the messages it builds, and the hook input types
+// of @anthropic-ai/claude-agent-sdk 0.3.332. Codex 0.169.0: live in `codex exec` against a stand-in
+// Responses API (Stop, UserPromptSubmit, SessionEnd) and the hook input JSON Schemas in its binary.
+
+const NEEDS_INPUT = 'Claude Code needs your input';
+const NEEDS_PERMISSION = 'Claude Code needs your permission';
+
+const CLAUDE_CODE_2_1_332: Record<string, Expected> = {
+  'Notification.worker_permission_prompt': {
+    raise: 'permission',
+    title: NEEDS_PERMISSION,
+    message: 'researcher needs permission for Bash',
+  },
+  'Notification.worker_permission_prompt.network': {
+    raise: 'permission',
+    title: NEEDS_PERMISSION,
+    message: 'researcher needs network access to registry.npmjs.org',
+  },
+  'Notification.elicitation_url_dialog': { raise: 'question', title: NEEDS_INPUT, message: NEEDS_INPUT },
+  'Notification.quota_auto_resume_stale': {
+    raise: 'question',
+    title: NEEDS_INPUT,
+    message: 'Usage limit reset — press enter to continue',
+  },
+  'Notification.quota_auto_resume_disabled': {
+    raise: 'question',
+    title: NEEDS_INPUT,
+    message: 'Automatic continue was turned off — the task will not resume on its own',
+  },
+  'Notification.quota_auto_resume_fired': 'resolve',
+  'Notification.elicitation_response': 'resolve',
+  'Notification.elicitation_complete': 'resolve',
+  'Notification.push_notification': 'ignore',
+  'Notification.computer_use_enter': 'ignore',
+  'Notification.computer_use_exit': 'ignore',
+  'Notification.model_refusal_fallback': 'ignore',
+  'Notification.auth_storage_failure': 'ignore',
+  'Notification.plugin_notification': 'ignore',
+  'UserPromptSubmit.no_source': 'resolve',
+  'UserPromptSubmit.user': 'resolve',
+  'UserPromptSubmit.sdk': 'ignore',
+  'UserPromptSubmit.system': 'ignore',
+  'UserPromptSubmit.loop_wakeup': 'ignore',
+  'UserPromptSubmit.schedule_wakeup': 'ignore',
+  'UserPromptSubmit.poll_event': 'ignore',
+  'UserPromptSubmit.task_notification': 'ignore',
+  Stop: { raise: 'completion', title: 'Claude Code finished', message: 'Claude Code finished its turn.' },
+  'Stop.background_tasks': {
+    raise: 'completion',
+    title: 'Claude Code paused',
+    message: 'Claude Code ended its turn; 1 background task is still running.',
+  },
+  'Stop.two_background_tasks': {
+    raise: 'completion',
+    title: 'Claude Code paused',
+    message: 'Claude Code ended its turn; 2 background tasks are still running.',
+  },
+  StopFailure: {
+    raise: 'failure',
+    title: 'Claude Code stopped on an error',
+    message: 'The turn ended with an error (unknown).',
+  },
+  SessionEnd: 'resolve',
+  'SessionEnd.prompt_input_exit': 'resolve',
+  PermissionRequest: {
+    raise: 'permission',
+    title: NEEDS_PERMISSION,
+    message: 'Claude Code wants to use Bash.',
+  },
+  PostToolUse: 'resolve',
+  'Elicitation.url': { raise: 'question', title: NEEDS_INPUT, message: 'Sign in to the deploy service' },
+  ElicitationResult: 'resolve',
+  PermissionDenied: 'resolve',
+};
+
+const CODEX_0_169_0: Record<string, Expected> = {
+  Interrupt: 'resolve',
+  SessionEnd: 'resolve',
+  PermissionRequest: {
+    raise: 'permission',
+    title: 'Codex needs your approval',
+    message: 'Codex wants to use Bash.',
+  },
+  Stop: { raise: 'completion', title: 'Codex finished', message: 'Codex finished its turn.' },
+  UserPromptSubmit: 'resolve',
+  SubagentStop: 'ignore',
+  PreCompact: 'ignore',
+};
+
+const CHECKED_VERSIONS: { tool: HookTool; version: string; file: string; table: Record<string, Expected> }[] =
+  [
+    {
+      tool: 'claude',
+      version: 'Claude Code 2.1.332',
+      file: 'claude-code-2.1.332',
+      table: CLAUDE_CODE_2_1_332,
+    },
+    { tool: 'codex', version: 'Codex 0.169.0', file: 'codex-0.169.0', table: CODEX_0_169_0 },
+  ];
+
+for (const { tool, version, file, table } of CHECKED_VERSIONS) {
+  describe(`${version} hook payloads → ARC events`, () => {
+    const recorded = fixtureFile(file);
+
+    it(`has a ${version} payload for every row of the table and a row for every payload`, () => {
+      assert.deepEqual(Object.keys(recorded).sort(), Object.keys(table).sort());
+    });
+
+    for (const [name, expected] of Object.entries(table)) {
+      it(`${name} (${version}) ${verb(expected)}`, () => assertMapping(tool, name, recorded[name], expected));
+    }
+
+    it(`never carries a prompt, a transcript, tool input or a URL of ${version} into an event`, () => {
+      for (const [name, payload] of Object.entries(recorded)) {
+        const sent = JSON.stringify(envelopeOf(tool, read(tool, name, payload)) ?? {});
+        assert.doesNotMatch(
+          sent,
+          /PROMPT-|TRANSCRIPT-|TOOL-OUTPUT-|TOOL-INPUT-|SECRET|task-notification/,
+          name,
+        );
+      }
+    });
+  });
+}

@@ -12,7 +12,12 @@ const FIXTURES = new URL('../../../test/fixtures/hooks/', import.meta.url);
 
 /** Recorded hook payloads of one tool, by name (test/fixtures/hooks/<tool>.json). */
 export function fixtures(tool: HookTool): Record<string, Record<string, unknown>> {
-  return JSON.parse(readFileSync(new URL(`${tool}.json`, FIXTURES), 'utf8')) as Record<
+  return fixtureFile(tool);
+}
+
+/** Hook payloads by name from test/fixtures/hooks/<name>.json (e.g. `claude-code-2.1.332`). */
+export function fixtureFile(name: string): Record<string, Record<string, unknown>> {
+  return JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8')) as Record<
     string,
     Record<string, unknown>
   >;

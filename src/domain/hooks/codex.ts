@@ -1,6 +1,10 @@
 import { IGNORE, RESOLVE, asRecord, decide, label, raise, text, type HookDecision } from './decision.js';
 
-const RETURN_EVENTS = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'SessionEnd']);
+/**
+ * Events that mean the person is back. Interrupt is the person stopping the turn at the terminal;
+ * SessionEnd (`reason` "other" in 0.169.0) ends whatever the session left open.
+ */
+const RETURN_EVENTS = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Interrupt', 'SessionEnd']);
 
 /** Codex hooks (`hooks.json`, stdin JSON): Claude-like names, `session_id` and `cwd` in every payload. */
 export function readCodexPayload(payload: unknown): HookDecision {
@@ -21,8 +25,9 @@ export function readCodexPayload(payload: unknown): HookDecision {
 }
 
 /**
- * Codex's legacy `notify` program: one JSON argument with a `type` (kebab-case fields). Only
- * `agent-turn-complete` is documented; `approval-requested` is read too, since builds have sent it.
+ * Codex's legacy `notify` program: one JSON argument with a `type` (kebab-case fields). Codex sends
+ * only `agent-turn-complete` there; `approval-requested` is a name of its TUI's own desktop
+ * notifications (`tui.notifications`), never a payload of the notify program.
  */
 export function readCodexNotifyArgument(payload: unknown): HookDecision {
   const record = asRecord(payload);
@@ -32,10 +37,7 @@ export function readCodexNotifyArgument(payload: unknown): HookDecision {
   const cwd = text(record, 'cwd');
   if (session !== undefined) decision.session = session;
   if (cwd !== undefined) decision.cwd = cwd;
-  if (type === 'agent-turn-complete') {
+  if (type === 'agent-turn-complete')
     decision.todo = raise('completion', 'Codex finished', 'Codex finished its turn.');
-  } else if (type === 'approval-requested') {
-    decision.todo = raise('permission', 'Codex needs your approval', 'Codex is waiting for your approval.');
-  }
   return decision;
 }

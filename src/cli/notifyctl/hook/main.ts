@@ -1,4 +1,6 @@
 import './exit-below-node-floor.js';
+// Next: a stop signal from the tool must find its handler before anything else runs.
+import './outlive-stop-signals.js';
 import { isHookTool } from '../../../domain/hooks/decision.js';
 import { logHookLine } from './hook-log.js';
 import { runHook } from './run-hook.js';

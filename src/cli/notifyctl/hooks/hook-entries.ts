@@ -47,18 +47,25 @@ export function installedState(settings: Json, tool: string, command: string): I
 
 /**
  * Settings with our hook on every event of `events`: an entry with another command is brought up to
- * date in place, a missing one is appended as a group of its own. Returns a copy; `settings` is kept.
+ * date in place, a missing one (`entry(event)`) is appended as a group of its own. Returns a copy;
+ * `settings` is kept.
  */
-export function withOurHooks(settings: Json, tool: string, events: readonly string[], entry: Json): Json {
+export function withOurHooks(
+  settings: Json,
+  tool: string,
+  events: readonly string[],
+  entry: (event: string) => Json,
+): Json {
   const next = structuredClone(settings);
   const hooks = isObject(next['hooks']) ? next['hooks'] : {};
   for (const event of events) {
     const groups = groupsOf(hooks, event) ?? [];
     const existing = groups.flatMap((group) => ourEntries(group, tool));
+    const wanted = entry(event);
     if (existing.length > 0) {
-      for (const each of existing) each['command'] = entry['command'];
+      for (const each of existing) each['command'] = wanted['command'];
     } else {
-      groups.push({ hooks: [structuredClone(entry)] });
+      groups.push({ hooks: [wanted] });
     }
     hooks[event] = groups;
   }

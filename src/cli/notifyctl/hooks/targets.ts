@@ -10,8 +10,8 @@ export interface HookTarget {
   /** The settings file for a scope: user (home folder) or project (the current folder). */
   file(scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string;
   events: readonly string[];
-  /** One hook entry as the tool's settings spell it. */
-  entry(command: string): Record<string, unknown>;
+  /** The hook entry that runs `command` for each event, as the tool's settings spell it. */
+  entry(command: string): (event: string) => Record<string, unknown>;
   /** What the person still has to do for the tool to run the hooks. */
   nextStep: string;
 }
@@ -20,6 +20,12 @@ const home = (env: NodeJS.ProcessEnv) => env['HOME'] || homedir();
 
 /** Claude Code and Codex take the timeout in seconds, Gemini CLI in milliseconds. */
 const TIMEOUT_SECONDS = 5;
+/**
+ * Codex 0.169.0 caps the hooks of these events at 3 s and warns about a longer timeout at every
+ * start, so they get its cap.
+ */
+const CODEX_CAPPED_EVENTS = new Set(['Interrupt', 'SessionEnd']);
+const CODEX_CAP_SECONDS = 3;
 
 export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
   claude: {
@@ -34,9 +40,11 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       'PostToolUse',
       'PostToolUseFailure',
       'PermissionDenied',
+      'Elicitation',
+      'ElicitationResult',
       'SessionEnd',
     ],
-    entry: (command) => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
+    entry: (command) => () => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
     nextStep: 'Claude Code reads the hooks at the start of its next session.',
   },
   codex: {
@@ -45,15 +53,19 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       scope === 'user'
         ? join(env['CODEX_HOME'] || join(home(env), '.codex'), 'hooks.json')
         : join(cwd, '.codex', 'hooks.json'),
-    events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse'],
-    entry: (command) => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
+    events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse', 'Interrupt', 'SessionEnd'],
+    entry: (command) => (event) => ({
+      type: 'command',
+      command,
+      timeout: CODEX_CAPPED_EVENTS.has(event) ? CODEX_CAP_SECONDS : TIMEOUT_SECONDS,
+    }),
     nextStep: 'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.',
   },
   gemini: {
     label: 'Gemini CLI',
     file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.gemini', 'settings.json'),
     events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
-    entry: (command) => ({ name: 'notify', type: 'command', command, timeout: TIMEOUT_SECONDS * 1000 }),
+    entry: (command) => () => ({ name: 'notify', type: 'command', command, timeout: TIMEOUT_SECONDS * 1000 }),
     nextStep: 'Gemini CLI reads the hooks at the start of its next session.',
   },
 };
