@@ -11,6 +11,7 @@ import {
   writeConfig,
 } from '../support/broker-process.js';
 import { runNotify } from '../support/notify-cli.js';
+import { runNotifyctl } from '../support/notifyctl-cli.js';
 
 describe('notify hints after a refused token', () => {
   const broker = useBroker();
@@ -42,6 +43,19 @@ describe('notify hints after a refused token', () => {
   ];
 
   for (const [source, setup, hint] of SOURCES) {
+    it(`notifyctl count: the same hint as notify for a refused token from ${source} (one hint builder)`, async () => {
+      const home = createTempHome();
+      try {
+        writeConfig(home, { port: broker.port, authToken: 'the-token-of-another-broker' });
+        const { args, env } = setup(home.configFile);
+        const result = await runNotifyctl(['count', ...args], { env: { ...home.env, ...env } });
+        assert.equal(result.code, 2);
+        assert.equal(result.stderr, `Error 401 Unauthorized: unauthorized\n${hint(home.configFile)}\n`);
+      } finally {
+        home.cleanup();
+      }
+    });
+
     for (const command of [['send', 'T'], ['list'], ['get', 'some-id']]) {
       it(`${command[0]}: names ${source} as the refused token's source and points to 'notify token'`, async () => {
         const home = createTempHome();

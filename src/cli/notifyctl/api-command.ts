@@ -9,6 +9,7 @@ import {
 import { createClient, resolveConnection, warnWhenTokenless } from '../notify/connection.js';
 import { CliError } from '../notify/failure.js';
 import { printError, printJson, printLine } from '../notify/output.js';
+import { withHints } from '../notify/hints.js';
 import { reportNotifyctlFailure } from './failure.js';
 
 /** One subcommand of a notifyctl command group (`settings get`, `sounds import`, ...). */
@@ -88,7 +89,7 @@ export async function runGroup(
     );
     const connection = resolveConnection(parsed);
     warnWhenTokenless(connection);
-    return await sub.run(createClient(connection, sub.timeoutMs), parsed);
+    return await withHints(connection, () => sub.run(createClient(connection, sub.timeoutMs), parsed));
   } catch (error) {
     return reportNotifyctlFailure(error);
   }
