@@ -211,3 +211,62 @@ describe('notify token when config.json cannot give one', () => {
     }
   });
 });
+
+describe('a mistyped option: the spec message, then the option that was probably meant', () => {
+  const CASES: [
+    program: 'notify' | 'notifyctl',
+    args: string[],
+    message: string,
+    near: string | undefined,
+  ][] = [
+    [
+      'notify',
+      ['send', 'T', '--prority', 'high'],
+      "unknown option '--prority' for send. Run 'notify help send'.",
+      '--priority',
+    ],
+    [
+      'notify',
+      ['T', '--mesage=hello'],
+      "unknown option '--mesage' for send. Run 'notify help send'.",
+      '--message',
+    ],
+    ['notify', ['list', '--unresolvd'], "unknown option '--unresolvd' for list.", '--unresolved'],
+    ['notify', ['list', '--verbose'], "unknown option '--verbose' for list.", undefined],
+    [
+      'notifyctl',
+      ['count', '--prot', '1'],
+      "unknown option '--prot' for count. Run 'notifyctl --help'.",
+      '--port',
+    ],
+    [
+      'notifyctl',
+      ['providers', 'list', '--jsno'],
+      "unknown option '--jsno' for providers list. Run 'notifyctl providers --help'.",
+      '--json',
+    ],
+    [
+      'notifyctl',
+      ['doctor', '--tokn', 'x'],
+      "unknown option '--tokn' for doctor. Run 'notifyctl --help'.",
+      '--token',
+    ],
+  ];
+
+  for (const [program, args, message, near] of CASES) {
+    it(`${program} ${args.join(' ')}: ${near ? `hints at ${near}` : 'no hint when nothing is close'}, exit 1`, async () => {
+      const home = createTempHome();
+      try {
+        const run = program === 'notify' ? runNotify : runNotifyctl;
+        const result = await run(args, { env: home.env });
+        assert.deepEqual(result, {
+          code: 1,
+          stdout: '',
+          stderr: `${message}\n${near ? `Hint: did you mean '${near}'?\n` : ''}`,
+        });
+      } finally {
+        home.cleanup();
+      }
+    });
+  }
+});
