@@ -23,7 +23,7 @@ type Step = [args: string[], code: number, stdout: string | RegExp, stderr: stri
 
 const STEPS: Step[] = [
   [
-    ['settings', 'get'],
+    ['settings', 'show'],
     0,
     [
       'pauseNotifications                    false',
@@ -92,7 +92,7 @@ const STEPS: Step[] = [
   [
     ['settings', '--help'],
     0,
-    /^notifyctl settings: show or change the presentation settings\.\n\nUsage:\n {2}notifyctl settings get /,
+    /^notifyctl settings: show or change the presentation settings\.\n\nUsage:\n {2}notifyctl settings show /,
     '',
   ],
   [
