@@ -59,6 +59,8 @@ export interface BrokerOptions {
    * before anything that can stop the start, so a start that fails still shows them.
    */
   onConfigWarning?: (warning: string) => void;
+  /** The port to listen on instead of config.json's (notifyd --port, NOTIFY_PORT); the file keeps its own. */
+  port?: number;
 }
 
 export interface RunningBroker {
@@ -83,7 +85,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const { paths } = options;
   const clock = options.clock ?? systemClock;
   const config = loadOrCreateConfig(paths.configFile);
-  const settings = new SettingsSource(paths.configFile, config.settings);
+  const settings = new SettingsSource(paths.configFile, config.settings, options.port);
   const log = new DailyFileLogger(paths.logDir, () => [settings.current.authToken], clock);
   for (const warning of config.warnings) {
     log.warn(`config: ${warning}`);
@@ -195,7 +197,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     db.close();
     lock.release();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      const message = `port ${port} on 127.0.0.1 is already in use; stop the other program or set another "port" in ${paths.configFile}`;
+      const message = `port ${port} on 127.0.0.1 is already in use; stop the other program, or choose another port: notifyd --port <n>, NOTIFY_PORT, or "port" in ${paths.configFile}`;
       log.error(`cannot start: ${message}`);
       throw new PortInUseError(message);
     }
