@@ -29,6 +29,7 @@ import { SoundAdmin } from './sound-admin.js';
 import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { Tray } from '../presentation/tray/tray.js';
+import { PresentationStatus } from '../presentation/presentation-status.js';
 import { createOutbound, type OutboundOptions } from './outbound.js';
 import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
@@ -69,6 +70,8 @@ export interface RunningBroker {
   warnings: string[];
   settings: SettingsSource;
   log: Logger;
+  /** Whether toasts, the tray icon and sounds work, and why not: for the start banner. */
+  presentation: PresentationStatus;
   stop(): Promise<void>;
 }
 
@@ -131,7 +134,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   });
   // One writer of config.json for the API and the tray: validated, atomic, and applied at once.
   const configEditor = new ConfigEditor(paths.configFile, settings);
+  const presentation = new PresentationStatus(() => settings.current);
   const toasts = new ToastPresenter({
+    status: (on, detail) => presentation.set('toasts', on, detail),
     display: platformDisplay(process.platform, process.env),
     settings: () => settings.current,
     act: async (id, action) =>
@@ -139,6 +144,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     log,
   });
   const tray = new Tray({
+    status: (on, detail) => presentation.set('tray', on, detail),
     address: process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined,
     active: () => service.list({ status: 'active', limit: '500' }),
     settings: () => settings.current,
@@ -177,7 +183,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
       heartbeatMs: STREAM_HEARTBEAT_MS,
     },
-    presentation: { showSample: () => toasts.showSample() },
+    presentation: { showSample: () => toasts.showSample(), report: () => presentation.report() },
     settings: () => settings.current,
     log,
     clock,
@@ -224,6 +230,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     warnings,
     settings,
     log,
+    presentation,
     async stop() {
       settings.stop();
       stopSounds();

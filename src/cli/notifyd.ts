@@ -18,6 +18,8 @@ Files: config $XDG_CONFIG_HOME/notify/config.json, data $XDG_DATA_HOME/notify/ (
 notifyd.lock while it runs), logs $XDG_STATE_HOME/notify/logs/. A damaged database stops the start:
 run 'notifyctl db recover'.`;
 
+const PRESENTATION_WAIT_MS = 2000;
+
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
@@ -53,7 +55,16 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   broker.warnings.forEach((warning) => console.error(`Notify: warning: ${warning}`));
-  console.log(startBanner({ port: broker.port, paths, ...(override && { portSource: override.source }) }));
+  // Toasts and the tray say within milliseconds whether they work; a session bus that hangs costs 2 s at most.
+  await broker.presentation.settled(PRESENTATION_WAIT_MS);
+  console.log(
+    startBanner({
+      port: broker.port,
+      paths,
+      presentation: broker.presentation.report(),
+      ...(override && { portSource: override.source }),
+    }),
+  );
   await stopRequested;
   await broker.stop();
   return 0;

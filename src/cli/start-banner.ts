@@ -1,5 +1,6 @@
 import type { PortSource } from '../config/broker-port.js';
 import type { NotifyPaths } from '../config/paths.js';
+import type { PartStatus, PresentationReport } from '../presentation/presentation-status.js';
 import { readClientConfig } from './notify/client-config.js';
 
 export interface BannerFacts {
@@ -7,6 +8,7 @@ export interface BannerFacts {
   paths: NotifyPaths;
   /** Set when --port or NOTIFY_PORT chose the port instead of config.json. */
   portSource?: Exclude<PortSource, 'config'>;
+  presentation: PresentationReport;
 }
 
 /** What notifyd prints once it listens: where it listens, where its files are, how to stop it. */
@@ -17,6 +19,7 @@ export function startBanner(facts: BannerFacts): string {
     `  config:   ${facts.paths.configFile}`,
     `  logs:     ${facts.paths.logDir}`,
     `  database: ${facts.paths.databaseFile}`,
+    ...presentationLines(facts.presentation),
     'Ctrl+C stops it.',
   ].join('\n');
 }
@@ -34,4 +37,14 @@ function portLine({ port, paths, portSource }: BannerFacts): string[] {
   return [
     `  port:     ${port} (from ${origin}; config.json says ${filePort}, so give clients --port ${port} or NOTIFY_PORT=${port})`,
   ];
+}
+
+/**
+ * One line each for toasts, the tray icon and sounds, on or off and why: over SSH or in a plain
+ * terminal the reason would otherwise be only in the log.
+ */
+export function presentationLines(report: PresentationReport): string[] {
+  const line = (label: string, part: PartStatus) =>
+    `  ${`${label}:`.padEnd(9)} ${part.on ? 'on,' : 'off:'} ${part.detail}`;
+  return [line('toasts', report.toasts), line('tray', report.tray), line('sounds', report.sounds)];
 }

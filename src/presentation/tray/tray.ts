@@ -16,6 +16,8 @@ export interface TrayDeps {
   settings: () => TraySettings;
   run: (command: TrayCommand) => Promise<void>;
   log: Logger;
+  /** Told each time the icon comes on or goes off, with why (the banner, doctor). */
+  status?: (on: boolean, detail: string) => void;
 }
 
 /**
@@ -47,16 +49,21 @@ export class Tray {
       // Followed before the first look, so a watcher that starts in between is not missed.
       await connection.onNameOwnerChanged(WATCHER_NAME, (owner) => {
         if (owner) void this.#register(owner, 'a StatusNotifierWatcher appeared on the session D-Bus');
-        else this.#watcher = undefined;
+        else {
+          this.#watcher = undefined;
+          this.deps.status?.(false, 'the StatusNotifierWatcher (the panel) left the session D-Bus');
+        }
       });
       const owner = await connection.nameOwner(WATCHER_NAME);
       if (owner) await this.#register(owner);
-      else
-        this.deps.log.warn(
-          `tray icon is off: no StatusNotifierWatcher on the session D-Bus (${WATCHER_NAME})`,
-        );
+      else {
+        const reason = `no StatusNotifierWatcher on the session D-Bus (${WATCHER_NAME})`;
+        this.deps.log.warn(`tray icon is off: ${reason}`);
+        this.deps.status?.(false, `${reason}: no panel with a tray area`);
+      }
     } catch (error) {
       this.deps.log.warn(`tray icon is off: ${(error as Error).message}`);
+      this.deps.status?.(false, (error as Error).message);
     }
   }
 
@@ -94,9 +101,11 @@ export class Tray {
         [this.#name],
       );
       this.deps.log.info(`tray icon registered as ${this.#name}${why ? `: ${why}` : ''}`);
+      this.deps.status?.(true, "in the panel's tray area (StatusNotifierItem)");
     } catch (error) {
       if (this.#watcher === owner) this.#watcher = undefined;
       this.deps.log.warn(`tray icon is off: ${(error as Error).message}`);
+      this.deps.status?.(false, (error as Error).message);
     }
   }
 
