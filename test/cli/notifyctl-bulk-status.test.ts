@@ -101,9 +101,13 @@ describe('notifyctl resolve|dismiss --all: every active notification that matche
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let output = '';
+      let answered = false;
+      child.stdin.on('error', () => {});
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('[y/N]')) child.stdin.write(`${answer}\n`);
+        if (answered || !output.includes('[y/N]')) return;
+        answered = true;
+        child.stdin.write(`${answer}\n`);
       });
       const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
       assert.match(output, new RegExp(`Dismiss 12 active notifications \\(agent ${agent}\\)\\? \\[y/N\\]`));

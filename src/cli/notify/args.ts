@@ -91,14 +91,17 @@ function withNearFlag(message: string, flag: string, table: FlagTable): string {
   return near === undefined ? message : `${message}\nHint: did you mean '${near}'?`;
 }
 
-/** The closest known option, allowing one edit per four letters (at least one); undefined when none is close. */
+/**
+ * The closest known option that starts with the same letter, allowing one edit per four letters (at
+ * least one): `--prority` is `--priority`, but `--sort` is no `--port`. Undefined when none is close.
+ */
 export function nearFlag(flag: string, known: readonly string[]): string | undefined {
   if (!flag.startsWith('--')) return undefined;
   const typed = flag.toLowerCase();
   const allowed = Math.max(1, Math.floor((typed.length - 2) / 4));
   let best: { flag: string; distance: number } | undefined;
   for (const candidate of known) {
-    if (!candidate.startsWith('--')) continue;
+    if (!candidate.startsWith('--') || candidate[2] !== typed[2]) continue;
     const distance = editDistance(typed, candidate);
     if (distance <= allowed && (best === undefined || distance < best.distance))
       best = { flag: candidate, distance };
