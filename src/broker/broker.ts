@@ -29,6 +29,7 @@ import { SoundAdmin } from './sound-admin.js';
 import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { Tray } from '../presentation/tray/tray.js';
+import { PresentationStatus } from '../presentation/presentation-status.js';
 import { createOutbound, type OutboundOptions } from './outbound.js';
 import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
@@ -59,6 +60,8 @@ export interface BrokerOptions {
    * before anything that can stop the start, so a start that fails still shows them.
    */
   onConfigWarning?: (warning: string) => void;
+  /** The port to listen on instead of config.json's (notifyd --port, NOTIFY_PORT); the file keeps its own. */
+  port?: number;
 }
 
 export interface RunningBroker {
@@ -67,6 +70,8 @@ export interface RunningBroker {
   warnings: string[];
   settings: SettingsSource;
   log: Logger;
+  /** Whether toasts, the tray icon and sounds work, and why not: for the start banner. */
+  presentation: PresentationStatus;
   stop(): Promise<void>;
 }
 
@@ -83,7 +88,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const { paths } = options;
   const clock = options.clock ?? systemClock;
   const config = loadOrCreateConfig(paths.configFile);
-  const settings = new SettingsSource(paths.configFile, config.settings);
+  const settings = new SettingsSource(paths.configFile, config.settings, options.port);
   const log = new DailyFileLogger(paths.logDir, () => [settings.current.authToken], clock);
   for (const warning of config.warnings) {
     log.warn(`config: ${warning}`);
@@ -129,7 +134,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   });
   // One writer of config.json for the API and the tray: validated, atomic, and applied at once.
   const configEditor = new ConfigEditor(paths.configFile, settings);
+  const presentation = new PresentationStatus(() => settings.current);
   const toasts = new ToastPresenter({
+    status: (on, detail) => presentation.set('toasts', on, detail),
     display: platformDisplay(process.platform, process.env),
     settings: () => settings.current,
     act: async (id, action) =>
@@ -137,6 +144,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     log,
   });
   const tray = new Tray({
+    status: (on, detail) => presentation.set('tray', on, detail),
     address: process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined,
     active: () => service.list({ status: 'active', limit: '500' }),
     settings: () => settings.current,
@@ -175,7 +183,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
       heartbeatMs: STREAM_HEARTBEAT_MS,
     },
-    presentation: { showSample: () => toasts.showSample() },
+    presentation: { showSample: () => toasts.showSample(), report: () => presentation.report() },
     settings: () => settings.current,
     log,
     clock,
@@ -195,7 +203,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     db.close();
     lock.release();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      const message = `port ${port} on 127.0.0.1 is already in use; stop the other program or set another "port" in ${paths.configFile}`;
+      const message = `port ${port} on 127.0.0.1 is already in use; stop the other program, or choose another port: notifyd --port <n>, NOTIFY_PORT, or "port" in ${paths.configFile}`;
       log.error(`cannot start: ${message}`);
       throw new PortInUseError(message);
     }
@@ -222,6 +230,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     warnings,
     settings,
     log,
+    presentation,
     async stop() {
       settings.stop();
       stopSounds();

@@ -1,18 +1,25 @@
 #!/usr/bin/env node
 import './runtime/require-node-floor.js';
 import { START_REFUSALS, startBroker } from '../broker/broker.js';
-import { resolvePaths, type NotifyPaths } from '../config/paths.js';
+import { InvalidPortError, portOverride } from '../config/broker-port.js';
+import { resolvePaths } from '../config/paths.js';
 import { MalformedConfigError } from '../config/settings.js';
 import { VERSION } from '../version.js';
+import { optionText, parseArgs } from './notify/args.js';
+import { CliError } from './notify/failure.js';
+import { startBanner } from './start-banner.js';
 
 const USAGE = `notifyd ${VERSION}: the Notify broker, in the foreground.
 
-Usage: notifyd
+Usage: notifyd [--port <n>]
 
-Listens on http://127.0.0.1:<port> (config.json "port", default 47821) until SIGTERM or Ctrl+C.
+Listens on http://127.0.0.1:<port> until SIGTERM or Ctrl+C. The port: --port, else NOTIFY_PORT, else
+config.json "port", else 47821 (--port and NOTIFY_PORT are not written to config.json).
 Files: config $XDG_CONFIG_HOME/notify/config.json, data $XDG_DATA_HOME/notify/ (notify.db, and
 notifyd.lock while it runs), logs $XDG_STATE_HOME/notify/logs/. A damaged database stops the start:
 run 'notifyctl db recover'.`;
+
+const PRESENTATION_WAIT_MS = 2000;
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -23,8 +30,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(`notifyd ${VERSION}`);
     return 0;
   }
-  if (argv.length > 0) {
-    console.error(`notifyd: unknown argument '${argv[0]}'. Run 'notifyd --help'.`);
+  let override;
+  try {
+    override = portOverride(portFlag(argv), process.env);
+  } catch (error) {
+    if (!(error instanceof CliError || error instanceof InvalidPortError)) throw error;
+    console.error(error instanceof InvalidPortError ? `notifyd: ${error.message}` : error.message);
     return 1;
   }
   const paths = resolvePaths();
@@ -35,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
     broker = await startBroker({
       paths,
       onConfigWarning: (warning) => console.error(`Warning: config.json: ${warning}`),
+      ...(override !== undefined && { port: override.port }),
     });
   } catch (error) {
     if (error instanceof MalformedConfigError || START_REFUSALS.some((refusal) => error instanceof refusal)) {
@@ -44,7 +56,16 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   broker.warnings.forEach((warning) => console.error(`Notify: warning: ${warning}`));
-  console.log(startBanner(broker.port, paths));
+  // Toasts and the tray say within milliseconds whether they work; a session bus that hangs costs 2 s at most.
+  await broker.presentation.settled(PRESENTATION_WAIT_MS);
+  console.log(
+    startBanner({
+      port: broker.port,
+      paths,
+      presentation: broker.presentation.report(),
+      ...(override && { portSource: override.source }),
+    }),
+  );
   await stopRequested;
   await broker.stop();
   return 0;
@@ -71,14 +92,16 @@ function listenForStop(): Promise<void> {
   });
 }
 
-function startBanner(port: number, paths: NotifyPaths): string {
-  return [
-    `Notify listening on http://127.0.0.1:${port}`,
-    `  config:   ${paths.configFile}`,
-    `  logs:     ${paths.logDir}`,
-    `  database: ${paths.databaseFile}`,
-    'Ctrl+C stops it.',
-  ].join('\n');
+/** The value of --port, if given; anything else on the command line is refused. */
+function portFlag(argv: string[]): string | undefined {
+  const parsed = parseArgs(
+    argv,
+    { '--port': { kind: 'value', name: 'port' } },
+    (flag) => `notifyd: unknown argument '${flag}'. Run 'notifyd --help'.`,
+  );
+  if (parsed.positionals.length > 0)
+    throw new CliError(`notifyd: unknown argument '${parsed.positionals[0]}'. Run 'notifyd --help'.`);
+  return optionText(parsed, 'port');
 }
 
 main(process.argv.slice(2)).then(

@@ -13,14 +13,19 @@ export interface SettingsEvents {
  */
 export class SettingsSource {
   #current: Settings;
+  /** The port config.json held at start: a later change of it is what needs a restart. */
+  readonly #filePort: number;
   #watching = false;
   #events: SettingsEvents = { onReload: () => {}, onProblem: () => {} };
 
+  /** `port`, when given, is the port in force instead of the file's (notifyd --port or NOTIFY_PORT). */
   constructor(
     private readonly file: string,
     initial: Settings,
+    port?: number,
   ) {
-    this.#current = initial;
+    this.#filePort = initial.port;
+    this.#current = port === undefined ? initial : { ...initial, port };
   }
 
   get current(): Settings {
@@ -61,7 +66,7 @@ export class SettingsSource {
         `config not reloaded, keeping the current settings: ${(error as Error).message}`,
       );
     }
-    if (next.port !== previous.port)
+    if (next.port !== this.#filePort)
       events.onProblem('config: a change of port takes effect after a restart');
     // The listening socket stays; everything else, the token included, applies at once.
     const merged: Settings = { ...next, port: previous.port };

@@ -1,13 +1,34 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PresentationReport } from '../presentation/presentation-status.js';
 import { sendError } from './errors.js';
 
 export interface PresentationDeps {
   /** Shows the sample toast; rejects with a ToastsOffError-named error when toasts are off. */
   showSample(): Promise<{ server: string; toastId: number }>;
+  /** Whether toasts, the tray icon and sounds work now, and why not. */
+  report(): PresentationReport;
 }
+
+const PART = {
+  type: 'object',
+  required: ['on', 'detail'],
+  properties: {
+    on: { type: 'boolean' },
+    detail: { type: 'string', description: 'what it goes through when on, why not when off' },
+  },
+} as const;
 
 /** Request and response shapes of /v1/presentation, for the route declarations and the API docs. */
 export const PRESENTATION_SCHEMAS = {
+  status: {
+    response: {
+      200: {
+        type: 'object',
+        required: ['toasts', 'tray', 'sounds'],
+        properties: { toasts: PART, tray: PART, sounds: PART },
+      },
+    },
+  },
   testToast: {
     response: {
       200: {
@@ -31,6 +52,7 @@ export const PRESENTATION_SCHEMAS = {
 /** Handlers of /v1/presentation. */
 export function presentationHandlers(deps: PresentationDeps) {
   return {
+    status: async () => deps.report(),
     testToast: async (request: FastifyRequest, reply: FastifyReply) => {
       try {
         return { shown: true, ...(await deps.showSample()) };

@@ -122,6 +122,13 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     ),
     route('POST', '/v1/sounds/:name/preview', limited, described('Play a sound', SO.preview), sounds.preview),
     route(
+      'GET',
+      '/v1/presentation',
+      auth,
+      described('Whether toasts, the tray icon and sounds work, and why not', PRESENTATION_SCHEMAS.status),
+      presentation.status,
+    ),
+    route(
       'POST',
       '/v1/presentation/test',
       limited,

@@ -21,6 +21,8 @@ export interface ToastPresenterDeps {
   /** Changes a notification's status through the same service code as the API. */
   act: (notificationId: string, action: ToastAction) => Promise<unknown>;
   log: Logger;
+  /** Told each time toasts come on or go off, with what shows them or why not (the banner, doctor). */
+  status?: (on: boolean, detail: string) => void;
 }
 
 const RECENT_LIMIT = 200;
@@ -58,6 +60,7 @@ export class ToastPresenter {
         this.#available = true;
         this.#serverName = name;
         this.#offReason = undefined;
+        this.deps.status?.(true, `shown by ${name}`);
       },
       unavailable: (reason) => {
         this.#available = false;
@@ -65,6 +68,7 @@ export class ToastPresenter {
         this.#pending.length = 0;
         if (this.#offReason === undefined) this.deps.log.warn(`toasts and sounds are off: ${reason}`);
         this.#offReason = reason;
+        this.deps.status?.(false, reason);
       },
       closed: (displayId) => this.#closed(displayId),
       action: (displayId, action) => this.#afterShow(displayId, () => void this.#act(displayId, action)),

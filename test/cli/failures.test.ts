@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTempHome, freePort, type TempHome } from '../support/broker-process.js';
 import { runNotify, startFakeBroker, startSilentServer } from '../support/notify-cli.js';
+import { runNotifyctl } from '../support/notifyctl-cli.js';
 
 /** Spec "Exit codes" and the failure messages, for every broker command. */
 const COMMANDS: Record<string, string[]> = {
@@ -26,6 +27,18 @@ describe('notify failures', () => {
     it(`${name}: prints both connection lines, then how to start the broker, and exits 1 when nothing listens`, async () => {
       const port = await freePort();
       const result = await run(args, port);
+      assert.deepEqual(result, {
+        code: 1,
+        stdout: '',
+        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.\n`,
+      });
+    });
+  }
+
+  for (const args of [['count'], ['settings', 'get'], ['providers', 'list'], ['watch']]) {
+    it(`notifyctl ${args.join(' ')}: the same connection lines and hint as notify when nothing listens`, async () => {
+      const port = await freePort();
+      const result = await runNotifyctl([...args, '--port', String(port), '--token', 't'], { env: home.env });
       assert.deepEqual(result, {
         code: 1,
         stdout: '',

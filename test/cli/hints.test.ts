@@ -11,6 +11,7 @@ import {
   writeConfig,
 } from '../support/broker-process.js';
 import { runNotify } from '../support/notify-cli.js';
+import { runNotifyctl } from '../support/notifyctl-cli.js';
 
 describe('notify hints after a refused token', () => {
   const broker = useBroker();
@@ -42,6 +43,19 @@ describe('notify hints after a refused token', () => {
   ];
 
   for (const [source, setup, hint] of SOURCES) {
+    it(`notifyctl count: the same hint as notify for a refused token from ${source} (one hint builder)`, async () => {
+      const home = createTempHome();
+      try {
+        writeConfig(home, { port: broker.port, authToken: 'the-token-of-another-broker' });
+        const { args, env } = setup(home.configFile);
+        const result = await runNotifyctl(['count', ...args], { env: { ...home.env, ...env } });
+        assert.equal(result.code, 2);
+        assert.equal(result.stderr, `Error 401 Unauthorized: unauthorized\n${hint(home.configFile)}\n`);
+      } finally {
+        home.cleanup();
+      }
+    });
+
     for (const command of [['send', 'T'], ['list'], ['get', 'some-id']]) {
       it(`${command[0]}: names ${source} as the refused token's source and points to 'notify token'`, async () => {
         const home = createTempHome();
@@ -196,4 +210,63 @@ describe('notify token when config.json cannot give one', () => {
       home.cleanup();
     }
   });
+});
+
+describe('a mistyped option: the spec message, then the option that was probably meant', () => {
+  const CASES: [
+    program: 'notify' | 'notifyctl',
+    args: string[],
+    message: string,
+    near: string | undefined,
+  ][] = [
+    [
+      'notify',
+      ['send', 'T', '--prority', 'high'],
+      "unknown option '--prority' for send. Run 'notify help send'.",
+      '--priority',
+    ],
+    [
+      'notify',
+      ['T', '--mesage=hello'],
+      "unknown option '--mesage' for send. Run 'notify help send'.",
+      '--message',
+    ],
+    ['notify', ['list', '--unresolvd'], "unknown option '--unresolvd' for list.", '--unresolved'],
+    ['notify', ['list', '--verbose'], "unknown option '--verbose' for list.", undefined],
+    [
+      'notifyctl',
+      ['count', '--prot', '1'],
+      "unknown option '--prot' for count. Run 'notifyctl --help'.",
+      '--port',
+    ],
+    [
+      'notifyctl',
+      ['providers', 'list', '--jsno'],
+      "unknown option '--jsno' for providers list. Run 'notifyctl providers --help'.",
+      '--json',
+    ],
+    [
+      'notifyctl',
+      ['doctor', '--tokn', 'x'],
+      "unknown option '--tokn' for doctor. Run 'notifyctl --help'.",
+      '--token',
+    ],
+  ];
+
+  for (const [program, args, message, near] of CASES) {
+    it(`${program} ${args.join(' ')}: ${near ? `hints at ${near}` : 'no hint when nothing is close'}, exit 1`, async () => {
+      const home = createTempHome();
+      try {
+        const run = program === 'notify' ? runNotify : runNotifyctl;
+        const result = await run(args, { env: home.env });
+        assert.deepEqual(result, {
+          code: 1,
+          stdout: '',
+          stderr: `${message}\n${near ? `Hint: did you mean '${near}'?\n` : ''}`,
+        });
+      } finally {
+        home.cleanup();
+      }
+    });
+  }
 });

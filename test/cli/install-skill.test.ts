@@ -55,6 +55,23 @@ describe('notify install-skill', () => {
   const claudeDir = () => join(home, '.claude', 'skills', 'notify');
   const codexDir = () => join(home, '.agents', 'skills', 'notify');
 
+  it("names the port notify uses (config.json's, or NOTIFY_PORT over it), not a fixed 47821", async () => {
+    mkdirSync(join(home, '.config', 'notify'), { recursive: true });
+    writeFileSync(join(home, '.config', 'notify', 'config.json'), '{"port": 48100}');
+    assert.equal((await run('install-skill', 'claude')).code, 0);
+    const skill = readFileSync(join(claudeDir(), 'SKILL.md'), 'utf8');
+    assert.ok(skill.includes('HTTP API on `http://127.0.0.1:48100`'), skill);
+    assert.ok(skill.includes('curl -sS "http://127.0.0.1:${NOTIFY_PORT:-48100}/v1/events"'));
+    assert.ok(!skill.includes('47821'));
+
+    const moved = await runNotify(['install-skill', 'codex'], {
+      env: { PATH: process.env['PATH'], HOME: home, NOTIFY_PORT: '48200' },
+      cwd: project,
+    });
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.ok(readFileSync(join(codexDir(), 'SKILL.md'), 'utf8').includes('${NOTIFY_PORT:-48200}'));
+  });
+
   it('installs SKILL.md only for Claude Code in ~/.claude/skills/notify', async () => {
     const result = await run('install-skill', 'claude');
     assert.equal(result.code, 0, result.stderr);

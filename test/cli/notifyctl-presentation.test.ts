@@ -23,7 +23,7 @@ type Step = [args: string[], code: number, stdout: string | RegExp, stderr: stri
 
 const STEPS: Step[] = [
   [
-    ['settings', 'get'],
+    ['settings', 'show'],
     0,
     [
       'pauseNotifications                    false',
@@ -92,14 +92,14 @@ const STEPS: Step[] = [
   [
     ['settings', '--help'],
     0,
-    /^notifyctl settings: show or change the presentation settings\.\n\nUsage:\n {2}notifyctl settings get /,
+    /^notifyctl settings: show or change the presentation settings\.\n\nUsage:\n {2}notifyctl settings show /,
     '',
   ],
   [
     ['settings', 'get', '--token', 'wrong'],
     2,
     '',
-    'Error 401 Unauthorized: unauthorized\nHint: notifyctl sends authToken from config.json; pass --token or set NOTIFY_TOKEN if the broker uses another.\n',
+    `Error 401 Unauthorized: unauthorized\nHint: the token given with --token is not the broker's. 'notify token' prints the one in ${home.configFile}; leave --token out to use it.\n`,
   ],
   [
     ['types', 'set', 'Deploy-Prod', '--priority', 'HIGH', '--lifetime', '0', '--sound', 'knock'],
@@ -206,7 +206,7 @@ describe('notifyctl settings, types and sounds against the real broker', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^Could not reach Notify at http:\/\/127\.0\.0\.1:1: .+\nIs the tray app running\?\nHint: start the broker with notifyd\.\n$/,
+      /^Could not reach Notify at http:\/\/127\.0\.0\.1:1: .+\nIs the tray app running\?\nHint: start the broker with 'notifyd' \(it runs in the foreground; keep that terminal open\), or let it start at login with 'notifyctl service install'; then try again\.\n$/,
     );
   });
 });

@@ -4,12 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SKILL_MD } from '../../src/cli/notify/skill/skill-md.js';
+import { skillMd } from '../../src/cli/notify/skill/skill-md.js';
 import { useBroker } from '../support/broker-process.js';
 
 /** The first shell block of a SKILL.md section, as an agent would copy it. */
-function shellBlock(heading: string): string {
-  const section = SKILL_MD.slice(SKILL_MD.indexOf(heading));
+function shellBlock(heading: string, port = 47821): string {
+  const skill = skillMd(port);
+  const section = skill.slice(skill.indexOf(heading));
   const match = /```sh\n([\s\S]*?)```/.exec(section);
   assert.ok(match, `${heading} has a shell example`);
   return match[1]!;
@@ -36,10 +37,10 @@ describe("SKILL.md's curl example", () => {
   it('creates the event from a folder whose name holds quotes and a backslash, keeping the cwd exact', async () => {
     const cwd = join(broker.home.home, `it's a "quoted" \\ folder`);
     mkdirSync(cwd);
-    const result = await bash(shellBlock('## With the event API'), cwd, {
+    // No NOTIFY_PORT: the skill installed for this broker names its port.
+    const result = await bash(shellBlock('## With the event API', broker.port), cwd, {
       ...broker.home.env,
       NOTIFY_TOKEN: broker.token,
-      NOTIFY_PORT: String(broker.port),
     });
     assert.equal(result.code, 0, result.out);
     const created = JSON.parse(result.out) as { cwd?: string; title: string };

@@ -470,7 +470,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
             2,
             '',
             'Error 401 Unauthorized: unauthorized\n' +
-              'Hint: notifyctl sends authToken from config.json; pass --token or set NOTIFY_TOKEN if the broker uses another.\n',
+              `Hint: the token given with --token is not the broker's. 'notify token' prints the one in ${broker.home.configFile}; leave --token out to use it.\n`,
           ],
         );
       });
@@ -484,7 +484,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
         assert.match(lines[0]!, new RegExp(`^Could not reach Notify at http://127\\.0\\.0\\.1:${port}: `));
         assert.deepEqual(lines.slice(1), [
           'Is the tray app running?',
-          'Hint: start the broker with notifyd.',
+          "Hint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.",
         ]);
       });
     }

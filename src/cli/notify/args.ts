@@ -1,3 +1,4 @@
+import { editDistance } from './did-you-mean.js';
 import { CliError } from './failure.js';
 
 /**
@@ -53,7 +54,7 @@ export function parseArgs(
     const flag = equals > 0 && word.startsWith('--') ? word.slice(0, equals) : word;
     const inline = flag === word ? undefined : word.slice(equals + 1);
     const def = table[flag];
-    if (!def) throw new CliError(unknownOption(flag));
+    if (!def) throw new CliError(withNearFlag(unknownOption(flag), flag, table));
     if (def.kind === 'switch') {
       if (inline !== undefined) throw new CliError(`${flag} does not take a value.`);
       options.set(def.name, true);
@@ -79,6 +80,33 @@ export function parseArgs(
     }
   }
   return { options, lists, positionals };
+}
+
+/**
+ * The command's own message for an unknown option, then, when one of its options is a typo or two
+ * away (`--prority`), a hint naming it: on its own line, so the message stays the spec's.
+ */
+function withNearFlag(message: string, flag: string, table: FlagTable): string {
+  const near = nearFlag(flag, Object.keys(table));
+  return near === undefined ? message : `${message}\nHint: did you mean '${near}'?`;
+}
+
+/**
+ * The closest known option that starts with the same letter, allowing one edit per four letters (at
+ * least one): `--prority` is `--priority`, but `--sort` is no `--port`. Undefined when none is close.
+ */
+export function nearFlag(flag: string, known: readonly string[]): string | undefined {
+  if (!flag.startsWith('--')) return undefined;
+  const typed = flag.toLowerCase();
+  const allowed = Math.max(1, Math.floor((typed.length - 2) / 4));
+  let best: { flag: string; distance: number } | undefined;
+  for (const candidate of known) {
+    if (!candidate.startsWith('--') || candidate[2] !== typed[2]) continue;
+    const distance = editDistance(typed, candidate);
+    if (distance <= allowed && (best === undefined || distance < best.distance))
+      best = { flag: candidate, distance };
+  }
+  return best?.flag;
 }
 
 /** A lone `-` is a value (by habit, stdin), as is anything not starting with a dash. */

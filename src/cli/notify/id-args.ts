@@ -5,7 +5,11 @@ import { CliError } from './failure.js';
 export function parseIdArgs(command: string, argv: string[]): { id: string; parsed: ParsedArgs } {
   const [id, ...rest] = argv;
   if (id === undefined || id.trim() === '' || looksLikeOption(id)) {
-    throw new CliError(`${command} requires an <id>. Usage: notify ${command} <id>.`);
+    const bulk =
+      id === '--all' && (command === 'resolve' || command === 'dismiss')
+        ? `\nHint: notify ${command} takes one id; 'notifyctl ${command} --all [--agent A] [--project P] [--type T]' does it for every active notification that matches.`
+        : '';
+    throw new CliError(`${command} requires an <id>. Usage: notify ${command} <id>.${bulk}`);
   }
   const parsed = parseArgs(
     rest,

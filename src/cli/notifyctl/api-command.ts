@@ -9,11 +9,14 @@ import {
 import { createClient, resolveConnection, warnWhenTokenless } from '../notify/connection.js';
 import { CliError } from '../notify/failure.js';
 import { printError, printJson, printLine } from '../notify/output.js';
+import { withHints } from '../notify/hints.js';
 import { reportNotifyctlFailure } from './failure.js';
 
-/** One subcommand of a notifyctl command group (`settings get`, `sounds import`, ...). */
+/** One subcommand of a notifyctl command group (`settings show`, `sounds import`, ...). */
 export interface Subcommand {
   name: string;
+  /** Older names that still work, so scripts written against them keep running; usage shows `name`. */
+  aliases?: readonly string[];
   /** Arguments after the subcommand's name, for the usage text. */
   synopsis: string;
   summary: string;
@@ -71,7 +74,9 @@ export async function runGroup(
     (help ? printLine : printError)(groupUsage(group, summary, subcommands, notes));
     return help ? 0 : 1;
   }
-  const sub = subcommands.find((candidate) => candidate.name === name);
+  const sub = subcommands.find(
+    (candidate) => candidate.name === name || candidate.aliases?.includes(name) === true,
+  );
   if (!sub) {
     printError(`notifyctl ${group}: unknown subcommand '${name}'. Run 'notifyctl ${group} --help'.`);
     return 1;
@@ -84,11 +89,11 @@ export async function runGroup(
     const parsed = parseArgs(
       rest,
       { ...CONNECTION_FLAGS, ...JSON_FLAG, ...sub.flags },
-      (flag) => `unknown option '${flag}' for ${group} ${sub.name}. Run 'notifyctl ${group} --help'.`,
+      (flag) => `unknown option '${flag}' for ${group} ${name}. Run 'notifyctl ${group} --help'.`,
     );
     const connection = resolveConnection(parsed);
     warnWhenTokenless(connection);
-    return await sub.run(createClient(connection, sub.timeoutMs), parsed);
+    return await withHints(connection, () => sub.run(createClient(connection, sub.timeoutMs), parsed));
   } catch (error) {
     return reportNotifyctlFailure(error);
   }

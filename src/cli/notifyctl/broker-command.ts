@@ -1,6 +1,7 @@
 import type { NotifyClient } from '../../client/notify-client.js';
 import { CONNECTION_FLAGS, parseArgs, type FlagTable, type ParsedArgs } from '../notify/args.js';
 import { createClient, resolveConnection, warnWhenTokenless, type Connection } from '../notify/connection.js';
+import { withHints } from '../notify/hints.js';
 import { reportNotifyctlFailure } from './failure.js';
 
 export interface BrokerCommandContext {
@@ -27,7 +28,7 @@ export async function runBrokerCommand(
     );
     const connection = resolveConnection(parsed);
     warnWhenTokenless(connection);
-    return await body({ parsed, connection, client: createClient(connection) });
+    return await withHints(connection, () => body({ parsed, connection, client: createClient(connection) }));
   } catch (error) {
     return reportNotifyctlFailure(error);
   }

@@ -1,3 +1,4 @@
+import { dismissCommand, resolveCommand } from './bulk-status.js';
 import type { NotifyctlCommand } from './command.js';
 import { countCommand } from './count.js';
 import { dbCommand } from './db-command.js';
@@ -29,6 +30,8 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   hooksCommand,
   watchCommand,
   countCommand,
+  resolveCommand,
+  dismissCommand,
   waitCommand,
   mcpCommand,
   serviceCommand,

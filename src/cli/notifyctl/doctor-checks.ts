@@ -4,13 +4,15 @@ import { NotifyClient } from '../../client/notify-client.js';
 import { readClientConfig } from '../notify/client-config.js';
 import { resolvePaths } from '../../config/paths.js';
 import { onPath, playersFor } from '../../presentation/sound-player.js';
+import type { PresentationReport } from '../../presentation/presentation-status.js';
 import { readDefinition, type ServiceManager } from '../../service/service-manager.js';
+import type { DoctorLineName } from './doctor-lines.js';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
 
 /** One line of `notifyctl doctor`: what was checked, how it went, and what to do when it did not. */
 export interface Finding {
-  name: string;
+  name: DoctorLineName;
   verdict: Verdict;
   text: string;
 }
@@ -101,6 +103,34 @@ function foreignListenerFinding(error: ForeignListenerError): Finding {
     verdict: 'fail',
     text: `${who}, so nothing was sent to it; stop it, or run notifyd on another port ("port" in config.json)`,
   };
+}
+
+/**
+ * Toasts, tray and sounds as the running broker sees them (`GET /v1/presentation`): it may run as a
+ * service, with another environment than this shell. Undefined when it cannot be asked.
+ */
+export async function checkPresentation(context: DoctorContext): Promise<Finding[] | undefined> {
+  const client = new NotifyClient({
+    baseUrl: context.baseUrl,
+    timeoutMs: 3000,
+    ...(context.token !== undefined && { token: context.token }),
+  });
+  let report: PresentationReport;
+  try {
+    report = await client.request<PresentationReport>('GET', '/v1/presentation');
+  } catch {
+    return undefined;
+  }
+  const parts = [
+    ['toasts', report.toasts],
+    ['tray', report.tray],
+    ['sounds', report.sounds],
+  ] as const;
+  return parts.map(([name, part]) => ({
+    name,
+    verdict: part.on ? 'ok' : 'warn',
+    text: part.detail,
+  }));
 }
 
 /** GetServerInformation on the session bus, through dbus-send with an argument array. */

@@ -2,6 +2,7 @@ import {
   checkBroker,
   checkConfig,
   checkDesktop,
+  checkPresentation,
   checkService,
   checkSound,
   type Finding,
@@ -18,7 +19,7 @@ import { serviceTarget } from './service.js';
 /** `notifyctl doctor`: one line per part of the set-up, with what to do; exit 1 when any part fails. */
 export const doctorCommand: NotifyctlCommand = {
   name: 'doctor',
-  summary: 'check broker, token, config, desktop, sound, hooks and service, with what to do',
+  summary: 'check config, broker, token, toasts, tray, sounds, hooks and service, with what to do',
   run: async (argv) => {
     try {
       const parsed = parseArgs(
@@ -40,11 +41,13 @@ export const doctorCommand: NotifyctlCommand = {
         ...(connection.token !== undefined && { token: connection.token }),
         ...(service !== undefined && { service }),
       };
+      const broker = await checkBroker(context);
+      const tokenAccepted = broker.some((finding) => finding.name === 'token' && finding.verdict === 'ok');
+      const presentation = tokenAccepted ? await checkPresentation(context) : undefined;
       const findings: Finding[] = [
         await checkConfig(context),
-        ...(await checkBroker(context)),
-        await checkDesktop(context),
-        await checkSound(context),
+        ...broker,
+        ...(presentation ?? [await checkDesktop(context), await checkSound(context)]),
         hooksFinding(env, process.cwd()),
         await checkService(context),
       ];

@@ -6,13 +6,20 @@ import {
 } from '../../client/errors.js';
 import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED } from '../notify/failure.js';
 import { foreignListenerMessage } from '../notify/foreign-listener-message.js';
+import { FailureWithHints } from '../notify/hints.js';
 import { printError } from '../notify/output.js';
 
 /**
- * Prints why a notifyctl command failed, in the words `notify` uses, plus a hint where the message
- * alone leaves a person stuck; returns the exit code (docs/notifyctl-presentation.md "Exit codes").
+ * Prints why a notifyctl command failed, in the words `notify` uses, then the hints `notify` would
+ * give (one builder for both, src/cli/notify/hints.ts); returns the exit code
+ * (docs/notifyctl-presentation.md "Exit codes").
  */
 export function reportNotifyctlFailure(error: unknown): number {
+  if (error instanceof FailureWithHints) {
+    const code = reportNotifyctlFailure(error.failure);
+    error.hints.forEach(printError);
+    return code;
+  }
   if (error instanceof ForeignListenerError) {
     printError(foreignListenerMessage(error));
     return EXIT_FAILURE;
@@ -23,12 +30,7 @@ export function reportNotifyctlFailure(error: unknown): number {
   }
   if (error instanceof HttpError) {
     printError(`Error ${error.status} ${error.statusText}: ${error.detail}`);
-    if (error.status === 401 || error.status === 403) {
-      printError(
-        'Hint: notifyctl sends authToken from config.json; pass --token or set NOTIFY_TOKEN if the broker uses another.',
-      );
-      return EXIT_UNAUTHORIZED;
-    }
+    if (error.status === 401 || error.status === 403) return EXIT_UNAUTHORIZED;
     if (error.status === 404) return EXIT_NOT_FOUND;
     return EXIT_FAILURE;
   }
@@ -39,7 +41,6 @@ export function reportNotifyctlFailure(error: unknown): number {
   if (error instanceof BrokerUnreachableError) {
     printError(`Could not reach Notify at ${error.baseUrl}: ${error.message}`);
     printError('Is the tray app running?');
-    printError('Hint: start the broker with notifyd.');
     return EXIT_FAILURE;
   }
   printError(`notifyctl: ${(error as Error).message ?? String(error)}`);

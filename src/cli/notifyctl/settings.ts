@@ -77,11 +77,13 @@ function show(settings: PresentationSettings, json: boolean): number {
 
 const SUBCOMMANDS: Subcommand[] = [
   {
-    name: 'get',
+    name: 'show',
+    // `show` is the verb of every group (providers show, routes show); `get` was this one's first name.
+    aliases: ['get'],
     synopsis: '',
-    summary: 'show the presentation settings',
+    summary: "show the presentation settings ('get' does the same)",
     run: async (client, parsed) => {
-      if (parsed.positionals.length > 0) throw new CliError('Usage: notifyctl settings get [--json]');
+      if (parsed.positionals.length > 0) throw new CliError('Usage: notifyctl settings show [--json]');
       return show(await client.getSettings(), parsed.options.has('json'));
     },
   },

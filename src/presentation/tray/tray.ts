@@ -16,6 +16,8 @@ export interface TrayDeps {
   settings: () => TraySettings;
   run: (command: TrayCommand) => Promise<void>;
   log: Logger;
+  /** Told each time the icon comes on or goes off, with why (the banner, doctor). */
+  status?: (on: boolean, detail: string) => void;
 }
 
 /** Pause between attempts to reach a session bus that is gone, as the toast display does. */
@@ -91,7 +93,11 @@ export class Tray {
       });
       const owner = await connection.nameOwner(WATCHER_NAME);
       if (owner) await this.#register(owner, again ? 'reconnected to the session D-Bus' : undefined);
-      else this.#goOff(`no StatusNotifierWatcher on the session D-Bus (${WATCHER_NAME})`);
+      else
+        this.#goOff(
+          `no StatusNotifierWatcher on the session D-Bus (${WATCHER_NAME})`,
+          'no panel with a tray area',
+        );
     } catch (error) {
       this.#goOff((error as Error).message);
     }
@@ -104,7 +110,9 @@ export class Tray {
     this.#reconnect.unref();
   }
 
-  #goOff(reason: string): void {
+  /** Logged once an outage; the status (banner, doctor) always says the latest reason. */
+  #goOff(reason: string, meaning?: string): void {
+    this.deps.status?.(false, meaning ? `${reason}: ${meaning}` : reason);
     if (this.#off) return;
     this.#off = true;
     this.deps.log.warn(`tray icon is off: ${reason}`);
@@ -130,6 +138,7 @@ export class Tray {
       );
       this.#off = false;
       this.deps.log.info(`tray icon registered as ${this.#name}${why ? `: ${why}` : ''}`);
+      this.deps.status?.(true, "in the panel's tray area (StatusNotifierItem)");
     } catch (error) {
       if (this.#watcher === owner) this.#watcher = undefined;
       this.#goOff((error as Error).message);

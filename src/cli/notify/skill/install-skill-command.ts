@@ -1,6 +1,7 @@
 import { parseArgs, optionText, type FlagTable } from '../args.js';
 import { CliError } from '../failure.js';
 import { applyInstall, planInstall, type FileState } from './installer.js';
+import { resolveConnection } from '../connection.js';
 import { AGENT_TOOLS, lookedUpIn, readsSkillsFrom, skillDirectory, type Scope } from './targets.js';
 import { printLine } from '../output.js';
 
@@ -37,9 +38,11 @@ export async function run(argv: string[]): Promise<void> {
   if (path !== undefined && path.trim() === '') throw new CliError('--path must not be empty.');
   const scope = readScope(optionText(parsed, 'scope'));
   const dir = skillDirectory(tool, { scope, ...(path && { path }) });
+  // The port `notify` would use now, so the skill's curl reaches this broker without NOTIFY_PORT.
+  const { port } = resolveConnection(parsed);
   const plan = planInstall(
     dir,
-    tool.files,
+    tool.files(port),
     path === undefined && scope === 'project' ? process.cwd() : undefined,
   );
   const blocked = plan.files.filter((entry) => entry.state === 'changed' && !force);

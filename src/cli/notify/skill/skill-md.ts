@@ -1,8 +1,10 @@
 /**
  * The notify skill both agent tools load: product documentation written for an agent. Embedded as a
- * string so install-skill works offline and the installed file always matches this version.
+ * string so install-skill works offline and the installed file always matches this version. `port` is
+ * the one `notify` uses at install time (NOTIFY_PORT, else config.json, else 47821): an agent's shell
+ * seldom has NOTIFY_PORT, so a broker moved to another port is still found.
  */
-export const SKILL_MD = `---
+export const skillMd = (port: number): string => `---
 name: notify
 description: Ask the user for attention through the local Notify broker when you need an answer or permission, are blocked, hit a failure, or finish long work; update and resolve by key.
 ---
@@ -11,7 +13,7 @@ description: Ask the user for attention through the local Notify broker when you
 
 Notify is a broker on this machine. It shows the user a desktop notification and keeps a list of
 everything that waits for them, so they do not have to watch your terminal. Reach it with the
-\`notify\` command or its HTTP API on \`http://127.0.0.1:47821\` (or the port in \`NOTIFY_PORT\`).
+\`notify\` command or its HTTP API on \`http://127.0.0.1:${port}\` (or the port in \`NOTIFY_PORT\`).
 
 ## When to ask for attention
 
@@ -68,7 +70,7 @@ and resolve a condition without remembering ids. Authenticate with the broker's 
 
 \`\`\`sh
 TOKEN="\${NOTIFY_TOKEN:-$(notify token)}"
-curl -sS "http://127.0.0.1:\${NOTIFY_PORT:-47821}/v1/events" \\
+curl -sS "http://127.0.0.1:\${NOTIFY_PORT:-${port}}/v1/events" \\
   -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
   -d '{
     "arc_version": "0.1",

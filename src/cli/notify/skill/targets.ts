@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { OPENAI_YAML } from './openai-yaml.js';
-import { SKILL_MD } from './skill-md.js';
+import { skillMd } from './skill-md.js';
 
 const SKILL_NAME = 'notify';
 
@@ -16,7 +16,8 @@ export interface AgentTool {
   label: string;
   /** The skills folder of the tool, relative to the home folder (user) or the project (project). */
   skillsDir: string;
-  files: SkillFile[];
+  /** The files, for a broker on `port` (SKILL.md's examples name it). */
+  files: (port: number) => SkillFile[];
   /** What the user does next for the tool to pick the skill up. */
   nextStep: string;
 }
@@ -50,14 +51,14 @@ export const AGENT_TOOLS: Record<string, AgentTool> = {
   claude: {
     label: 'Claude Code',
     skillsDir: join('.claude', 'skills'),
-    files: [{ path: 'SKILL.md', content: SKILL_MD }],
+    files: (port) => [{ path: 'SKILL.md', content: skillMd(port) }],
     nextStep: 'Claude Code loads it in sessions started from now on.',
   },
   codex: {
     label: 'Codex',
     skillsDir: join('.agents', 'skills'),
-    files: [
-      { path: 'SKILL.md', content: SKILL_MD },
+    files: (port) => [
+      { path: 'SKILL.md', content: skillMd(port) },
       { path: 'agents/openai.yaml', content: OPENAI_YAML },
     ],
     nextStep: 'Restart Codex to load it.',
