@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -78,6 +78,17 @@ describe('notifyctl service on Linux (systemd user unit)', () => {
       status.stdout,
       `installed: ${unitFile()}\nstate: active, enabled (systemctl --user status notifyd.service)\n`,
     );
+  });
+
+  it('rewriting an older unit keeps its mode', async () => {
+    const systemctl = standInSystemctl(home, true);
+    mkdirSync(join(home.home, '.config', 'systemd', 'user'), { recursive: true });
+    writeFileSync(unitFile(), '[Service]\nExecStart=/old/notifyd\n');
+    chmodSync(unitFile(), 0o600);
+    const result = await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(readFileSync(unitFile(), 'utf8'), /^Restart=on-failure$/m);
+    assert.equal(statSync(unitFile()).mode & 0o777, 0o600);
   });
 
   it('without a user manager, writes the unit and prints the exact commands to run', async () => {
