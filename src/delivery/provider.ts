@@ -20,6 +20,11 @@ export interface SettingDeclaration {
   /** The allowed values of an `enum` setting. */
   choices?: readonly string[];
   default?: string | number | boolean;
+  /**
+   * Of a `url` setting: the settings that carry a user name and password instead, named when a URL
+   * with `user:password@` is refused (it would be stored in clear and shown by the API).
+   */
+  credentialsIn?: string;
 }
 
 export type SettingValues = Readonly<Record<string, string | number | boolean>>;

@@ -93,7 +93,8 @@ function checkValue(declaration: SettingDeclaration, value: unknown): string | n
 
 /**
  * Only http and https: a provider that posts to `file:`, `data:` or `gopher:` fails at every delivery,
- * so it is refused here instead.
+ * so it is refused here instead. A URL's `user:password@` would be stored and shown in clear (and is
+ * dropped by fetch), so it is refused with the secret setting to use instead.
  */
 function checkUrl(declaration: SettingDeclaration, value: unknown): string {
   const where = `settings.${declaration.name}`;
@@ -104,6 +105,12 @@ function checkUrl(declaration: SettingDeclaration, value: unknown): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidRequestError(
       `${where} must be an http or https URL, e.g. https://example.com/path (not ${url.protocol})`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    const instead = declaration.credentialsIn ? `; use ${declaration.credentialsIn} instead` : '';
+    throw new InvalidRequestError(
+      `${where} must not hold a user name or password (user:password@): it would be stored and shown in clear${instead}`,
     );
   }
   return value as string;
