@@ -83,11 +83,14 @@ function checkValue(declaration: SettingDeclaration, value: unknown): string | n
     }
     case 'url':
       return checkUrl(declaration, value);
-    case 'string':
+    case 'string': {
       if (typeof value !== 'string' || value.length === 0) {
         throw new InvalidRequestError(`${where} must be a non-empty string`);
       }
+      const problem = declaration.problem?.(value);
+      if (problem !== undefined) throw new InvalidRequestError(`${where}: ${problem}`);
       return value;
+    }
   }
 }
 
