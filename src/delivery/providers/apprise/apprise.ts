@@ -6,6 +6,7 @@ import type {
   SettingDeclaration,
 } from '../../provider.js';
 import { requiredString } from '../../setting-values.js';
+import { dyingWithParent, onPath } from './parent-death.js';
 
 const SETTINGS: readonly SettingDeclaration[] = [
   {
@@ -82,10 +83,13 @@ export function runApprise(
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
   const { args, stdin } = invocation(n);
+  const program = onPath('apprise');
+  if (program === undefined) return Promise.resolve({ outcome: 'reject', reason: 'apprise_not_installed' });
+  const [command, commandArgs] = dyingWithParent(program, args);
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, APPRISE_URLS: url };
     delete env.APPRISE_CONFIG;
-    const child = spawn('apprise', args, { env, signal, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, commandArgs, { env, signal, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     const collect = (chunk: Buffer) => {
       if (output.length < 16_384) output += chunk.toString();
