@@ -30,7 +30,8 @@ import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { Tray } from '../presentation/tray/tray.js';
 import { PresentationStatus } from '../presentation/presentation-status.js';
-import { createOutbound, type OutboundOptions } from './outbound.js';
+import { createOutbound, type Outbound, type OutboundOptions } from './outbound.js';
+import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
 
@@ -212,6 +213,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
+  await sealPlainSecrets(outbound, log);
   outbound.dispatcher.start();
   settings.watch({
     onReload: (changed) => {
@@ -265,5 +267,16 @@ function openOwnedDatabase(paths: NotifyPaths, log: Logger): { db: Db; lock: { r
       log.error(`cannot start: ${error.message}`);
     }
     throw error;
+  }
+}
+
+/** A locked keyring leaves the plain values where they are (still delivered); the next start tries again. */
+async function sealPlainSecrets(outbound: Outbound, log: Logger): Promise<void> {
+  try {
+    const sealed = await outbound.providers.sealPlainSecrets();
+    if (sealed > 0) log.info(`secrets: sealed settings now declared secret of ${sealed} provider(s)`);
+  } catch (error) {
+    if (!(error instanceof SecretsUnreadableError)) throw error;
+    log.warn('secrets: settings now declared secret stay unsealed until the master key can be read');
   }
 }

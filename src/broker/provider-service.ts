@@ -106,6 +106,31 @@ export class ProviderService {
     return this.get(id);
   }
 
+  /**
+   * Settings a kind declares secret that are stored in clear (the ntfy topic, stored before it was
+   * declared secret) are sealed and taken out of the plain settings, so the API never returns them.
+   * Run at start; the vault is opened only when there is something to seal.
+   */
+  async sealPlainSecrets(): Promise<number> {
+    let sealed = 0;
+    for (const record of this.deps.providers.list()) {
+      const kind = this.deps.kinds.find((candidate) => candidate.id === record.kind);
+      const plain = new Map<string, string>();
+      for (const declaration of kind?.settings ?? []) {
+        const value = record.settings[declaration.name];
+        if (declaration.secret && value !== undefined) plain.set(declaration.name, String(value));
+      }
+      if (plain.size === 0) continue;
+      const settings = Object.fromEntries(
+        Object.entries(record.settings).filter(([name]) => !plain.has(name)),
+      );
+      this.deps.providers.save({ ...record, settings }, await this.deps.vault.sealAll(record.id, plain));
+      sealed += 1;
+    }
+    if (sealed > 0) this.deps.changed();
+    return sealed;
+  }
+
   setEnabled(id: string, enabled: boolean): ProviderView {
     if (!this.deps.providers.setEnabled(id, enabled, this.deps.clock()))
       throw new NotFoundError('provider not found');
@@ -178,8 +203,13 @@ export class ProviderService {
   private view(record: ProviderRecord): ProviderView {
     const kind = this.deps.kinds.find((candidate) => candidate.id === record.kind);
     const secrets: Record<string, boolean> = {};
+    const settings = { ...record.settings };
     for (const declaration of kind?.settings ?? []) {
-      if (declaration.secret) secrets[declaration.name] = record.secretNames.includes(declaration.name);
+      if (!declaration.secret) continue;
+      // A value stored in clear before the setting was declared secret is never shown either.
+      secrets[declaration.name] =
+        record.secretNames.includes(declaration.name) || declaration.name in settings;
+      delete settings[declaration.name];
     }
     const last = record.lastResult;
     return {
@@ -187,7 +217,7 @@ export class ProviderService {
       kind: record.kind,
       name: record.name,
       enabled: record.enabled,
-      settings: { ...record.settings },
+      settings,
       secrets,
       health: !last ? 'unknown' : last.outcome === 'delivered' ? 'ok' : 'failing',
       lastResult: last ? { ...last, at: formatTimestamp(last.at) } : null,

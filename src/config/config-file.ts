@@ -6,17 +6,13 @@ import {
   lstatSync,
   realpathSync,
   type Stats,
-  fchmodSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { MalformedConfigError, normalizeConfig, type NormalizedConfig } from './settings.js';
+import { attributesOf, replaceFile } from './replace-file.js';
 import { jsonSyntaxPlace } from '../domain/json-syntax-place.js';
 
 export function generateToken(): string {
@@ -94,31 +90,13 @@ export function loadOrCreateConfig(file: string): NormalizedConfig {
 }
 
 /**
- * Write to a sibling temp file, fsync, rename: a reader sees the old file or the new one, never half.
- * The temp file has an unpredictable name and is created exclusively, so a symlink planted in the
- * folder is never followed. When config.json is a symlink, its target is replaced and the link stays.
+ * Written atomically (temp file and rename), 0600 whatever it was, keeping its owner. When config.json
+ * is a symlink, its target is replaced and the link stays.
  */
 export function writeConfigAtomically(file: string, document: Record<string, unknown>): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const target = resolveLink(file);
-  const temp = `${target}.${randomBytes(8).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    // The mode asked of open is narrowed by the umask only, never widened; say it once more.
-    fchmodSync(fd, 0o600);
-    writeSync(fd, `${JSON.stringify(document, null, 2)}\n`);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(temp, target);
-  } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  replaceFile(target, `${JSON.stringify(document, null, 2)}\n`, { ...attributesOf(target), mode: 0o600 });
 }
 
 /** The file a symlinked config.json points to; the path itself when it is no link or not there yet. */

@@ -20,6 +20,16 @@ export interface SettingDeclaration {
   /** The allowed values of an `enum` setting. */
   choices?: readonly string[];
   default?: string | number | boolean;
+  /**
+   * Of a `url` setting: the settings that carry a user name and password instead, named when a URL
+   * with `user:password@` is refused (it would be stored in clear and shown by the API).
+   */
+  credentialsIn?: string;
+  /**
+   * Of a `string` setting: what is wrong with a value the type alone lets through, in words that never
+   * repeat the value (it may be secret); undefined when it is fine. Run at create and update.
+   */
+  problem?: (value: string) => string | undefined;
 }
 
 export type SettingValues = Readonly<Record<string, string | number | boolean>>;

@@ -10,6 +10,7 @@ function cell(text: string): string {
 }
 
 function typeOf(setting: SettingDeclaration): string {
+  if (setting.type === 'url') return 'http(s) URL';
   return setting.type === 'enum' && setting.choices
     ? `one of ${setting.choices.map((c) => `\`${c}\``).join(', ')}`
     : setting.type;

@@ -14,20 +14,57 @@ export interface ServiceTarget {
 export const SYSTEMD_UNIT_NAME = 'notifyd.service';
 export const LAUNCHD_LABEL = 'dev.notify.notifyd';
 
-/** systemd quotes arguments with double quotes; a path with spaces or quotes stays one argument. */
-function systemdQuote(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `"${path.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+/**
+ * One argument of ExecStart, per systemd.syntax(7) and systemd.service(5): `%` starts a specifier and
+ * `$` a variable, so both are doubled; a path with anything but plain characters is double-quoted with
+ * `\\` and `"` escaped, so spaces and quotes keep it one argument.
+ */
+function systemdArgument(path: string): string {
+  const literal = path.replace(/[%$]/g, (character) => character + character);
+  return /^[\w@+=:,./-]+$/.test(path)
+    ? literal
+    : `"${literal.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+}
+
+/**
+ * The program of ExecStart: specifiers are resolved in it but variables are not, and systemd refuses
+ * one holding quotes or a backslash (servicePathProblem keeps those out).
+ */
+function systemdExecutable(path: string): string {
+  const literal = path.replace(/%/g, '%%');
+  return /^[\w@%+=:,./-]+$/.test(path) ? literal : `"${literal}"`;
+}
+
+/**
+ * A path a service definition cannot carry: a control character (a newline would end the line and
+ * start another setting), or for systemd a quote or backslash in the program's path, which it refuses
+ * to run. Said with the path, so the person knows what to move.
+ */
+export function servicePathProblem(target: ServiceTarget, platform: NodeJS.Platform): string | undefined {
+  for (const [what, path] of [
+    ['node', target.node],
+    ['this Notify checkout', target.notifyd],
+  ] as const) {
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(path)) {
+      return `the path of ${what} holds a control character (such as a newline), which a service definition cannot carry: ${JSON.stringify(path)}. Move it to a path without one and run this again.`;
+    }
+  }
+  if (platform === 'linux' && /["'\\]/.test(target.node)) {
+    return `the path of node holds a quote or a backslash, which systemd refuses in the program it runs: ${JSON.stringify(target.node)}. Install or link node at a path without one and run this again with that node.`;
+  }
+  return undefined;
 }
 
 export function systemdUnit(target: ServiceTarget): string {
   return [
     '[Unit]',
     'Description=Notify, the local attention broker for software agents',
-    `Documentation=file://${encodeURI(target.docs)}`,
+    `Documentation=file://${encodeURI(target.docs).replace(/%/g, '%%')}`,
     '',
     '[Service]',
     'Type=simple',
-    `ExecStart=${systemdQuote(target.node)} ${systemdQuote(target.notifyd)}`,
+    `ExecStart=${systemdExecutable(target.node)} ${systemdArgument(target.notifyd)}`,
     // notifyd stops cleanly on SIGTERM with exit 0; anything else is a failure worth a restart.
     'Restart=on-failure',
     'RestartSec=2',
@@ -40,7 +77,12 @@ export function systemdUnit(target: ServiceTarget): string {
 }
 
 const xmlEscape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 
 export function launchdPlist(target: ServiceTarget, logFile: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>

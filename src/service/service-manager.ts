@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { attributesOf, replaceFile } from '../config/replace-file.js';
 import {
   LAUNCHD_LABEL,
   SYSTEMD_UNIT_NAME,
@@ -89,12 +90,10 @@ export function readDefinition(file: string): string | undefined {
   }
 }
 
-/** Temp file and rename, so the manager never reads half a definition. */
+/** Temp file and rename, so the manager never reads half a definition; a rewrite keeps mode and owner. */
 export function writeDefinition(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: 0o644, flag: 'wx' });
-  renameSync(temp, file);
+  replaceFile(file, text, attributesOf(file));
 }
 
 export function removeDefinition(file: string): void {

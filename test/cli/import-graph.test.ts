@@ -7,10 +7,10 @@ import { NOTIFY } from '../support/notify-cli.js';
 const SRC = resolve(dirname(NOTIFY), 'src');
 /** The compiled module the bundle `notify` runs is made from (scripts/bundle-client.mjs). */
 const ENTRY = resolve(SRC, 'cli', 'notify', 'main.js');
-/** The budget for the client's start-up: built-ins, pure rules, paths, version, the Node.js floor, itself. */
+/** The budget for the client's start-up: built-ins, pure rules, paths, the atomic file write, version, the Node.js floor, itself. */
 const ALLOWED = [
   /^domain\//,
-  /^config\/paths\.js$/,
+  /^config\/(paths|replace-file)\.js$/,
   /^version\.js$/,
   /^client\//,
   /^cli\/notify\//,

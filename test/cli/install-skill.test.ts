@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -167,6 +168,14 @@ describe('notify install-skill', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /SKILL\.md: replaced\n/);
     assert.equal(readFileSync(join(claudeDir(), 'SKILL.md'), 'utf8'), original);
+  });
+
+  it('keeps the mode of a file it replaces', async () => {
+    await run('install-skill', 'claude');
+    writeFileSync(join(claudeDir(), 'SKILL.md'), 'stale\n');
+    chmodSync(join(claudeDir(), 'SKILL.md'), 0o600);
+    assert.equal((await run('install-skill', 'claude', '--force')).code, 0);
+    assert.equal(statSync(join(claudeDir(), 'SKILL.md')).mode & 0o777, 0o600);
   });
 
   it('writes nothing with --dry-run and reports what would happen', async () => {

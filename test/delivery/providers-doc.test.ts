@@ -23,7 +23,7 @@ it('lists every declared setting of a provider with its type, whether required a
     const row = table.split('\n').find((line) => line.startsWith(`| \`${setting.name}\` |`));
     assert.ok(row, `no row for ${setting.name}`);
     const cells = row.split(' | ');
-    assert.equal(cells[1], setting.type);
+    assert.equal(cells[1], setting.type === 'url' ? 'http(s) URL' : setting.type);
     assert.equal(cells[2], setting.required ? 'yes' : 'no');
     assert.equal(cells[3], setting.secret ? 'yes' : 'no');
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -307,5 +308,62 @@ describe('notifyctl hooks on a linked settings file', () => {
     assert.equal((await notifyctl(home, ['hooks', 'uninstall', 'claude'])).code, 0);
     assert.ok(lstatSync(link).isSymbolicLink());
     assert.equal(read(dotfiles), '{\n  "model": "opus"\n}\n');
+  });
+});
+
+describe('notifyctl hooks backup', () => {
+  const home = createTempHome();
+  after(() => home.cleanup());
+  const file = join(home.home, SETTINGS.claude);
+  const backup = `${file}.notify-backup`;
+  const original = '{\n  "env": { "ANTHROPIC_API_KEY": "sk-secret" }\n}\n';
+  /** Another user's uid when the tests run as root (sudo with the person's HOME); ours otherwise. */
+  const owner = process.getuid?.() === 0 ? 65534 : process.getuid!();
+  const attributes = (path: string) => {
+    const stat = statSync(path);
+    return { mode: stat.mode & 0o777, uid: stat.uid, gid: stat.gid };
+  };
+
+  it('keeps the mode and owner of the settings file, in the file and in its backup', async () => {
+    put(file, original);
+    chmodSync(file, 0o600);
+    chownSync(file, owner, owner);
+    const installed = await notifyctl(home, ['hooks', 'install', 'claude']);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stdout, new RegExp(`^The file as it was before: ${backup}$`, 'm'));
+    assert.equal(read(backup), original);
+    assert.deepEqual(attributes(backup), { mode: 0o600, uid: owner, gid: owner });
+    assert.deepEqual(attributes(file), { mode: 0o600, uid: owner, gid: owner });
+  });
+
+  it('says where the backup stays when the file changed since install', async () => {
+    const edited = { ...(JSON.parse(read(file)!) as Record<string, unknown>), model: 'sonnet' };
+    writeFileSync(file, JSON.stringify(edited, null, 2));
+    const removed = await notifyctl(home, ['hooks', 'uninstall', 'claude']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal(
+      removed.stdout,
+      `Removed Notify's Claude Code hooks from ${file}.\n` +
+        `The backup taken at install was kept: ${backup} (the file changed since, so it was not put back). Remove it when you no longer need it.\n`,
+    );
+    assert.equal(read(backup), original);
+  });
+
+  it('replaces a stale backup on the next install, saying so, so uninstall gives back the newer file', async () => {
+    const before = read(file)!;
+    const installed = await notifyctl(home, ['hooks', 'install', 'claude']);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(
+      installed.stdout,
+      new RegExp(
+        `^The file as it was before: ${backup} \\(it replaces the backup an earlier install left\\)\\.$`,
+        'm',
+      ),
+    );
+    assert.equal(read(backup), before);
+    assert.deepEqual(attributes(backup), { mode: 0o600, uid: owner, gid: owner });
+    assert.equal((await notifyctl(home, ['hooks', 'uninstall', 'claude'])).code, 0);
+    assert.equal(read(file), before);
+    assert.equal(read(backup), undefined);
   });
 });

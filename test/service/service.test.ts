@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createTempHome, type TempHome } from '../support/broker-process.js';
@@ -80,6 +92,17 @@ describe('notifyctl service on Linux (systemd user unit)', () => {
     );
   });
 
+  it('rewriting an older unit keeps its mode', async () => {
+    const systemctl = standInSystemctl(home, true);
+    mkdirSync(join(home.home, '.config', 'systemd', 'user'), { recursive: true });
+    writeFileSync(unitFile(), '[Service]\nExecStart=/old/notifyd\n');
+    chmodSync(unitFile(), 0o600);
+    const result = await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(readFileSync(unitFile(), 'utf8'), /^Restart=on-failure$/m);
+    assert.equal(statSync(unitFile()).mode & 0o777, 0o600);
+  });
+
   it('without a user manager, writes the unit and prints the exact commands to run', async () => {
     const systemctl = standInSystemctl(home, false);
     const result = await runNotifyctl(['service', 'install'], { env: systemctl.env });
@@ -129,16 +152,101 @@ describe('notifyctl service on Linux (systemd user unit)', () => {
   });
 });
 
+describe('notifyctl service install from paths with characters systemd reads specially', () => {
+  let home: TempHome;
+  let folder: string;
+  beforeEach(() => {
+    home = createTempHome();
+    folder = mkdtempSync(join(tmpdir(), 'notify-service-paths-'));
+  });
+  afterEach(() => {
+    home.cleanup();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  const unitFile = () => join(home.home, '.config', 'systemd', 'user', 'notifyd.service');
+  /** An argument as systemd.syntax(7) reads it back: specifiers and variables doubled, then quoted. */
+  const escaped = (path: string) =>
+    path
+      .replace(/[%$]/g, (character) => character + character)
+      .replace(/[\\"]/g, (character) => `\\${character}`);
+  /** This checkout seen through a link named `name`, so notifyctl's own paths carry it. */
+  const checkoutAt = (name: string) => {
+    const link = join(folder, name);
+    symlinkSync(resolve(dirname(NOTIFYD), '..', '..', '..'), link);
+    return link;
+  };
+  const install = (node: string, checkout: string, env: NodeJS.ProcessEnv) =>
+    spawnSync(
+      node,
+      [
+        '--preserve-symlinks',
+        '--preserve-symlinks-main',
+        join(checkout, 'dist', 'src', 'cli', 'notifyctl', 'main.js'),
+        'service',
+        'install',
+      ],
+      { env, encoding: 'utf8' },
+    );
+
+  it('escapes %, $ and quotes so systemd runs exactly these paths', () => {
+    const systemctl = standInSystemctl(home, true);
+    const nodeFolder = join(folder, 'we%h $HOME');
+    mkdirSync(nodeFolder);
+    const node = join(nodeFolder, 'node');
+    linkSync(process.execPath, node);
+    const checkout = checkoutAt('my "checkout" 100% $HOME');
+    const result = install(node, checkout, systemctl.env);
+    assert.equal(result.status, 0, result.stderr);
+    const unit = readFileSync(unitFile(), 'utf8');
+    assert.ok(
+      unit.includes(
+        `\nExecStart="${folder}/we%%h $HOME/node" "${escaped(checkout)}/dist/src/cli/notifyd.js"\n`,
+      ),
+      unit,
+    );
+    const verify = spawnSync('systemd-analyze', ['verify', unitFile()], { encoding: 'utf8' });
+    assert.equal(verify.status, 0, verify.stderr);
+    assert.equal(verify.stderr.trim(), '');
+  });
+
+  it('refuses a node whose path holds a quote, which systemd would not run', () => {
+    const systemctl = standInSystemctl(home, true);
+    const nodeFolder = join(folder, 'node "stable"');
+    mkdirSync(nodeFolder);
+    linkSync(process.execPath, join(nodeFolder, 'node'));
+    const result = install(join(nodeFolder, 'node'), checkoutAt('notify'), systemctl.env);
+    assert.equal(result.status, 1);
+    assert.equal(
+      result.stderr,
+      `notifyctl service: the path of node holds a quote or a backslash, which systemd refuses in the program it runs: ${JSON.stringify(join(nodeFolder, 'node'))}. Install or link node at a path without one and run this again with that node.\n`,
+    );
+    assert.ok(!existsSync(unitFile()));
+  });
+
+  it('refuses a path with a newline, saying why, and writes nothing', () => {
+    const systemctl = standInSystemctl(home, true);
+    const checkout = checkoutAt('notify\nExecStartPre=true');
+    const result = install(process.execPath, checkout, systemctl.env);
+    assert.equal(result.status, 1);
+    assert.equal(
+      result.stderr,
+      `notifyctl service: the path of this Notify checkout holds a control character (such as a newline), which a service definition cannot carry: ${JSON.stringify(join(checkout, 'dist', 'src', 'cli', 'notifyd.js'))}. Move it to a path without one and run this again.\n`,
+    );
+    assert.ok(!existsSync(unitFile()));
+    assert.deepEqual(systemctl.calls(), []);
+  });
+});
+
 describe('service definitions', () => {
   it('a launchd agent runs this node and notifyd at load, restarting only after a failure', async () => {
     const { launchdPlist } = await import('../../src/service/service-definition.js');
     const plist = launchdPlist(
-      { node: '/usr/local/bin/node', notifyd: '/Users/me/notify & co/notifyd.js', docs: '' },
+      { node: '/usr/local/bin/node', notifyd: "/Users/me/notify & co's <x>/notifyd.js", docs: '' },
       '/tmp/log',
     );
     assert.match(
       plist,
-      /<string>\/usr\/local\/bin\/node<\/string>\n\s*<string>\/Users\/me\/notify &amp; co\/notifyd\.js<\/string>/,
+      /<string>\/usr\/local\/bin\/node<\/string>\n\s*<string>\/Users\/me\/notify &amp; co&apos;s &lt;x&gt;\/notifyd\.js<\/string>/,
     );
     assert.match(plist, /<key>SuccessfulExit<\/key>\n\s*<false\/>/);
     if (existsSync('/usr/bin/xmllint')) execFileSync('xmllint', ['--noout', '-'], { input: plist });
@@ -152,5 +260,12 @@ describe('service definitions', () => {
       docs: '/srv/d.md',
     });
     assert.match(unit, /^ExecStart="\/opt\/my node\/bin\/node" \/srv\/notify\/notifyd\.js$/m);
+    const odd = systemdUnit({
+      node: '/usr/bin/node',
+      notifyd: '/srv/a\\b "c" 5%/n.js',
+      docs: '/srv/my docs.md',
+    });
+    assert.match(odd, /^ExecStart=\/usr\/bin\/node "\/srv\/a\\\\b \\"c\\" 5%%\/n\.js"$/m);
+    assert.match(odd, /^Documentation=file:\/\/\/srv\/my%%20docs\.md$/m);
   });
 });

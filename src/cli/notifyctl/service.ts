@@ -8,7 +8,7 @@ import {
   writeDefinition,
   type ServiceManager,
 } from '../../service/service-manager.js';
-import type { ServiceTarget } from '../../service/service-definition.js';
+import { servicePathProblem, type ServiceTarget } from '../../service/service-definition.js';
 import { parseArgs } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
 import { printError, printLine } from '../notify/output.js';
@@ -64,6 +64,8 @@ export const serviceCommand: NotifyctlCommand = {
 };
 
 async function install(manager: ServiceManager, dryRun: boolean): Promise<number> {
+  const problem = servicePathProblem(serviceTarget(), process.platform);
+  if (problem !== undefined) throw new CliError(`notifyctl service: ${problem}`);
   if (dryRun) {
     printLine(
       `Would write ${manager.file}:\n\n${manager.definition}\nthen run:\n${manager.startCommands.map((c) => `  ${shellLine(c)}`).join('\n')}`,

@@ -82,22 +82,47 @@ function checkValue(declaration: SettingDeclaration, value: unknown): string | n
       return value;
     }
     case 'url':
-      if (typeof value !== 'string' || !isAbsoluteUrl(value)) {
-        throw new InvalidRequestError(`${where} must be an absolute URL, e.g. https://example.com/path`);
-      }
-      return value;
-    case 'string':
+      return checkUrl(declaration, value);
+    case 'string': {
       if (typeof value !== 'string' || value.length === 0) {
         throw new InvalidRequestError(`${where} must be a non-empty string`);
       }
+      const problem = declaration.problem?.(value);
+      if (problem !== undefined) throw new InvalidRequestError(`${where}: ${problem}`);
       return value;
+    }
   }
 }
 
-function isAbsoluteUrl(value: string): boolean {
+/**
+ * Only http and https: a provider that posts to `file:`, `data:` or `gopher:` fails at every delivery,
+ * so it is refused here instead. A URL's `user:password@` would be stored and shown in clear (and is
+ * dropped by fetch), so it is refused with the secret setting to use instead.
+ */
+function checkUrl(declaration: SettingDeclaration, value: unknown): string {
+  const where = `settings.${declaration.name}`;
+  const url = typeof value === 'string' ? parseUrl(value) : undefined;
+  if (url === undefined) {
+    throw new InvalidRequestError(`${where} must be an absolute URL, e.g. https://example.com/path`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidRequestError(
+      `${where} must be an http or https URL, e.g. https://example.com/path (not ${url.protocol})`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    const instead = declaration.credentialsIn ? `; use ${declaration.credentialsIn} instead` : '';
+    throw new InvalidRequestError(
+      `${where} must not hold a user name or password (user:password@): it would be stored and shown in clear${instead}`,
+    );
+  }
+  return value as string;
+}
+
+function parseUrl(value: string): URL | undefined {
   try {
-    return new URL(value).protocol.length > 1;
+    return new URL(value);
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -1,16 +1,6 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { attributesOf, replaceFile } from '../../../config/replace-file.js';
 import { CliError } from '../failure.js';
 import { checkInsideProject, createFolders, nearestExistingFolder } from './destination.js';
 import type { SkillFile } from './targets.js';
@@ -130,7 +120,8 @@ function stateOf(target: string, content: string): FileState {
  * Writes missing files, and changed ones too when `force`. Folders are created one at a time and
  * checked again just before use, so a link put in place after planning is refused too. Each write
  * goes to a fresh temp file beside the target and is renamed over it, so an agent never reads half a
- * skill and a symlink in place of a skill file is replaced rather than followed to a file elsewhere.
+ * skill and a symlink in place of a skill file is replaced rather than followed to a file elsewhere;
+ * a file replaced keeps its mode and owner.
  */
 export function applyInstall(plan: InstallPlan, force: boolean): void {
   const toWrite = plan.files.filter(({ state }) => state === 'missing' || (state === 'changed' && force));
@@ -147,15 +138,6 @@ export function applyInstall(plan: InstallPlan, force: boolean): void {
       const dir = join(skillDir, ...parts.slice(0, depth));
       if (!checkFolder(dir)) mkdirSync(dir);
     }
-    const temp = `${target}.${process.pid}.tmp`;
-    try {
-      rmSync(temp, { force: true });
-      // `wx`: never open an existing path, so a link at the temp name cannot redirect the write.
-      writeFileSync(temp, file.content, { mode: 0o644, flag: 'wx' });
-      renameSync(temp, target);
-    } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
-    }
+    replaceFile(target, file.content, attributesOf(target));
   }
 }

@@ -3,7 +3,15 @@ import { optionText, parseArgs, type FlagTable } from '../../notify/args.js';
 import { CliError } from '../../notify/failure.js';
 import type { NotifyctlCommand } from '../command.js';
 import { hookCommandLine } from './hook-command-line.js';
-import { applyPlan, changes, planInstall, planUninstall, stateOf, type FilePlan } from './installer.js';
+import {
+  applyPlan,
+  backupFile,
+  changes,
+  planInstall,
+  planUninstall,
+  stateOf,
+  type FilePlan,
+} from './installer.js';
 import { MalformedSettingsError } from './settings-file.js';
 import { HOOK_TARGETS, type Scope } from './targets.js';
 
@@ -82,12 +90,21 @@ async function change(
   const { backup } = applyPlan(plan);
   if (action === 'install') {
     console.log(`Installed ${name} in ${file} (${target.events.join(', ')}).`);
-    if (backup !== undefined) console.log(`The file as it was before: ${backup}`);
+    if (plan.backup === 'replace') {
+      console.log(`The file as it was before: ${backup} (it replaces the backup an earlier install left).`);
+    } else if (backup !== undefined) {
+      console.log(`The file as it was before: ${backup}`);
+    }
     console.log(target.nextStep);
   } else {
     console.log(
       `Removed ${name} from ${file}${plan.after === undefined ? ' (the file held nothing else, so it is gone)' : ''}.`,
     );
+    if (plan.keepsBackup) {
+      console.log(
+        `The backup taken at install was kept: ${backupFile(file)} (the file changed since, so it was not put back). Remove it when you no longer need it.`,
+      );
+    }
   }
   return 0;
 }

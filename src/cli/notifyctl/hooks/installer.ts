@@ -1,16 +1,7 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { attributesOf, replaceFile } from '../../../config/replace-file.js';
 import type { HookTool } from '../../../domain/hooks/decision.js';
 import { installedState, withOurHooks, withoutOurHooks, type InstalledState } from './hook-entries.js';
 import { parseSettings, serializeSettings, type SettingsText } from './settings-file.js';
@@ -21,10 +12,16 @@ export interface FilePlan {
   file: string;
   before?: string;
   after?: string;
-  /** Set by install: the file as it was is kept beside it before the first change. */
-  keepsBackup?: boolean;
+  /**
+   * Set by install: the file as it was is kept beside it. 'new': no backup yet; 'replace': the backup
+   * an earlier install left is older than the file, which holds none of our hooks now, so the file
+   * as it is replaces it; 'keep': the backup is from the install whose hooks the file still holds.
+   */
+  backup?: 'new' | 'replace' | 'keep';
   /** Set when the plan writes the backup's text back and then removes the backup. */
   restoresBackup?: boolean;
+  /** Set by uninstall when a backup stays: the file changed since install, so it is not put back. */
+  keepsBackup?: boolean;
 }
 
 export const backupFile = (file: string) => `${file}.notify-backup`;
@@ -50,8 +47,16 @@ export function planInstall(file: string, tool: HookTool, target: HookTarget, co
     file,
     ...(current.text !== undefined && { before: current.text }),
     after: serializeSettings(next, current),
-    keepsBackup: true,
+    ...(current.text !== undefined && { backup: backupChoice(file, current, tool, command) }),
   };
+}
+
+function backupChoice(file: string, current: SettingsText, tool: HookTool, command: string) {
+  const backup = readBackupText(file);
+  if (backup === undefined) return 'new';
+  const state = installedState(current.settings, tool, command);
+  const holdsOurHooks = state.current.length + state.stale.length > 0;
+  return holdsOurHooks || backup === current.text ? 'keep' : 'replace';
 }
 
 /**
@@ -69,7 +74,12 @@ export function planUninstall(file: string, tool: HookTool): FilePlan {
     return { file, before: current.text, after: backup.text!, restoresBackup: true };
   }
   if (backup === undefined && Object.keys(next).length === 0) return { file, before: current.text };
-  return { file, before: current.text, after: serializeSettings(next, current) };
+  return {
+    file,
+    before: current.text,
+    after: serializeSettings(next, current),
+    ...(existsSync(backupFile(file)) && { keepsBackup: true }),
+  };
 }
 
 export function changes(plan: FilePlan): boolean {
@@ -77,15 +87,14 @@ export function changes(plan: FilePlan): boolean {
 }
 
 /**
- * Applies a plan: the backup first (only before the first change, so it keeps the file as it was
- * before Notify ever touched it), then the new text.
+ * Applies a plan: the backup first, with the original's mode and owner (settings often hold API
+ * keys), then the new text.
  */
 export function applyPlan(plan: FilePlan): { backup?: string } {
   if (!changes(plan)) return {};
-  let backup: string | undefined;
-  if (plan.keepsBackup && plan.before !== undefined && !existsSync(backupFile(plan.file))) {
-    writeFileSync(backupFile(plan.file), plan.before, { flag: 'wx' });
-    backup = backupFile(plan.file);
+  if ((plan.backup === 'new' || plan.backup === 'replace') && plan.before !== undefined) {
+    const original = attributesOf(realpathSync(plan.file));
+    replaceFile(backupFile(plan.file), plan.before, original, 0o600);
   }
   if (plan.after === undefined) {
     rmSync(plan.file, { force: true });
@@ -93,35 +102,34 @@ export function applyPlan(plan: FilePlan): { backup?: string } {
     writeInPlace(plan.file, plan.after);
   }
   if (plan.restoresBackup) rmSync(backupFile(plan.file), { force: true });
-  return backup === undefined ? {} : { backup };
+  return plan.backup === undefined ? {} : { backup: backupFile(plan.file) };
 }
 
 /**
- * Replaces the file's text through a temp file and a rename. A linked settings file (dotfiles kept
- * elsewhere) is written where the link points, so the link stays; the file keeps its mode.
+ * A linked settings file (dotfiles kept elsewhere) is written where the link points, so the link
+ * stays; the file keeps its mode and owner.
  */
 function writeInPlace(file: string, text: string): void {
-  const existing = existsSync(file);
-  const target = existing ? realpathSync(file) : file;
-  const mode = existing ? statSync(target).mode & 0o777 : undefined;
+  const target = existsSync(file) ? realpathSync(file) : file;
   mkdirSync(dirname(target), { recursive: true });
-  const temp = `${target}.notify-${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, text, { flag: 'wx', ...(mode !== undefined && { mode }) });
-    if (mode !== undefined) chmodSync(temp, mode);
-    renameSync(temp, target);
-  } finally {
-    rmSync(temp, { force: true });
-  }
+  replaceFile(target, text, attributesOf(target));
 }
 
 export function stateOf(file: string, tool: HookTool, command: string): InstalledState {
   return installedState(readSettings(file).settings, tool, command);
 }
 
+function readBackupText(file: string): string | undefined {
+  try {
+    return readFileSync(backupFile(file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 function readBackup(file: string): SettingsText | undefined {
   try {
-    const backup = parseSettings(readFileSync(backupFile(file), 'utf8'));
+    const backup = parseSettings(readBackupText(file));
     return backup.text === undefined ? undefined : backup;
   } catch {
     return undefined;

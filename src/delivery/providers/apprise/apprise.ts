@@ -6,6 +6,7 @@ import type {
   SettingDeclaration,
 } from '../../provider.js';
 import { requiredString } from '../../setting-values.js';
+import { dyingWithParent, onPath } from './parent-death.js';
 
 const SETTINGS: readonly SettingDeclaration[] = [
   {
@@ -14,8 +15,31 @@ const SETTINGS: readonly SettingDeclaration[] = [
     required: true,
     secret: true,
     help: 'One or more Apprise URLs separated by spaces, e.g. tgram://bottoken/ChatID (see the Apprise wiki for each service).',
+    problem: appriseUrlsProblem,
   },
 ];
+
+/** A comma before the next `scheme://` separates URLs, as in Apprise's own split; a comma elsewhere is part of one. */
+const NEXT_URL = /,+(?=[a-z0-9]+:\/\/)/i;
+/** Apprise's schema rule (2-9 letters or digits), then something after `://`. */
+const APPRISE_URL = /^[a-z0-9]{2,9}:\/\/\S+$/i;
+
+/**
+ * Apprise refuses the whole run when one URL in the list does not parse, so every delivery of the
+ * provider would be dead-lettered: each URL is checked when the provider is saved. The answer names
+ * the URL by its place, never by its text (it holds the service's credentials).
+ */
+export function appriseUrlsProblem(value: string): string | undefined {
+  const urls = value
+    .trim()
+    .split(/\s+/)
+    .flatMap((word) => word.replace(/^,+|,+$/g, '').split(NEXT_URL))
+    .filter((url) => url !== '');
+  const bad = urls.length === 0 ? 0 : urls.findIndex((url) => !APPRISE_URL.test(url));
+  if (bad === -1) return undefined;
+  const which = urls.length <= 1 ? 'it is' : `URL ${bad + 1} of ${urls.length} is`;
+  return `${which} not an Apprise URL: each is scheme://..., e.g. tgram://bottoken/ChatID, separated by spaces or commas`;
+}
 
 /** Apprise's four notification types, which pick its icons and colours. */
 function appriseType(type: string): string {
@@ -59,10 +83,13 @@ export function runApprise(
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
   const { args, stdin } = invocation(n);
+  const program = onPath('apprise');
+  if (program === undefined) return Promise.resolve({ outcome: 'reject', reason: 'apprise_not_installed' });
+  const [command, commandArgs] = dyingWithParent(program, args);
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, APPRISE_URLS: url };
     delete env.APPRISE_CONFIG;
-    const child = spawn('apprise', args, { env, signal, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, commandArgs, { env, signal, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     const collect = (chunk: Buffer) => {
       if (output.length < 16_384) output += chunk.toString();

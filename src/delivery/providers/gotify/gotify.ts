@@ -10,6 +10,7 @@ const SETTINGS: readonly SettingDeclaration[] = [
     required: true,
     secret: false,
     help: 'Your Gotify server, e.g. https://gotify.example.com.',
+    credentialsIn: 'the secret setting appToken',
   },
   {
     name: 'appToken',

@@ -11,12 +11,13 @@ const SETTINGS: readonly SettingDeclaration[] = [
     secret: false,
     help: 'The ntfy server, e.g. https://ntfy.sh or your own (in-place updates need ntfy 2.16 or later).',
     default: 'https://ntfy.sh',
+    credentialsIn: 'username and the secret password (or the secret accessToken)',
   },
   {
     name: 'topic',
     type: 'string',
     required: true,
-    secret: false,
+    secret: true,
     help: 'The topic your phone subscribes to; on a public server it works like a password, so pick a long one.',
   },
   {

@@ -12,6 +12,8 @@ const SETTINGS: readonly SettingDeclaration[] = [
     required: true,
     secret: false,
     help: 'The http(s) address that receives a JSON POST for every event.',
+    credentialsIn:
+      'headerName Authorization with the secret headerValue "Basic <base64 of user:password>", or the secret bearerToken',
   },
   {
     name: 'signingSecret',

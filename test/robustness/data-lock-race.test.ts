@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+
+const DATA_LOCK = fileURLToPath(new URL('../../src/store/data-lock.js', import.meta.url));
+const RACERS = 8;
+const ROUNDS = 12;
+
+/**
+ * One starter: waits for the shared start time, takes the lock, says whether it got it, and holds it
+ * until every starter has answered (its stdin closes), as a running broker would. Named notifyd-*, as
+ * the lock recognizes a live Notify process by name.
+ */
+const STARTER = `
+import { lockDataFolder } from ${JSON.stringify(DATA_LOCK)};
+const [dataDir, startAt] = process.argv.slice(2);
+while (Date.now() < Number(startAt)) {}
+let answer;
+try {
+  lockDataFolder(dataDir);
+  answer = 'took';
+} catch (error) {
+  answer = error.name;
+}
+process.stdout.write(answer + '\\n');
+process.stdin.resume();
+process.stdin.on('end', () => process.exit(0));
+`;
+
+interface Starter {
+  answer: Promise<string>;
+  exited: Promise<void>;
+  release(): void;
+}
+
+function start(script: string, dataDir: string, startAt: number): Starter {
+  const child = spawn(process.execPath, [script, dataDir, String(startAt)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  return {
+    answer: new Promise((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.endsWith('\n')) resolve(output.trim());
+      }),
+    ),
+    exited: new Promise((resolve) => child.once('close', () => resolve())),
+    release: () => child.stdin.end(),
+  };
+}
+
+/** A pid no process has: a lock left by a broker killed with -9. */
+function deadPid(): number {
+  for (let pid = 4_000_000; ; pid--) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return pid;
+    }
+  }
+}
+
+describe('the data-folder lock with starters racing', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'notify-lock-race-'));
+  const script = join(folder, 'notifyd-starter.mjs');
+  writeFileSync(script, STARTER);
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  for (const [name, before] of [
+    ['a free folder', undefined],
+    ['a lock left by a killed broker', () => `${deadPid()} another Notify broker\n`],
+    ['an empty lock file', () => ''],
+  ] as const) {
+    it(`gives ${name} to exactly one of ${RACERS} starters, ${ROUNDS} times over`, async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const dataDir = join(folder, `data-${name.length}-${round}`);
+        if (before !== undefined) {
+          mkdirSync(dataDir);
+          writeFileSync(join(dataDir, 'notifyd.lock'), before());
+        }
+        const startAt = Date.now() + 1500;
+        const starters = Array.from({ length: RACERS }, () => start(script, dataDir, startAt));
+        const answers = await Promise.all(starters.map((starter) => starter.answer));
+        starters.forEach((starter) => starter.release());
+        await Promise.all(starters.map((starter) => starter.exited));
+        const took = answers.filter((answer) => answer === 'took').length;
+        assert.equal(took, 1, `round ${round}: ${answers.join(', ')}`);
+        assert.deepEqual(
+          answers.filter((answer) => answer !== 'took'),
+          Array(RACERS - 1).fill('DataFolderInUseError'),
+        );
+        assert.match(readFileSync(join(dataDir, 'notifyd.lock'), 'utf8'), /^\d+ another Notify broker\n$/);
+      }
+    });
+  }
+});
