@@ -1,4 +1,4 @@
-import { DbusConnection, Variant } from './dbus.js';
+import type * as Dbus from './dbus.js';
 import type { ToastDisplay, ToastDisplayEvents } from './toast-display.js';
 import { escapeMarkup, type ToastContent } from './toast-style.js';
 
@@ -16,11 +16,13 @@ export interface FreedesktopOptions {
 
 /**
  * Toasts through the freedesktop Desktop Notifications service on the session D-Bus. Follows the
- * server's coming and going (NameOwnerChanged) and reconnects to a bus that went away.
+ * server's coming and going (NameOwnerChanged) and reconnects to a bus that went away. The D-Bus
+ * library is loaded with the first connection, so a broker without a session bus never holds it.
  */
 export class FreedesktopDisplay implements ToastDisplay {
   #events: ToastDisplayEvents | undefined;
-  #connection: DbusConnection | undefined;
+  #dbus: typeof Dbus | undefined;
+  #connection: Dbus.DbusConnection | undefined;
   #capabilities = new Set<string>();
   #reconnect: NodeJS.Timeout | undefined;
   #stopped = false;
@@ -38,6 +40,7 @@ export class FreedesktopDisplay implements ToastDisplay {
 
   async show(content: ToastContent, replacesId: number): Promise<number> {
     const connection = this.#requireConnection();
+    const { Variant } = this.#dbus!;
     const body = this.#capabilities.has('body-markup') ? escapeMarkup(content.body) : content.body;
     const actions =
       content.actionable && this.#capabilities.has('actions')
@@ -76,16 +79,17 @@ export class FreedesktopDisplay implements ToastDisplay {
     this.#connection?.close();
   }
 
-  #requireConnection(): DbusConnection {
+  #requireConnection(): Dbus.DbusConnection {
     if (!this.#connection?.isOpen) throw new Error('the session D-Bus is not connected');
     return this.#connection;
   }
 
   async #connect(address: string): Promise<void> {
     const events = this.#events!;
-    let connection: DbusConnection;
+    let connection: Dbus.DbusConnection;
     try {
-      connection = await DbusConnection.open(address);
+      this.#dbus ??= await import('./dbus.js');
+      connection = await this.#dbus.DbusConnection.open(address);
     } catch (error) {
       events.unavailable(`cannot connect to the session D-Bus: ${(error as Error).message}`);
       return this.#scheduleReconnect(address);
@@ -107,7 +111,7 @@ export class FreedesktopDisplay implements ToastDisplay {
     }
   }
 
-  async #follow(connection: DbusConnection, events: ToastDisplayEvents): Promise<void> {
+  async #follow(connection: Dbus.DbusConnection, events: ToastDisplayEvents): Promise<void> {
     await connection.onNameOwnerChanged(NOTIFICATIONS_NAME, (owner) => {
       if (owner) void this.#serverArrived(connection);
       else events.unavailable('the notification server left the session D-Bus');
@@ -124,7 +128,7 @@ export class FreedesktopDisplay implements ToastDisplay {
     );
   }
 
-  async #serverArrived(connection: DbusConnection): Promise<void> {
+  async #serverArrived(connection: Dbus.DbusConnection): Promise<void> {
     try {
       const [capabilities] = await connection.call(
         NOTIFICATIONS_NAME,
