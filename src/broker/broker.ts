@@ -203,7 +203,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
-  outbound.dispatcher.start();
+  outbound.start();
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
