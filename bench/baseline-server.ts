@@ -6,7 +6,8 @@
  *
  *   node dist/bench/baseline-server.js <database file>
  *
- * prints `baseline listening on <port>` once it listens on a free loopback port.
+ * prints `baseline listening on <port>` once it listens on a free loopback port (or on the port given
+ * as a second argument). GET /health answers 200, the daemon start-up bench's sign of readiness.
  */
 import Database from '../src/store/sqlite.js';
 import { randomUUID } from 'node:crypto';
@@ -27,7 +28,7 @@ interface Body {
 }
 
 const file = process.argv[2];
-if (!file) throw new Error('usage: baseline-server <database file>');
+if (!file) throw new Error('usage: baseline-server <database file> [port]');
 
 const db = new Database(file);
 for (const pragma of PRAGMAS) db.pragma(pragma);
@@ -108,10 +109,11 @@ const server = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   if (url.pathname === '/v1/notifications' && request.method === 'POST') return create(request, response);
   if (url.pathname === '/v1/notifications' && request.method === 'GET') return listNewest(url, response);
+  if (url.pathname === '/health') return send(response, 200, '{"status":"ok"}');
   response.writeHead(404).end();
 });
 
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
   const address = server.address();
   console.log(`baseline listening on ${typeof address === 'object' && address ? address.port : 0}`);
 });

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
 import { runClientStartupBench } from './client-startup.js';
+import { runDaemonStartupBench } from './daemon-startup.js';
 import { runStreamBench } from './stream-fanout.js';
 import { runHookAdapterBench } from './hook-adapter.js';
 import { runPresentationBench } from './presentation.js';
@@ -20,6 +21,7 @@ const suites: Suite[] = [
   { name: 'broker', run: runBrokerBench },
   { name: 'arc', run: runArcBench },
   { name: 'client', run: runClientStartupBench },
+  { name: 'daemon', run: runDaemonStartupBench },
   { name: 'stream', run: runStreamBench },
   { name: 'hooks', run: runHookAdapterBench },
   { name: 'presentation', run: runPresentationBench },

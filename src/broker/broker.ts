@@ -11,8 +11,7 @@ import { NotificationStore } from '../store/notification-store.js';
 import { WriteQueue } from '../store/write-queue.js';
 import { DataFolderInUseError, lockDataFolder } from '../store/data-lock.js';
 import { DatabaseDamagedError } from '../store/integrity.js';
-import { compileEnvelopeValidator } from '../domain/arc/envelope-validator.js';
-import { EventService, readArcSchema } from './event-service.js';
+import { EventService, validatorOnFirstUse } from './event-service.js';
 import { VERSION } from '../version.js';
 import { systemClock, type Clock } from './clock.js';
 import { createIdGenerator } from './ids.js';
@@ -28,7 +27,6 @@ import { SettingsAdmin } from './settings-admin.js';
 import { SoundAdmin } from './sound-admin.js';
 import { platformDisplay } from '../presentation/platform.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
-import { Tray } from '../presentation/tray/tray.js';
 import { PresentationStatus } from '../presentation/presentation-status.js';
 import { createOutbound, type Outbound, type OutboundOptions } from './outbound.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
@@ -96,8 +94,6 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     options.onConfigWarning?.(warning);
   }
 
-  // Compiled once, before anything is opened: a broken schema file stops the start with its error.
-  const validateEnvelope = compileEnvelopeValidator(readArcSchema());
   const { kindsModule = REGISTRY_MODULE, ...deliveryTuning } = options.outbound ?? {};
   const kinds = await importKinds(kindsModule);
   const { db, lock } = openOwnedDatabase(paths, log);
@@ -144,35 +140,38 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id),
     log,
   });
-  const tray = new Tray({
-    status: (on, detail) => presentation.set('tray', on, detail),
-    address: process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined,
-    active: () => service.list({ status: 'active', limit: '500' }),
-    settings: () => settings.current,
-    run: async (command) => {
-      if (command.op === 'resolve')
-        await service.changeStatus(command.notificationId, { status: 'resolved' });
-      else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
-      else if (command.op === 'pause')
-        configEditor.edit((document) => (document['pauseNotifications'] = command.on));
-      else if (command.op === 'doNotDisturb')
-        configEditor.edit((document) => (document['doNotDisturb'] = command.on));
-      else process.kill(process.pid, 'SIGTERM');
-    },
-    log,
-  });
+  const busAddress =
+    process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined;
+  // The tray icon lives on the session D-Bus: without one, neither it nor the D-Bus library is loaded.
+  const trayModule = busAddress === undefined ? undefined : await import('../presentation/tray/tray.js');
+  const tray =
+    trayModule &&
+    new trayModule.Tray({
+      status: (on, detail) => presentation.set('tray', on, detail),
+      address: busAddress,
+      active: () => service.list({ status: 'active', limit: '500' }),
+      settings: () => settings.current,
+      run: async (command) => {
+        if (command.op === 'resolve')
+          await service.changeStatus(command.notificationId, { status: 'resolved' });
+        else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
+        else if (command.op === 'pause')
+          configEditor.edit((document) => (document['pauseNotifications'] = command.on));
+        else if (command.op === 'doNotDisturb')
+          configEditor.edit((document) => (document['doNotDisturb'] = command.on));
+        else process.kill(process.pid, 'SIGTERM');
+      },
+      log,
+    });
   changes.subscribe((change) => {
     toasts.handle(change);
-    tray.refresh();
+    tray?.refresh();
   });
   // Most people have no routes: then a change leaves the dispatcher asleep instead of running a round.
   changes.subscribe(() => {
     if (outbound.enqueuer.hasLiveRoutes()) outbound.dispatcher.wake();
   });
-  const events = new EventService({
-    validate: validateEnvelope,
-    notifications: service,
-  });
+  const events = new EventService({ validator: validatorOnFirstUse(), notifications: service });
   const app: FastifyInstance = buildHttpServer({
     notifications: service,
     events,
@@ -214,18 +213,18 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
   await sealPlainSecrets(outbound, log);
-  outbound.dispatcher.start();
+  outbound.start();
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
       toasts.settingsChanged();
-      tray.refresh();
+      tray?.refresh();
     },
     onProblem: (message) => log.warn(message),
   });
   log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
   toasts.start();
-  void tray.start();
+  void tray?.start();
 
   return {
     port,
@@ -239,7 +238,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       retention.stop();
       stream.end();
       toasts.stop();
-      tray.stop();
+      tray?.stop();
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       await app.close();
       clearTimeout(grace);

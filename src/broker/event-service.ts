@@ -16,8 +16,24 @@ export function readArcSchema(file: string = ARC_SCHEMA_FILE): object {
 }
 
 export interface EventServiceDeps {
-  validate: EnvelopeValidator;
+  /** The ARC validator, asked for on each event (validatorOnFirstUse compiles it once, when first asked). */
+  validator: () => Promise<EnvelopeValidator>;
   notifications: NotificationService;
+}
+
+/**
+ * Compiles the ARC validator with the first event, not at start: ajv and its compile (the largest part
+ * of a start) stay out of a broker that receives no ARC events. The schema file ships with the program
+ * and a test compiles it; were it broken, every event would answer 500 and the log would say why.
+ */
+export function validatorOnFirstUse(file: string = ARC_SCHEMA_FILE): () => Promise<EnvelopeValidator> {
+  let compiled: Promise<EnvelopeValidator> | undefined;
+  return () => {
+    compiled ??= import('../domain/arc/envelope-validator.js').then(({ compileEnvelopeValidator }) =>
+      compileEnvelopeValidator(readArcSchema(file)),
+    );
+    return compiled;
+  };
 }
 
 export interface EventOutcome {
@@ -34,7 +50,7 @@ export class EventService {
   constructor(private readonly deps: EventServiceDeps) {}
 
   async handle(body: unknown): Promise<EventOutcome> {
-    const envelope = this.deps.validate(body);
+    const envelope = (await this.deps.validator())(body);
     switch (envelope.event_type) {
       case 'request.created':
         return this.create(envelope);

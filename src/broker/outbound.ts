@@ -27,6 +27,8 @@ export interface OutboundOptions {
 }
 
 export interface Outbound {
+  /** Starts delivering: the dispatcher, and the deliverer when a provider is enabled. */
+  start(): void;
   enqueuer: OutboxEnqueuer;
   dispatcher: Dispatcher;
   providers: ProviderService;
@@ -66,7 +68,14 @@ export function createOutbound(
     kinds: options.kinds,
     clock,
   });
-  const changed = () => enqueuer.invalidate();
+  // The delivery thread costs memory for as long as it runs: it starts once a provider is enabled.
+  const prepareWhenEnabled = () => {
+    if (providerStore.hasEnabled()) options.deliverer.prepare();
+  };
+  const changed = () => {
+    enqueuer.invalidate();
+    prepareWhenEnabled();
+  };
   const dispatcher = new Dispatcher({
     outbox: outboxStore,
     providers: providerStore,
@@ -79,6 +88,10 @@ export function createOutbound(
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
   });
   return {
+    start: () => {
+      dispatcher.start();
+      prepareWhenEnabled();
+    },
     enqueuer,
     dispatcher,
     providers: new ProviderService({

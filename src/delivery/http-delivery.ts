@@ -1,4 +1,4 @@
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher, EnvHttpProxyAgent as ProxyAgent } from 'undici';
 import { classifyNetworkError, classifyStatus } from './classify.js';
 import type { DeliveryResult } from './provider.js';
 
@@ -7,6 +7,7 @@ import type { DeliveryResult } from './provider.js';
  * lower-case forms (the lower-case one wins when both are set) through undici's EnvHttpProxyAgent;
  * cuts the attempt when the context's signal aborts; follows a redirect only within the same origin (a
  * redirect elsewhere could carry credentials to a host the user never named); and classifies the answer.
+ * undici is loaded with the first request, so a broker that delivers nothing never holds it in memory.
  */
 
 export interface OutboundRequest {
@@ -30,7 +31,7 @@ const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy
 let cachedAgent: { key: string; agent: Dispatcher } | undefined;
 
 /** One agent per proxy environment, so connections are reused and a changed environment is noticed. */
-function proxyAgent(): Dispatcher {
+function proxyAgent(EnvHttpProxyAgent: typeof ProxyAgent): Dispatcher {
   const env = process.env;
   // Every form, whichever undici prefers when both are set, so that a change to either is noticed.
   const key = PROXY_VARIABLES.map((name) => env[name] ?? '').join('\n');
@@ -74,6 +75,7 @@ function parseUrl(url: string): URL | undefined {
 export async function sendHttp(outbound: OutboundRequest, signal: AbortSignal): Promise<HttpAnswer> {
   const first = parseUrl(outbound.url);
   if (first === undefined) return { result: { outcome: 'reject', reason: 'invalid_url' } };
+  const { EnvHttpProxyAgent, request } = await import('undici');
   let target: URL = first;
   const origin = target.origin;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
@@ -84,7 +86,7 @@ export async function sendHttp(outbound: OutboundRequest, signal: AbortSignal): 
         headers: outbound.headers,
         body: outbound.body,
         signal,
-        dispatcher: proxyAgent(),
+        dispatcher: proxyAgent(EnvHttpProxyAgent),
       });
     } catch (error) {
       return { result: classifyNetworkError(error, signal.aborted) };

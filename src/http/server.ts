@@ -18,6 +18,12 @@ export interface HttpDeps extends RouteDeps {
   clock: () => number;
 }
 
+function noFastifySchemas(): never {
+  throw new Error(
+    'routes carry no fastify schema: they validate in their handlers (src/http/route-table.ts)',
+  );
+}
+
 /** The transport: guards in the order the spec implies, the JSON parser, routes, error mapping. */
 export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const failedRequests = new FailedRequestLog(deps.log, deps.clock);
@@ -53,6 +59,12 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
       logFailure(request, reply.statusCode);
     },
     clientErrorHandler: (error, socket) => malformed.answer(error, socket),
+    // Routes validate in their handlers and carry no fastify schema, so fastify's ajv and
+    // fast-json-stringify compilers are never needed: left unset, fastify loads both, and with them
+    // ajv's hundred-odd modules, at every start. A route given a fastify schema fails at start instead.
+    schemaController: {
+      compilersFactory: { buildValidator: noFastifySchemas, buildSerializer: noFastifySchemas },
+    },
   });
   malformed.track(app.server);
   const settings = deps.settings;

@@ -1,4 +1,4 @@
-import { DbusConnection, Variant, type SignalSubscription } from './dbus.js';
+import type * as Dbus from './dbus.js';
 import type { ToastDisplay, ToastDisplayEvents } from './toast-display.js';
 import { escapeMarkup, type ToastContent } from './toast-style.js';
 
@@ -18,14 +18,16 @@ export interface FreedesktopOptions {
  * Toasts through the freedesktop Desktop Notifications service on the session D-Bus. Follows the
  * server's coming and going (NameOwnerChanged) and reconnects to a bus that went away. A toast's close
  * and button press count only from the server that showed it: any program on the bus can send those
- * signals, and a button press may approve a command.
+ * signals, and a button press may approve a command. The D-Bus library is loaded with the first
+ * connection, so a broker without a session bus never holds it.
  */
 export class FreedesktopDisplay implements ToastDisplay {
   #events: ToastDisplayEvents | undefined;
-  #connection: DbusConnection | undefined;
+  #dbus: typeof Dbus | undefined;
+  #connection: Dbus.DbusConnection | undefined;
   #capabilities = new Set<string>();
   /** The signals of each notification server we call, by its unique name; one at a time in practice. */
-  #servers = new Map<string, Promise<SignalSubscription[]>>();
+  #servers = new Map<string, Promise<Dbus.SignalSubscription[]>>();
   #reconnect: NodeJS.Timeout | undefined;
   #stopped = false;
 
@@ -42,6 +44,7 @@ export class FreedesktopDisplay implements ToastDisplay {
 
   async show(content: ToastContent, replacesId: number): Promise<number> {
     const connection = this.#requireConnection();
+    const { Variant } = this.#dbus!;
     const body = this.#capabilities.has('body-markup') ? escapeMarkup(content.body) : content.body;
     const actions =
       content.actionable && this.#capabilities.has('actions')
@@ -80,16 +83,17 @@ export class FreedesktopDisplay implements ToastDisplay {
     this.#connection?.close();
   }
 
-  #requireConnection(): DbusConnection {
+  #requireConnection(): Dbus.DbusConnection {
     if (!this.#connection?.isOpen) throw new Error('the session D-Bus is not connected');
     return this.#connection;
   }
 
   async #connect(address: string): Promise<void> {
     const events = this.#events!;
-    let connection: DbusConnection;
+    let connection: Dbus.DbusConnection;
     try {
-      connection = await DbusConnection.open(address);
+      this.#dbus ??= await import('./dbus.js');
+      connection = await this.#dbus.DbusConnection.open(address);
     } catch (error) {
       events.unavailable(`cannot connect to the session D-Bus: ${(error as Error).message}`);
       return this.#scheduleReconnect(address);
@@ -113,7 +117,7 @@ export class FreedesktopDisplay implements ToastDisplay {
     }
   }
 
-  async #follow(connection: DbusConnection, events: ToastDisplayEvents): Promise<void> {
+  async #follow(connection: Dbus.DbusConnection, events: ToastDisplayEvents): Promise<void> {
     await connection.onNameOwnerChanged(NOTIFICATIONS_NAME, (owner, previous) => {
       if (previous) this.#ignore(previous);
       if (owner) void this.#serverArrived(connection, owner);
@@ -122,7 +126,7 @@ export class FreedesktopDisplay implements ToastDisplay {
   }
 
   /** `owner` is the server's unique name when known; otherwise asked for once the server answered. */
-  async #serverArrived(connection: DbusConnection, owner?: string): Promise<void> {
+  async #serverArrived(connection: Dbus.DbusConnection, owner?: string): Promise<void> {
     try {
       // The first call also starts a server that D-Bus activates on demand, so it has an owner after.
       const [capabilities] = await connection.call(
@@ -148,7 +152,7 @@ export class FreedesktopDisplay implements ToastDisplay {
   }
 
   /** Takes closes and button presses from `server` (a unique name), and from nobody else. */
-  async #listenTo(connection: DbusConnection, server: string): Promise<void> {
+  async #listenTo(connection: Dbus.DbusConnection, server: string): Promise<void> {
     if (!this.#servers.has(server)) {
       const events = this.#events!;
       const from = { sender: server, path: NOTIFICATIONS_PATH, interface: NOTIFICATIONS_NAME };

@@ -54,6 +54,11 @@ export class ProviderStore {
     this.#recordResult = db.prepare('UPDATE providers SET last_result = ? WHERE id = ?');
   }
 
+  /** Whether any provider is enabled: the delivery thread is started only then. */
+  hasEnabled(): boolean {
+    return this.db.prepare('SELECT 1 FROM providers WHERE enabled = 1 LIMIT 1').get() !== undefined;
+  }
+
   list(): ProviderRecord[] {
     const rows = this.db.prepare<[], Row>('SELECT * FROM providers ORDER BY created_at, id').all();
     return rows.map((row) => this.toRecord(row));

@@ -12,7 +12,9 @@ describe('Test action', () => {
   let rig: ProviderServiceRig;
   before(async () => {
     receiver = await startHttpReceiver();
-    rig = startProviderService([webhook, ntfy], 300);
+    // The attempt time-out, as short as the time-out case allows: the first attempt also loads the HTTP
+    // client (undici loads on first use), which a busy machine can stretch past a few hundred ms.
+    rig = startProviderService([webhook, ntfy], 1000);
   });
   after(async () => {
     rig.close();

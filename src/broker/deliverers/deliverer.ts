@@ -14,5 +14,7 @@ export interface AttemptRequest {
  */
 export interface Deliverer {
   attempt(request: AttemptRequest, stop: AbortSignal): Promise<DeliveryResult>;
+  /** Gets ready for attempts to come (a provider was enabled), so the first one does not wait. */
+  prepare(): void;
   close(): Promise<void>;
 }

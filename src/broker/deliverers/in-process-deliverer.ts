@@ -10,6 +10,8 @@ export class InProcessDeliverer implements Deliverer {
     return attemptWith(this.kinds, request, stop);
   }
 
+  prepare(): void {}
+
   async close(): Promise<void> {}
 }
 

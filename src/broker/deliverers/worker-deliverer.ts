@@ -16,8 +16,8 @@ interface Pending {
 }
 
 /**
- * Provider calls on one delivery thread (delivery-thread.ts), started with the first attempt and again
- * after it exits. The main thread keeps the database, the secrets and the decisions.
+ * Provider calls on one delivery thread (delivery-thread.ts), started by prepare() or the first
+ * attempt, and again after it exits. The main thread keeps the database, the secrets and the decisions.
  */
 export class WorkerDeliverer implements Deliverer {
   readonly #pending = new Map<number, Pending>();
@@ -50,6 +50,10 @@ export class WorkerDeliverer implements Deliverer {
       if (stop.aborted) cancel();
       else stop.addEventListener('abort', cancel, { once: true });
     });
+  }
+
+  prepare(): void {
+    if (!this.#thread) this.startThread();
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 import '../runtime/require-node-floor.js';
-import { VERSION } from '../../version.js';
-import { COMMANDS } from './commands.js';
+import module from 'node:module';
+// The compile cache (os.tmpdir()/node-compile-cache) serves only modules compiled after this call, so
+// the program's own modules are imported below it; optional call: an older Node.js lacks it.
+module.enableCompileCache?.();
+const { VERSION } = await import('../../version.js');
+const { COMMANDS } = await import('./commands.js');
 
 function usage(): string {
   const width = Math.max(12, ...COMMANDS.map((command) => command.name.length)) + 2;

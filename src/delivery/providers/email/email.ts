@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { DeliveryResult, ProviderKind, SettingDeclaration, SettingValues } from '../../provider.js';
 import { classifyNetworkError } from '../../classify.js';
 import { optionalInteger, optionalString, requiredString } from '../../setting-values.js';
@@ -61,7 +60,9 @@ const SETTINGS: readonly SettingDeclaration[] = [
 
 const TIMEOUT_MS = 15_000;
 
-function transport(settings: SettingValues) {
+/** nodemailer is loaded with the first e-mail, so a broker that sends none never holds it in memory. */
+async function transport(settings: SettingValues) {
+  const { default: nodemailer } = await import('nodemailer');
   const security = optionalString(settings, 'security') ?? 'starttls';
   const user = optionalString(settings, 'username');
   return nodemailer.createTransport({
@@ -123,7 +124,7 @@ export const email: ProviderKind = {
   lifecycle: { update: false, clear: false },
   async deliver(operation, { settings, signal }) {
     const n = operation.notification;
-    const mailer = transport(settings);
+    const mailer = await transport(settings);
     // nodemailer takes no signal: the attempt ends when the signal fires, and closing drops the socket.
     const cut = whenAborted(signal, () => mailer.close());
     try {
