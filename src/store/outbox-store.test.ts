@@ -200,6 +200,76 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     ]);
   });
 
+  it('keeps the attempt count of items a crash left in flight, so a broker crashing in a loop still dead-letters', () => {
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    let outbox = new OutboxStore(db);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    const [first] = outbox.claim(10, 10, () => 10);
+    outbox.settleAll([{ seq: first!.seq, state: 'pending', now: 11, details: { nextAttemptAt: 11 } }]);
+    const [second] = outbox.claim(12, 10, () => 10);
+    assert.equal(second?.attempts, 2);
+    db.close();
+    db = openDatabase(file);
+    outbox = new OutboxStore(db);
+    assert.equal(outbox.recoverInFlight(20), 1);
+    const recovered = outbox.get(first!.seq)!;
+    assert.deepEqual([recovered.state, recovered.attempts, recovered.nextAttemptAt], ['pending', 2, 20]);
+  });
+
+  it('tries a dead send again, as the notification is now, when it is enqueued again; other items stay as they are', () => {
+    const outbox = new OutboxStore(db);
+    for (const id of ['p-r1', 'p-r2']) {
+      const provider = { id, kind: 'webhook', name: id, enabled: true, settings: {} };
+      new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    }
+    notify('n1', { title: 'v1' }, 5);
+    outbox.enqueue('n1', [item('r1'), item('r2')], 5);
+    const claimed = outbox.claim(6, 10, () => 10);
+    outbox.settleAll(
+      claimed.map(({ seq, routeId }) =>
+        routeId === 'r1'
+          ? { seq, state: 'dead', now: 6, details: { reason: 'http_400', status: 400 } }
+          : { seq, state: 'delivered', now: 6, details: { reference: 'ref-2' } },
+      ),
+    );
+    assert.deepEqual([...outbox.sentRoutes('n1')], ['r2'], 'a dead send does not count as sent');
+    notify('n1', { title: 'v2' }, 7);
+    outbox.enqueue('n1', [item('r1'), item('r2')], 7);
+    const items = outbox.list(undefined, 10).reverse();
+    assert.deepEqual(
+      items.map((each) => [
+        each.routeId,
+        each.state,
+        each.attempts,
+        each.payload.title,
+        each.event,
+        each.reference,
+        each.lastReason,
+        each.lastStatus,
+        each.createdAt,
+        each.nextAttemptAt,
+      ]),
+      [
+        ['r1', 'pending', 0, 'v2', 'notification.created', undefined, undefined, undefined, 7, 7],
+        ['r2', 'delivered', 1, 'v1', 'notification.created', 'ref-2', undefined, undefined, 5, 6],
+      ],
+    );
+    assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
+
+    notify('n1', { title: 'v3' }, 8);
+    outbox.enqueue('n1', [item('r2', true, 'update')], 8);
+    const [update] = outbox.claim(9, 10, () => 10).filter((each) => each.operation === 'update');
+    outbox.settleAll([{ seq: update!.seq, state: 'dead', now: 9, details: { reason: 'http_400' } }]);
+    outbox.enqueue('n1', [item('r2', true, 'update')], 8);
+    assert.deepEqual(
+      [outbox.get(update!.seq)!.state, outbox.get(update!.seq)!.attempts],
+      ['dead', 1],
+      'a dead update enqueued again by the same change stays dead',
+    );
+  });
+
   it('still sends a notification deleted before the intake was moved', () => {
     const outbox = new OutboxStore(db);
     const notifications = new NotificationStore(db);
