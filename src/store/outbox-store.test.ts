@@ -270,6 +270,48 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     );
   });
 
+  it('retries only a dead item, gives the reference of a send, purges delivered items but a live send, and dead-letters items of a deleted provider', () => {
+    const outbox = new OutboxStore(db);
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    assert.equal(outbox.nextDueAt(), undefined, 'the intake is due at once, not through the table');
+    outbox.expandIntake();
+    assert.equal(outbox.nextDueAt(), 5);
+    const [send] = outbox.claim(6, 10, () => 10);
+    assert.equal(outbox.nextDueAt(), undefined, 'nothing pending');
+    assert.equal(outbox.retryDead(send!.seq, 7), false, 'an item in flight is not retried');
+    outbox.settleAll([
+      { seq: send!.seq, state: 'dead', now: 7, details: { reason: 'http_400', status: 400 } },
+    ]);
+    assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'dead' });
+    assert.equal(outbox.retryDead(send!.seq, 8), true);
+    assert.deepEqual(
+      [outbox.get(send!.seq)!.state, outbox.get(send!.seq)!.attempts, outbox.nextDueAt()],
+      ['pending', 0, 8],
+    );
+    outbox.claim(9, 10, () => 10);
+    outbox.settleAll([{ seq: send!.seq, state: 'delivered', now: 9, details: { reference: 'ref-1' } }]);
+    assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'delivered', reference: 'ref-1' });
+    assert.equal(outbox.sendOf('n1', 'r2'), undefined);
+    outbox.enqueue('n1', [item('r1', true, 'update')], 10);
+    const [update] = outbox.claim(10, 10, () => 10);
+    outbox.settleAll([{ seq: update!.seq, state: 'delivered', now: 11, details: {} }]);
+    assert.equal(outbox.purgeDelivered(), 1, 'the update goes; the send of a live notification stays');
+    assert.deepEqual(
+      outbox.list(undefined, 10).map((each) => [each.operation, each.state]),
+      [['send', 'delivered']],
+    );
+
+    notify('n2');
+    outbox.enqueue('n2', [item('r1')], 12);
+    db.prepare('DELETE FROM providers').run();
+    assert.equal(outbox.recoverInFlight(13), 0);
+    const [orphan] = outbox.list('dead', 10);
+    assert.deepEqual([orphan?.notificationId, orphan?.lastReason], ['n2', 'provider_deleted']);
+  });
+
   it('still sends a notification deleted before the intake was moved', () => {
     const outbox = new OutboxStore(db);
     const notifications = new NotificationStore(db);
