@@ -40,6 +40,25 @@ describe('DailyFileLogger', () => {
     rmSync(dir, { recursive: true });
   });
 
+  it('knows after a restart that a full file is full, though it ends below the limit', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'notify-log-'));
+    const now = () => new Date(2026, 10, 22, 12).getTime();
+    const before = new DailyFileLogger(dir, () => [], now, 400);
+    for (let index = 0; index < 10; index++) before.info(`line ${index} ${'x'.repeat(40)}`);
+    const file = join(dir, 'notify-20261122.log');
+    const full = readFileSync(file, 'utf8');
+    assert.ok(full.length < 400, `the file holds ${full.length} bytes`);
+    assert.match(
+      full,
+      /\[WARN\] this log file reached its limit of 0 MiB; the rest of today's lines are dropped\n$/,
+    );
+    const after = new DailyFileLogger(dir, () => [], now, 400);
+    after.info('x');
+    after.error(`after the restart ${'x'.repeat(40)}`);
+    assert.equal(readFileSync(file, 'utf8'), full);
+    rmSync(dir, { recursive: true });
+  });
+
   it('swallows write failures instead of throwing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'notify-log-'));
     const blocked = join(dir, 'not-a-directory');

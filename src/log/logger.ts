@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { neutralize, truncate } from './log-text.js';
 
@@ -78,7 +78,11 @@ export class DailyFileLogger implements Logger {
     }
   }
 
-  /** The size of a day's file is read once, when the day's first line is written (a restart appends). */
+  /**
+   * The size of a day's file is read once, when the day's first line is written (a restart appends). A
+   * file that ends with the limit notice is full though it is below the limit: the line that did not fit
+   * before a restart would not fit now either, and a second notice would grow the file past its end.
+   */
   private open(file: string): void {
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
     this.#file = file;
@@ -87,7 +91,20 @@ export class DailyFileLogger implements Logger {
     } catch {
       this.#size = 0;
     }
-    this.#full = this.#size >= this.maxFileBytes;
+    this.#full = this.#size >= this.maxFileBytes || this.endsWithLimitNotice(file);
+  }
+
+  private endsWithLimitNotice(file: string): boolean {
+    const ending = Buffer.from(`[WARN] ${this.limitNotice()}\n`);
+    if (this.#size < ending.length) return false;
+    const tail = Buffer.alloc(ending.length);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, tail, 0, tail.length, this.#size - tail.length);
+    } finally {
+      closeSync(fd);
+    }
+    return tail.equals(ending);
   }
 
   private limitNotice(): string {

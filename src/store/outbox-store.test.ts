@@ -200,6 +200,118 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     ]);
   });
 
+  it('keeps the attempt count of items a crash left in flight, so a broker crashing in a loop still dead-letters', () => {
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    let outbox = new OutboxStore(db);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    const [first] = outbox.claim(10, 10, () => 10);
+    outbox.settleAll([{ seq: first!.seq, state: 'pending', now: 11, details: { nextAttemptAt: 11 } }]);
+    const [second] = outbox.claim(12, 10, () => 10);
+    assert.equal(second?.attempts, 2);
+    db.close();
+    db = openDatabase(file);
+    outbox = new OutboxStore(db);
+    assert.equal(outbox.recoverInFlight(20), 1);
+    const recovered = outbox.get(first!.seq)!;
+    assert.deepEqual([recovered.state, recovered.attempts, recovered.nextAttemptAt], ['pending', 2, 20]);
+  });
+
+  it('tries a dead send again, as the notification is now, when it is enqueued again; other items stay as they are', () => {
+    const outbox = new OutboxStore(db);
+    for (const id of ['p-r1', 'p-r2']) {
+      const provider = { id, kind: 'webhook', name: id, enabled: true, settings: {} };
+      new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    }
+    notify('n1', { title: 'v1' }, 5);
+    outbox.enqueue('n1', [item('r1'), item('r2')], 5);
+    const claimed = outbox.claim(6, 10, () => 10);
+    outbox.settleAll(
+      claimed.map(({ seq, routeId }) =>
+        routeId === 'r1'
+          ? { seq, state: 'dead', now: 6, details: { reason: 'http_400', status: 400 } }
+          : { seq, state: 'delivered', now: 6, details: { reference: 'ref-2' } },
+      ),
+    );
+    assert.deepEqual([...outbox.sentRoutes('n1')], ['r2'], 'a dead send does not count as sent');
+    notify('n1', { title: 'v2' }, 7);
+    outbox.enqueue('n1', [item('r1'), item('r2')], 7);
+    const items = outbox.list(undefined, 10).reverse();
+    assert.deepEqual(
+      items.map((each) => [
+        each.routeId,
+        each.state,
+        each.attempts,
+        each.payload.title,
+        each.event,
+        each.reference,
+        each.lastReason,
+        each.lastStatus,
+        each.createdAt,
+        each.nextAttemptAt,
+      ]),
+      [
+        ['r1', 'pending', 0, 'v2', 'notification.created', undefined, undefined, undefined, 7, 7],
+        ['r2', 'delivered', 1, 'v1', 'notification.created', 'ref-2', undefined, undefined, 5, 6],
+      ],
+    );
+    assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
+
+    notify('n1', { title: 'v3' }, 8);
+    outbox.enqueue('n1', [item('r2', true, 'update')], 8);
+    const [update] = outbox.claim(9, 10, () => 10).filter((each) => each.operation === 'update');
+    outbox.settleAll([{ seq: update!.seq, state: 'dead', now: 9, details: { reason: 'http_400' } }]);
+    outbox.enqueue('n1', [item('r2', true, 'update')], 8);
+    assert.deepEqual(
+      [outbox.get(update!.seq)!.state, outbox.get(update!.seq)!.attempts],
+      ['dead', 1],
+      'a dead update enqueued again by the same change stays dead',
+    );
+  });
+
+  it('retries only a dead item, gives the reference of a send, purges delivered items but a live send, and dead-letters items of a deleted provider', () => {
+    const outbox = new OutboxStore(db);
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    assert.equal(outbox.nextDueAt(), undefined, 'the intake is due at once, not through the table');
+    outbox.expandIntake();
+    assert.equal(outbox.nextDueAt(), 5);
+    const [send] = outbox.claim(6, 10, () => 10);
+    assert.equal(outbox.nextDueAt(), undefined, 'nothing pending');
+    assert.equal(outbox.retryDead(send!.seq, 7), false, 'an item in flight is not retried');
+    outbox.settleAll([
+      { seq: send!.seq, state: 'dead', now: 7, details: { reason: 'http_400', status: 400 } },
+    ]);
+    assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'dead' });
+    assert.equal(outbox.retryDead(send!.seq, 8), true);
+    assert.deepEqual(
+      [outbox.get(send!.seq)!.state, outbox.get(send!.seq)!.attempts, outbox.nextDueAt()],
+      ['pending', 0, 8],
+    );
+    outbox.claim(9, 10, () => 10);
+    outbox.settleAll([{ seq: send!.seq, state: 'delivered', now: 9, details: { reference: 'ref-1' } }]);
+    assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'delivered', reference: 'ref-1' });
+    assert.equal(outbox.sendOf('n1', 'r2'), undefined);
+    outbox.enqueue('n1', [item('r1', true, 'update')], 10);
+    const [update] = outbox.claim(10, 10, () => 10);
+    outbox.settleAll([{ seq: update!.seq, state: 'delivered', now: 11, details: {} }]);
+    assert.equal(outbox.purgeDelivered(), 1, 'the update goes; the send of a live notification stays');
+    assert.deepEqual(
+      outbox.list(undefined, 10).map((each) => [each.operation, each.state]),
+      [['send', 'delivered']],
+    );
+
+    notify('n2');
+    outbox.enqueue('n2', [item('r1')], 12);
+    db.prepare('DELETE FROM providers').run();
+    assert.equal(outbox.recoverInFlight(13), 0);
+    const [orphan] = outbox.list('dead', 10);
+    assert.deepEqual([orphan?.notificationId, orphan?.lastReason], ['n2', 'provider_deleted']);
+  });
+
   it('still sends a notification deleted before the intake was moved', () => {
     const outbox = new OutboxStore(db);
     const notifications = new NotificationStore(db);

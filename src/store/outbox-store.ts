@@ -126,13 +126,19 @@ export class OutboxStore {
   ) => OutboxItem[];
 
   constructor(private readonly db: Db) {
-    // An item with this idempotency key exists already: the same change was enqueued before.
+    // An item with this idempotency key exists already: the same change was enqueued before, and it
+    // stays as it is. Except a send that dead-lettered: the planner sends a lifecycle again only to a
+    // route whose send is dead (sentRoutes), so that send is tried again as the notification is now, with
+    // a fresh set of attempts, keeping its key, so the lifecycle still has one send per route.
     this.#insert = db.prepare(`
       INSERT INTO outbox (notification_id, route_id, provider_id, operation, event, payload, idempotency_key,
         state, next_attempt_at, created_at, updated_at)
       VALUES (@notificationId, @routeId, @providerId, @operation, @event, @payload, @idempotencyKey,
         'pending', @now, @now, @now)
-      ON CONFLICT (idempotency_key) DO NOTHING`);
+      ON CONFLICT (idempotency_key) DO UPDATE SET state = 'pending', attempts = 0, payload = excluded.payload,
+        event = excluded.event, provider_id = excluded.provider_id, next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at,
+        updated_at = excluded.updated_at, reference = NULL, last_reason = NULL, last_status = NULL
+      WHERE outbox.state = 'dead' AND outbox.operation = 'send'`);
     this.#intake = db.prepare(
       'INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)',
     );
@@ -272,7 +278,7 @@ export class OutboxStore {
   /**
    * Moves the intake (its first `maxRows` rows) into the outbox table, in one transaction (a savepoint
    * inside another). Idempotent per item: an item whose idempotency key exists already was enqueued
-   * before and is skipped.
+   * before and is skipped, unless it is a dead send, which is tried again (see the insert).
    */
   expandIntake(maxRows = Number.POSITIVE_INFINITY): void {
     if (this.#intakeWaiting.get()) this.#expand(maxRows);

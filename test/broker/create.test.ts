@@ -104,6 +104,36 @@ describe('POST /v1/notifications', () => {
     assert.equal(listed.filter((n) => n.key === 'dedup-1').length, 1);
   });
 
+  it('clears on an in-place update every optional field the update does not send, and restores the defaults', async () => {
+    const first = await create({
+      title: 'Waiting',
+      message: 'first',
+      key: 'dedup-omitted',
+      type: 'input_required',
+      priority: 'high',
+      agent: 'claude',
+      agentInstance: 'tab-1',
+      project: 'notify',
+      cwd: '/home/me/notify',
+      pid: 4242,
+      metadata: { session: 'abc' },
+    });
+    const second = await create({ title: 'Still waiting', message: 'second', key: 'dedup-omitted' });
+    assert.equal(second.body['id'], first.body['id']);
+    const fetched = (await (
+      await broker.request('GET', `/v1/notifications/${first.body['id']}`)
+    ).json()) as Record<string, unknown>;
+    for (const body of [second.body, fetched]) {
+      for (const absent of ['agentInstance', 'project', 'cwd', 'pid']) {
+        assert.equal(absent in body, false, `${absent} is cleared, not kept from the first create`);
+      }
+      assert.deepEqual(
+        [body['metadata'], body['agent'], body['type'], body['priority'], body['key']],
+        [null, 'unknown', 'info', 'normal', 'dedup-omitted'],
+      );
+    }
+  });
+
   it('creates a new notification when the key only matches a dismissed one', async () => {
     const first = await create({ title: 't', message: 'm', key: 'dedup-2' });
     await broker.request('POST', `/v1/notifications/${first.body['id']}/dismiss`);

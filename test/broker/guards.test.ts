@@ -21,6 +21,7 @@ describe('authentication', () => {
       ['a token prefix', `Bearer ${token.slice(0, 10)}`],
       ['a Basic scheme', `Basic ${token}`],
       ['an empty bearer', 'Bearer '],
+      ['junk after the token', `Bearer ${token} extra`],
     ] as const;
 
   for (const [method, path] of ROUTES) {

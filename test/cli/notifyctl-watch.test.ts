@@ -85,6 +85,27 @@ describe('notifyctl watch across a broker restart', () => {
       await watch.until((cli) => cli.stderr.includes('connected to Notify again'));
       await create(restarted, { title: 'after' });
       await watch.until((cli) => cli.stdout.includes('"after"'));
+      assert.equal(watch.child.exitCode, null, 'it is still running: it reconnected on its own');
+      const printed = watch.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { name: string; notification?: { title: string } });
+      // The restarted broker cannot replay from the old broker's last event id: it says so (reset).
+      assert.deepEqual(
+        printed.map((line) => [line.name, line.notification?.title]),
+        [
+          ['notification.created', 'before'],
+          ['reset', undefined],
+          ['notification.created', 'after'],
+        ],
+      );
+      const said = watch.stderr.split('\n');
+      const lost = said.findIndex((line) => line.includes('lost the connection to Notify; reconnecting'));
+      const again = said.findIndex((line) => line.includes('connected to Notify again'));
+      assert.ok(
+        lost > 0 && again > lost,
+        `stderr says, in order, that it lost and got back the connection:\n${watch.stderr}`,
+      );
     } finally {
       watch.child.kill('SIGTERM');
       await watch.exited;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { sessionKey, toArcEnvelope } from '../../src/domain/hooks/arc-event.js';
 import { readClaudePayload } from '../../src/domain/hooks/claude.js';
@@ -23,6 +24,11 @@ const CLAUDE: Record<string, Expected> = {
     title: 'Claude Code needs your input',
     message: 'Claude is waiting for your input',
   },
+  'Notification.agent_needs_input': {
+    raise: 'question',
+    title: 'Claude Code needs your input',
+    message: 'A background agent needs your input',
+  },
   'Notification.elicitation_dialog': {
     raise: 'question',
     title: 'Claude Code needs your input',
@@ -38,6 +44,12 @@ const CLAUDE: Record<string, Expected> = {
     title: 'Claude Code needs your permission',
     message: 'Claude needs your permission to use Write',
   },
+  'Notification.untyped_input': {
+    raise: 'question',
+    title: 'Claude Code needs your input',
+    message: 'Claude is waiting for your input',
+  },
+  'Notification.untyped_other': 'ignore',
   'Notification.auth_success': 'ignore',
   'Notification.future_type': 'ignore',
   PermissionRequest: {
@@ -180,6 +192,41 @@ for (const tool of ['claude', 'codex', 'gemini'] as const) {
       }
     });
   });
+}
+
+describe("docs/agents.md's Claude Code mapping table", () => {
+  it('has a fixture row for every hook event and notification_type it names', () => {
+    const named = claudeTableNames(readFileSync(new URL('../../../docs/agents.md', import.meta.url), 'utf8'));
+    assert.ok(
+      named.includes('Notification.permission_prompt') && named.includes('Stop'),
+      'the table is read',
+    );
+    assert.deepEqual(
+      named.filter((name) => !(name in CLAUDE) && !(name in CLAUDE_CODE_2_1_332)),
+      [],
+      'a row of the table without a fixture row in CLAUDE or CLAUDE_CODE_2_1_332',
+    );
+  });
+});
+
+/**
+ * `Notification.<type>` for each backticked notification_type of the Claude Code table's Notification
+ * rows, and the name of every other hook event its first column lists.
+ */
+function claudeTableNames(markdown: string): string[] {
+  const section = markdown.split('### Claude Code')[1]!.split('\n### ')[0]!;
+  const names: string[] = [];
+  for (const line of section.split('\n').filter((row) => /^\| [A-Z]/.test(row))) {
+    const [events = '', types = ''] = line.split('|').slice(1, 3);
+    if (events.trim() === 'Notification') {
+      for (const [, type] of types.matchAll(/`([a-z_]+)`/g)) {
+        if (type !== 'notification_type') names.push(`Notification.${type}`);
+      }
+    } else if (events.trim() !== 'Hook event') {
+      names.push(...(events.match(/\b[A-Z][A-Za-z]+\b/g) ?? []));
+    }
+  }
+  return names;
 }
 
 describe('hook payloads that are not what the tools document', () => {

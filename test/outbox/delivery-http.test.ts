@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
-import { callJson, OUTBOX_BROKER } from '../support/outbox-broker.js';
+import { callJson, OUTBOX_BROKER, type Body } from '../support/outbox-broker.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -174,6 +174,49 @@ describe('outbound delivery through the real broker', () => {
     const again = await json('POST', `/v1/outbox/${dead.id}/retry`);
     assert.equal(again.status, 400);
     assert.equal(again.body!['error'], 'only a dead item can be retried; this one is delivered');
+  });
+
+  it('sends again after a dead send when the notification is updated in place, and nothing on its resolve', async () => {
+    const itemsOf = async (id: string) =>
+      ((await json('GET', '/v1/outbox?limit=500')).body! as Body[]).filter(
+        (item) => item.notificationId === id,
+      );
+    const requestsFor = (id: string) =>
+      receiver.received.filter((r) => (r.body['notification'] as { id: string }).id === id);
+    receiver.answer = () => ({ status: 400 });
+    const created = await notify({ key: 'refused-then-fixed', title: 'first' });
+    const id = created.body!['id'] as string;
+    await waitFor(async () => (await itemsOf(id))[0]?.state === 'dead', 'the dead send');
+    receiver.answer = () => ({ status: 200, headers: { 'x-reference': 'msg-2' } });
+    await notify({ key: 'refused-then-fixed', title: 'second' });
+    const requests = await waitFor(() => requestsFor(id).length === 2 && requestsFor(id), 'the send again');
+    assert.deepEqual(
+      requests.map((r) => [r.body['operation'], (r.body['notification'] as { title: string }).title]),
+      [
+        ['send', 'first'],
+        ['send', 'second'],
+      ],
+    );
+    const [item] = await waitFor(async () => {
+      const items = await itemsOf(id);
+      return items[0]?.state === 'delivered' && items;
+    }, 'the send delivered');
+    assert.equal((await itemsOf(id)).length, 1, 'one send per route and lifecycle');
+    assert.deepEqual(
+      [item!.attempts, item!.idempotencyKey, item!.lastReason],
+      [1, requests[0]!.headers['idempotency-key'], null],
+    );
+
+    receiver.answer = () => ({ status: 400 });
+    const other = (await notify({ key: 'refused-then-resolved' })).body!['id'] as string;
+    await waitFor(async () => (await itemsOf(other))[0]?.state === 'dead', 'the other dead send');
+    receiver.answer = () => ({ status: 200 });
+    assert.equal((await json('PATCH', `/v1/notifications/${other}`, { status: 'resolved' })).status, 200);
+    assert.deepEqual(
+      (await itemsOf(other)).map((each) => [each.operation, each.state]),
+      [['send', 'dead']],
+      'nothing arrived there to clear',
+    );
   });
 
   it('answers the Test action in one sentence through the same adapter', async () => {

@@ -116,9 +116,14 @@ describe('toasts on the session D-Bus', () => {
     const before = desktop.server.calls.length;
     const created = await create({ title: 'to dismiss', message: 'm', type: 'blocked' });
     await desktop.server.until(() => desktop.server.calls.length > before);
-    const toastId = desktop.server.calls[before]!.id;
-    await desktop.broker.request('POST', `/v1/notifications/${created.id}/dismiss`);
-    await desktop.server.until(() => desktop.server.closeCalls.includes(toastId));
+    const toast = desktop.server.calls[before]!;
+    assert.match(toast.summary, /to dismiss/);
+    assert.ok(desktop.server.open.has(toast.id), 'the toast is open before the dismiss');
+    const dismissed = await desktop.broker.request('POST', `/v1/notifications/${created.id}/dismiss`);
+    assert.equal(dismissed.status, 200);
+    await desktop.server.until(() => desktop.server.closeCalls.includes(toast.id));
+    assert.equal(desktop.server.open.has(toast.id), false, 'the toast is gone from the desktop');
+    assert.equal(desktop.server.calls.length, before + 1, 'the dismiss closes the toast and shows no other');
   });
 });
 

@@ -142,6 +142,42 @@ function validValue(field: (typeof FIELDS)[number]): fc.Arbitrary<unknown> {
   }
 }
 
+/**
+ * Why a create body must be refused whatever else it holds, or undefined when it may be valid: a field
+ * the API does not have (a prototype key among them), a missing title or message, or a field of the
+ * wrong JSON type. A repeated key counts with its last value, as JSON.parse reads it.
+ */
+function mustRefuse(entries: [string, unknown][]): string | undefined {
+  const keys = new Set(entries.map(([key]) => key));
+  const unknown = [...keys].find((key) => !(FIELDS as readonly string[]).includes(key));
+  if (unknown !== undefined) return `unknown field ${unknown}`;
+  const body = new Map(entries);
+  for (const field of ['title', 'message']) {
+    if (body.get(field) === undefined || body.get(field) === null) return `${field} missing`;
+  }
+  for (const [field, value] of body) {
+    if (value === null) continue;
+    const right =
+      field === 'pid'
+        ? typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+        : field === 'metadata'
+          ? typeof value === 'object' && !Array.isArray(value)
+          : typeof value === 'string';
+    if (!right) return `${field} of the wrong type`;
+  }
+  return undefined;
+}
+
+/** A created notification holds what was sent: text trimmed, never coerced from another type. */
+function assertStoredAsSent(dto: Record<string, unknown>, sent: Record<string, unknown>): void {
+  for (const field of Object.keys(TEXT_LIMITS)) {
+    if (field === 'agent' && (sent[field] === undefined || sent[field] === null)) continue;
+    assert.equal(dto[field], typeof sent[field] === 'string' ? sent[field].trim() : undefined, field);
+  }
+  assert.equal(dto['pid'], sent['pid'] ?? undefined, 'pid');
+  assert.deepEqual(dto['metadata'], sent['metadata'] ?? null, 'metadata');
+}
+
 /** Properties of a successful create answer: the limits of spec "Resources" hold for what was stored. */
 function assertStoredShape(dto: Record<string, unknown>): void {
   const count = (value: unknown) => [...String(value)].length;
@@ -353,9 +389,12 @@ describe('hostile bodies against the real notifyd', () => {
           body: Buffer.from(objectText(entries)),
         });
         assert.ok(response.status === 201 || response.status === 400, `create answered ${response.status}`);
+        const refusal = mustRefuse(entries);
+        if (refusal !== undefined) assert.equal(response.status, 400, `${refusal}: ${objectText(entries)}`);
         if (response.status === 201) {
           const dto = json(response) as Record<string, unknown>;
           assertStoredShape(dto);
+          assertStoredAsSent(dto, JSON.parse(objectText(entries)) as Record<string, unknown>);
           const stored = await fx.broker.request('GET', `/v1/notifications/${String(dto['id'])}`);
           assert.equal(stored.status, 200, 'a 201 id must be readable');
           assert.deepEqual(await stored.json(), dto);
@@ -367,9 +406,30 @@ describe('hostile bodies against the real notifyd', () => {
           );
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, examples: createExamples() },
     );
     await assertAlive(fx.broker);
+  }
+
+  /** Each wrong type in each field, each prototype key, and text at and past its limit, every run. */
+  function createExamples(): [[string, unknown][]][] {
+    const required: [string, unknown][] = [
+      ['title', 't'],
+      ['message', 'm'],
+    ];
+    const wrong = (field: string): unknown[] =>
+      field === 'pid'
+        ? [-1, 1.5, '7', true, [], {}, Number.MAX_SAFE_INTEGER + 2]
+        : field === 'metadata'
+          ? [[], 'x', 7, true]
+          : [7, true, [], {}];
+    return [
+      ...FIELDS.flatMap((field) => wrong(field).map((value) => [...required, [field, value]])),
+      ...['__proto__', 'constructor', 'toString', 'titel'].map((key) => [...required, [key, {}]]),
+      ...Object.entries(TEXT_LIMITS).flatMap(([field, limit]) =>
+        [limit, limit + 1].map((length) => [...required, [field, 'é'.repeat(length)]]),
+      ),
+    ].map((entries) => [entries as [string, unknown][]]);
   }
 
   it('invalid UTF-8, truncated JSON, non-JSON, deep nesting and bodies around the size limit', async () => {

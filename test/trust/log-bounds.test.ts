@@ -130,6 +130,12 @@ describe('the log cannot be flooded or forged', () => {
       await response.arrayBuffer();
       assert.equal(await broker.stop(), 0);
       assert.equal(statSync(file).size, full, 'nothing is written after the last line');
+      const restarted = await startBroker({ home });
+      const afterRestart = await fetch(`${restarted.baseUrl}/v1/after-restart`);
+      assert.equal(afterRestart.status, 401);
+      await afterRestart.arrayBuffer();
+      assert.equal(await restarted.stop(), 0);
+      assert.equal(statSync(file).size, full, 'a restarted broker knows the file is full');
     } finally {
       home.cleanup();
     }
