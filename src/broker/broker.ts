@@ -117,6 +117,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     changes,
     // The outbox items of a change commit with it (issue 9): a crash never loses a promised delivery.
     withinWrite: (change) => outbound.enqueuer.enqueue(change),
+    log,
   });
   const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
   const player = new SoundPlayer({ log });
