@@ -1,3 +1,4 @@
+import { answerCommand } from './answer.js';
 import type { NotifyctlCommand } from './command.js';
 import { countCommand } from './count.js';
 import { dbCommand } from './db-command.js';
@@ -6,6 +7,7 @@ import { hookCommand } from './hook-command.js';
 import { hooksCommand } from './hooks/hooks-command.js';
 import { mcpCommand } from './mcp.js';
 import { outboxCommand } from './outbox-command.js';
+import { pendingCommand } from './pending.js';
 import { providersCommand } from './providers-command.js';
 import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
@@ -30,6 +32,8 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   watchCommand,
   countCommand,
   waitCommand,
+  pendingCommand,
+  answerCommand,
   mcpCommand,
   serviceCommand,
   doctorCommand,
