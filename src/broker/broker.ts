@@ -27,6 +27,7 @@ import { ConfigEditor } from '../config/config-editor.js';
 import { SettingsAdmin } from './settings-admin.js';
 import { SoundAdmin } from './sound-admin.js';
 import { platformDisplay } from '../presentation/platform.js';
+import { answeredAction } from '../presentation/toast-display.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { Tray } from '../presentation/tray/tray.js';
 import { createOutbound, type OutboundOptions } from './outbound.js';
@@ -133,8 +134,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const toasts = new ToastPresenter({
     display: platformDisplay(process.platform, process.env),
     settings: () => settings.current,
-    act: async (id, action) =>
-      action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id),
+    act: async (id, action) => {
+      const answer = answeredAction(action);
+      if (answer !== undefined) return service.answerAs(id, answer, 'toast');
+      return action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id);
+    },
     log,
   });
   const tray = new Tray({
