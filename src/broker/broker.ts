@@ -148,6 +148,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     run: async (command) => {
       if (command.op === 'resolve')
         await service.changeStatus(command.notificationId, { status: 'resolved' });
+      else if (command.op === 'answer')
+        await service.answerAs(command.notificationId, command.action, 'tray');
       else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
       else if (command.op === 'pause')
         configEditor.edit((document) => (document['pauseNotifications'] = command.on));
