@@ -91,6 +91,9 @@ for (const markup of ['full', 'strip', 'no'] as const) {
 
     it('shows the command exactly and answers Allow from the context menu', async () => {
       const id = await ask(`Run it (${markup})?`, command);
+      // docs/answers-toast.png comes from this dump (X Window Dump), cropped and converted to PNG.
+      const keep = process.env['NOTIFY_ANSWER_SCREENSHOT'];
+      if (keep && markup === 'full') await dunst.screenshot(keep);
       writeFileSync(choice, 'answer.allow');
       await dunst.ctl('context');
       await waitForLog(broker.home, `answer: notification ${id} action allow surface toast`);
