@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { readLog, waitForLog } from '../support/broker-log.js';
 import { startBroker, useBroker } from '../support/broker-process.js';
 import { SseReader } from '../support/sse-reader.js';
+import { HttpError } from '../../src/client/errors.js';
+import { NotifyClient } from '../../src/client/notify-client.js';
 
 type Dto = Record<string, unknown> & {
   id: string;
@@ -266,5 +268,19 @@ describe('answers: a waiter when the broker stops', () => {
       await broker.stop();
       broker.home.cleanup();
     }
+  });
+});
+
+describe('answers: the typed client', () => {
+  const broker = useBroker();
+
+  it('answers and waits through NotifyClient.answer and awaitAnswer', async () => {
+    const client = new NotifyClient({ baseUrl: broker.baseUrl, token: broker.token, timeoutMs: 5000 });
+    const created = await client.create({ title: 't', message: 'm', actions: ACTIONS });
+    const waiting = client.awaitAnswer(created.id, 3);
+    const answered = await client.answer(created.id, 'deny');
+    assert.deepEqual(await waiting, answered);
+    assert.equal(answered.answer?.surface, 'cli');
+    await assert.rejects(client.answer(created.id, 'allow'), (error: HttpError) => error.status === 409);
   });
 });

@@ -1,4 +1,3 @@
-import type { NotificationDto } from '../../client/api-types.js';
 import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
 import { optionText } from '../notify/args.js';
 import { printJson, printLine } from '../notify/output.js';
@@ -33,11 +32,7 @@ export const answerCommand: NotifyctlCommand = {
         if (!active) throw new CliError(`no active notification has key "${key}"`, EXIT_NOT_FOUND);
         id = active.id;
       }
-      const answered = await client.request<NotificationDto>(
-        'POST',
-        `/v1/notifications/${encodeURIComponent(id)}/answer`,
-        { action, surface: 'cli' },
-      );
+      const answered = await client.answer(id, action, 'cli');
       if (parsed.options.has('json')) printJson(answered);
       else printLine(`${answered.id} answered ${answered.answer?.action ?? action}`);
       return 0;
