@@ -26,6 +26,7 @@ import { ConfigEditor } from '../config/config-editor.js';
 import { SettingsAdmin } from './settings-admin.js';
 import { SoundAdmin } from './sound-admin.js';
 import { platformDisplay } from '../presentation/platform.js';
+import { answeredAction } from '../presentation/toast-display.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
 import { PresentationStatus } from '../presentation/presentation-status.js';
 import { createOutbound, type Outbound, type OutboundOptions } from './outbound.js';
@@ -119,6 +120,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     changes,
     // The outbox items of a change commit with it (issue 9): a crash never loses a promised delivery.
     withinWrite: (change) => outbound.enqueuer.enqueue(change),
+    log,
   });
   const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
   const player = new SoundPlayer({ log });
@@ -136,8 +138,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     status: (on, detail) => presentation.set('toasts', on, detail),
     display: platformDisplay(process.platform, process.env),
     settings: () => settings.current,
-    act: async (id, action) =>
-      action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id),
+    act: async (id, action) => {
+      const answer = answeredAction(action);
+      if (answer !== undefined) return service.answerAs(id, answer, 'toast');
+      return action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id);
+    },
     log,
   });
   const busAddress =
@@ -154,6 +159,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       run: async (command) => {
         if (command.op === 'resolve')
           await service.changeStatus(command.notificationId, { status: 'resolved' });
+        else if (command.op === 'answer')
+          await service.answerAs(command.notificationId, command.action, 'tray');
         else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
         else if (command.op === 'pause')
           configEditor.edit((document) => (document['pauseNotifications'] = command.on));

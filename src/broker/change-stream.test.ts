@@ -2,21 +2,29 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { notificationRecord } from '../../test/support/notification-record.js';
 import type { NotificationRecord } from '../domain/notification.js';
-import { ChangeStream, eventName } from './change-stream.js';
+import { ChangeStream, eventNames } from './change-stream.js';
 
 const record = (id: string, status: NotificationRecord['status'] = 'active'): NotificationRecord =>
   notificationRecord({ id, status });
 
 describe('ChangeStream', () => {
   it('names each kind of change as the stream documents it', () => {
-    const table: [Parameters<typeof eventName>[0], string][] = [
-      [{ kind: 'created', record: record('1') }, 'notification.created'],
-      [{ kind: 'updated', record: record('1') }, 'notification.updated'],
-      [{ kind: 'status', record: record('1', 'resolved'), previous: 'active' }, 'notification.resolved'],
-      [{ kind: 'status', record: record('1', 'dismissed'), previous: 'active' }, 'notification.dismissed'],
-      [{ kind: 'status', record: record('1', 'active'), previous: 'resolved' }, 'notification.reopened'],
+    const answered: NotificationRecord = {
+      ...record('1', 'resolved'),
+      answer: { action: 'allow', surface: 'toast', answeredAt: 1 },
+    };
+    const table: [Parameters<typeof eventNames>[0], string[]][] = [
+      [{ kind: 'created', record: record('1') }, ['notification.created']],
+      [{ kind: 'updated', record: record('1') }, ['notification.updated']],
+      [{ kind: 'status', record: record('1', 'resolved'), previous: 'active' }, ['notification.resolved']],
+      [{ kind: 'status', record: record('1', 'dismissed'), previous: 'active' }, ['notification.dismissed']],
+      [{ kind: 'status', record: record('1', 'active'), previous: 'resolved' }, ['notification.reopened']],
+      [
+        { kind: 'status', record: answered, previous: 'active' },
+        ['notification.answered', 'notification.resolved'],
+      ],
     ];
-    for (const [change, name] of table) assert.equal(eventName(change), name);
+    for (const [change, names] of table) assert.deepEqual(eventNames(change), names);
   });
 
   it('replays exactly the events after the last one a client saw', () => {

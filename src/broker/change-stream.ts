@@ -13,10 +13,16 @@ export type StreamListener = (event: StreamEvent) => void;
 /** How a stream resumes after `Last-Event-ID`: the missed events, or `reset` when they are gone. */
 export type Resumption = { kind: 'replay'; events: StreamEvent[] } | { kind: 'reset' };
 
-/** The event names a consumer sees; `reopened` is a dismissed or resolved notification made active. */
-export function eventName(change: NotificationChange): string {
-  if (change.kind !== 'status') return `notification.${change.kind}`;
-  return change.record.status === 'active' ? 'notification.reopened' : `notification.${change.record.status}`;
+/**
+ * The event names a consumer sees; `reopened` is a dismissed or resolved notification made active. An
+ * answer resolves: `notification.answered` comes first, then `notification.resolved` for consumers that
+ * know only the spec's events (only a reopen, which drops the answer, can change an answered one).
+ */
+export function eventNames(change: NotificationChange): string[] {
+  if (change.kind !== 'status') return [`notification.${change.kind}`];
+  if (change.record.status === 'active') return ['notification.reopened'];
+  if (change.record.answer) return ['notification.answered', 'notification.resolved'];
+  return [`notification.${change.record.status}`];
 }
 
 /**
@@ -42,14 +48,13 @@ export class ChangeStream {
   }
 
   append(change: NotificationChange): void {
-    const event: StreamEvent = {
-      id: `${this.#boot}-${++this.#sequence}`,
-      name: eventName(change),
-      data: JSON.stringify(toDto(change.record)),
-    };
-    this.#history.push(event);
-    if (this.#history.length > this.capacity) this.#history.shift();
-    for (const listener of this.#listeners.keys()) listener(event);
+    const data = JSON.stringify(toDto(change.record));
+    for (const name of eventNames(change)) {
+      const event: StreamEvent = { id: `${this.#boot}-${++this.#sequence}`, name, data };
+      this.#history.push(event);
+      if (this.#history.length > this.capacity) this.#history.shift();
+      for (const listener of this.#listeners.keys()) listener(event);
+    }
   }
 
   /** `onEnd` runs when the broker stops; returns the function that unsubscribes. */

@@ -1,5 +1,6 @@
+import { answerRefusal, parseAnswerRequest, type Surface } from '../domain/answers.js';
 import { parseCreateRequest } from '../domain/create-request.js';
-import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import { parseListQuery } from '../domain/list-query.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import { checkTransition, parseStatusChange } from '../domain/status-transition.js';
@@ -11,6 +12,7 @@ import {
   type UpsertResult,
 } from '../store/notification-store.js';
 import type { WriteQueue } from '../store/write-queue.js';
+import type { Logger } from '../log/logger.js';
 import type { ChangeFeed, NotificationChange } from './change-feed.js';
 import type { Clock } from './clock.js';
 
@@ -25,6 +27,8 @@ export interface NotificationServiceDeps {
   changes?: ChangeFeed;
   /** Written with the change, inside its transaction (the outbox): either both commit or neither. */
   withinWrite?: (change: NotificationChange) => void;
+  /** Gets one audit line per answer: id, action and surface, never the notification's text. */
+  log?: Pick<Logger, 'info'>;
 }
 
 /** Notification use cases: create with dedup by key, read, list, status changes, and the writes ARC events make. */
@@ -94,6 +98,37 @@ export class NotificationService {
 
   dismiss(id: string): Promise<NotificationRecord> {
     return this.transition(() => this.deps.store.get(id), 'dismissed');
+  }
+
+  /** POST /v1/notifications/{id}/answer: the person's answer through the API (cli, web or relay). */
+  async answer(id: string, body: unknown): Promise<NotificationRecord> {
+    const request = parseAnswerRequest(body);
+    return this.answerAs(id, request.action, request.surface);
+  }
+
+  /**
+   * Records the person's answer and resolves the notification in one transaction: the first answer
+   * wins; answering again, or answering a resolved or dismissed notification, is a conflict.
+   */
+  async answerAs(id: string, action: string, surface: Surface): Promise<NotificationRecord> {
+    const now = this.deps.clock();
+    const outcome = await this.deps.writes.run(() => {
+      const current = this.deps.store.get(id);
+      if (!current) throw new NotFoundError();
+      const refusal = answerRefusal(current, action);
+      if (refusal)
+        throw refusal.conflict
+          ? new ConflictError(refusal.message)
+          : new InvalidRequestError(refusal.message);
+      const updated = this.deps.store.answer(id, { action, surface, answeredAt: now });
+      if (!updated) throw new ConflictError('notification was answered or closed at the same moment');
+      const change: NotificationChange = { kind: 'status', record: updated, previous: current.status };
+      this.deps.withinWrite?.(change);
+      return { record: updated, change };
+    });
+    this.deps.log?.info(`answer: notification ${id} action ${action} surface ${surface}`);
+    this.deps.changes?.publish(outcome.change);
+    return outcome.record;
   }
 
   countActive(): number {

@@ -16,6 +16,8 @@ export interface CreateNotificationBody {
   cwd?: string;
   pid?: number;
   metadata?: Record<string, unknown>;
+  /** 1 to 3 choices for the person (docs/answers.md). */
+  actions?: { id: string; label: string }[];
 }
 
 /** Query of GET /v1/notifications; absent fields are not sent. */

@@ -68,6 +68,19 @@ export class NotifyClient {
     return this.#call('POST', `${notificationPath(id)}/dismiss`);
   }
 
+  /** POST /v1/notifications/{id}/answer: the person's answer (docs/answers.md); the first one resolves. */
+  answer(id: string, action: string, surface: 'cli' | 'web' | 'relay' = 'cli'): Promise<NotificationDto> {
+    return this.#call('POST', `${notificationPath(id)}/answer`, { action, surface });
+  }
+
+  /**
+   * GET /v1/notifications/{id}/answer?waitSeconds=N: the notification once it is answered, resolved or
+   * dismissed, else as it is after N seconds (0-120). The client's timeoutMs must exceed N seconds.
+   */
+  awaitAnswer(id: string, waitSeconds: number): Promise<NotificationDto> {
+    return this.#call('GET', `${notificationPath(id)}/answer?waitSeconds=${waitSeconds}`);
+  }
+
   /** POST /v1/events: an ARC 0.1 envelope; answers with the Notification it created or changed. */
   sendEvent(envelope: object): Promise<NotificationDto> {
     return this.#call('POST', '/v1/events', envelope);

@@ -47,6 +47,10 @@ export interface OutboundNotification {
   project?: string;
   createdAt: string;
   updatedAt: string;
+  /** The choices offered to the person, when the notification has any. */
+  actions?: { id: string; label: string }[];
+  /** The person's answer, once given: the action's id, where it was given, when. */
+  answer?: { action: string; surface: string; answeredAt: string };
 }
 
 /** The event a delivery reports, versioned with the webhook body (docs/providers.md). */
@@ -54,6 +58,7 @@ export type DeliveryEvent =
   | 'notification.created'
   | 'notification.updated'
   | 'notification.resolved'
+  | 'notification.answered'
   | 'notification.dismissed'
   | 'notification.test';
 

@@ -1,3 +1,4 @@
+import { readActions } from './answers.js';
 import { InvalidRequestError } from './errors.js';
 import {
   isJsonObject,
@@ -25,6 +26,7 @@ const FIELDS = [
   'cwd',
   'pid',
   'metadata',
+  'actions',
 ] as const;
 
 /** A validated native create; priority stays open until the type catalog is consulted. */
@@ -47,6 +49,7 @@ export function parseCreateRequest(body: unknown): CreateRequest {
   assign(request, 'cwd', readText(input, 'cwd', { max: 1024 }));
   assign(request, 'pid', readNonNegativeInteger(input, 'pid'));
   assign(request, 'metadata', readMetadata(input));
+  assign(request, 'actions', readActions(input));
   return request;
 }
 

@@ -1,3 +1,4 @@
+import type { Action, Answer, Surface } from './answers.js';
 import type { Priority } from './priority.js';
 
 export const STATUSES = ['active', 'dismissed', 'resolved'] as const;
@@ -22,6 +23,8 @@ export interface NotificationDraft {
   cwd?: string;
   pid?: number;
   metadata?: Metadata;
+  /** The choices offered to the person (an extension; absent on notifications without any). */
+  actions?: Action[];
 }
 
 /** A stored notification; times are epoch milliseconds. */
@@ -31,6 +34,8 @@ export interface NotificationRecord extends NotificationDraft {
   createdAt: number;
   updatedAt: number;
   resolvedAt?: number;
+  /** The person's answer; it resolved the notification. */
+  answer?: Answer;
 }
 
 /** The wire shape of the spec's Notification resource. */
@@ -51,6 +56,8 @@ export interface NotificationDto {
   updatedAt: string;
   resolvedAt?: string;
   metadata: Metadata | null;
+  actions?: Action[];
+  answer?: { action: string; surface: Surface; answeredAt: string };
 }
 
 let lastFormatted = { epochMs: Number.NaN, text: '' };
@@ -81,5 +88,9 @@ export function toDto(record: NotificationRecord): NotificationDto {
     updatedAt: formatTimestamp(record.updatedAt),
     ...(record.resolvedAt !== undefined && { resolvedAt: formatTimestamp(record.resolvedAt) }),
     metadata: record.metadata ?? null,
+    ...(record.actions !== undefined && { actions: record.actions }),
+    ...(record.answer !== undefined && {
+      answer: { ...record.answer, answeredAt: formatTimestamp(record.answer.answeredAt) },
+    }),
   };
 }

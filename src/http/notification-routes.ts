@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NotificationService } from '../broker/notification-service.js';
 import { toDto } from '../domain/notification.js';
 import { PRIORITIES } from '../domain/priority.js';
+import { SURFACES } from '../domain/answers.js';
 import {
   arrayOf,
   closedObject,
@@ -19,6 +20,20 @@ type ListRequest = FastifyRequest<{ Querystring: Record<string, string | string[
 const TYPE_ID = str({ pattern: '^[a-z][a-z0-9_]{0,63}$' });
 const PRIORITY: JsonSchema = { enum: [...PRIORITIES] };
 const STATUS: JsonSchema = { enum: ['active', 'dismissed', 'resolved'] };
+const ACTIONS: JsonSchema = {
+  ...arrayOf(closedObject({ id: TYPE_ID, label: str({ minLength: 1, maxLength: 40 }) }, ['id', 'label'])),
+  minItems: 1,
+  maxItems: 3,
+  description: 'the choices offered to the person (an extension of the spec); ids distinct',
+};
+const ANSWER: JsonSchema = object(
+  {
+    action: TYPE_ID,
+    surface: { enum: [...SURFACES] },
+    answeredAt: str({ format: 'date-time' }),
+  },
+  ['action', 'surface', 'answeredAt'],
+);
 
 /** The spec's NotificationDto. */
 export const NOTIFICATION: JsonSchema = object(
@@ -39,6 +54,8 @@ export const NOTIFICATION: JsonSchema = object(
     updatedAt: str({ format: 'date-time' }),
     resolvedAt: str({ format: 'date-time' }),
     metadata: { type: ['object', 'null'] },
+    actions: ACTIONS,
+    answer: { ...ANSWER, description: "the person's answer, which resolved the notification" },
   },
   ['id', 'agent', 'type', 'priority', 'title', 'message', 'status', 'createdAt', 'updatedAt', 'metadata'],
 );
@@ -61,6 +78,7 @@ export const NOTIFICATION_SCHEMAS = {
         cwd: str({ minLength: 1, maxLength: 1024 }),
         pid: { type: 'integer', minimum: 0 },
         metadata: { type: 'object', description: 'serialized size at most 8192 bytes' },
+        actions: ACTIONS,
       },
       ['title', 'message'],
     ),

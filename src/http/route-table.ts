@@ -2,6 +2,7 @@ import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { HealthDeps } from './health-routes.js';
 import { HEALTH_SCHEMAS, healthHandlers } from './health-routes.js';
 import { NOTIFICATION_SCHEMAS, notificationHandlers } from './notification-routes.js';
+import { ANSWER_SCHEMAS, answerHandlers } from './answer-routes.js';
 import type { NotificationService } from '../broker/notification-service.js';
 import type { EventService } from '../broker/event-service.js';
 import type { Outbound } from '../broker/outbound.js';
@@ -57,6 +58,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
   const health = healthHandlers(deps.health);
   const notifications = notificationHandlers(deps.notifications);
   const events = eventHandlers(deps.events);
+  const answers = answerHandlers(deps.notifications, deps.stream);
   const providers = providerHandlers(deps.outbound.providers);
   const routes = deliveryRouteHandlers(deps.outbound.routes);
   const outbox = outboxHandlers(deps.outbound.outbox);
@@ -98,6 +100,8 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('GET', '/v1/notifications/:id', auth, N.get, notifications.get),
     route('PATCH', '/v1/notifications/:id', auth, N.changeStatus, notifications.changeStatus),
     route('POST', '/v1/notifications/:id/dismiss', limited, N.dismiss, notifications.dismiss),
+    route('POST', '/v1/notifications/:id/answer', limited, ANSWER_SCHEMAS.answer, answers.answer),
+    route('GET', '/v1/notifications/:id/answer', auth, ANSWER_SCHEMAS.wait, answers.wait),
     route('POST', '/v1/events', limited, EVENT_SCHEMAS.receive, events.receive),
     route('GET', '/v1/stream', auth, STREAM_SCHEMAS.open, stream.open),
     route('GET', '/v1/settings', auth, described('Read the presentation settings', S.get), settings.get),

@@ -26,7 +26,8 @@ export const STREAM_SCHEMAS = {
       200: {
         type: 'string',
         contentMediaType: 'text/event-stream',
-        description: 'events notification.created, .updated, .resolved, .dismissed, .reopened and reset',
+        description:
+          'events notification.created, .updated, .answered, .resolved, .dismissed, .reopened and reset',
       },
       400: ERROR,
       503: ERROR,

@@ -1,6 +1,6 @@
 import type * as Dbus from './dbus.js';
-import type { ToastDisplay, ToastDisplayEvents } from './toast-display.js';
-import { escapeMarkup, type ToastContent } from './toast-style.js';
+import { answerKey, isToastAction, type ToastDisplay, type ToastDisplayEvents } from './toast-display.js';
+import { escapeMarkup, mayLoseText, type ToastContent } from './toast-style.js';
 
 export const NOTIFICATIONS_NAME = 'org.freedesktop.Notifications';
 export const NOTIFICATIONS_PATH = '/org/freedesktop/Notifications';
@@ -45,11 +45,7 @@ export class FreedesktopDisplay implements ToastDisplay {
   async show(content: ToastContent, replacesId: number): Promise<number> {
     const connection = this.#requireConnection();
     const { Variant } = this.#dbus!;
-    const body = this.#capabilities.has('body-markup') ? escapeMarkup(content.body) : content.body;
-    const actions =
-      content.actionable && this.#capabilities.has('actions')
-        ? ['resolve', 'Resolve', 'dismiss', 'Dismiss']
-        : [];
+    const { body, actions } = this.#buttonsAndBody(content);
     const hints = {
       urgency: new Variant('y', content.urgency),
       category: new Variant('s', `x-notify.${content.styleType}`),
@@ -64,6 +60,26 @@ export class FreedesktopDisplay implements ToastDisplay {
       [APP_NAME, replacesId, content.icon, content.summary, body, actions, hints, content.expireTimeoutMs],
     );
     return Number(id);
+  }
+
+  /**
+   * A server that declares body-markup gets the text escaped, so it shows exactly, `<` and `&` too. One
+   * that does not may still strip tags (a dunst rule): when the text holds anything it could eat, the
+   * toast offers no answer buttons, and says where to answer, rather than let someone approve a command
+   * they saw only in part.
+   */
+  #buttonsAndBody(content: ToastContent): { body: string; actions: string[] } {
+    const markup = this.#capabilities.has('body-markup');
+    const body = markup ? escapeMarkup(content.body) : content.body;
+    if (!content.actionable || !this.#capabilities.has('actions')) return { body, actions: [] };
+    if (content.choices.length === 0) return { body, actions: ['resolve', 'Resolve', 'dismiss', 'Dismiss'] };
+    if (!markup && mayLoseText(content.body)) {
+      return {
+        body: `${body}\nAnswer with notifyctl pending / notifyctl answer: this notification server may hide part of the text.`,
+        actions: ['dismiss', 'Dismiss'],
+      };
+    }
+    return { body, actions: content.choices.flatMap((choice) => [answerKey(choice.id), choice.label]) };
   }
 
   async close(displayId: number): Promise<void> {
@@ -159,7 +175,7 @@ export class FreedesktopDisplay implements ToastDisplay {
       const subscribed = Promise.all([
         connection.onSignal({ ...from, member: 'NotificationClosed' }, ([id]) => events.closed(Number(id))),
         connection.onSignal({ ...from, member: 'ActionInvoked' }, ([id, key]) => {
-          if (key === 'resolve' || key === 'dismiss') events.action(Number(id), key);
+          if (isToastAction(key)) events.action(Number(id), key);
         }),
       ]);
       this.#servers.set(server, subscribed);

@@ -18,6 +18,7 @@ const sample: ToastContent = {
   expireTimeoutMs: 0,
   critical: true,
   actionable: true,
+  choices: [],
 };
 
 /** Stand-ins on PATH for osascript and powershell.exe that record their arguments, one JSON array a line. */

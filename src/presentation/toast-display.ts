@@ -1,6 +1,24 @@
 import type { ToastContent } from './toast-style.js';
 
-export type ToastAction = 'resolve' | 'dismiss';
+/** Resolve, Dismiss, or one of the notification's own actions (`answer.<action id>`). */
+export type ToastAction = 'resolve' | 'dismiss' | `answer.${string}`;
+
+const ANSWER_KEY = /^answer\.([a-z][a-z0-9_]{0,63})$/;
+
+/** The button key of one of a notification's actions. */
+export function answerKey(actionId: string): ToastAction {
+  return `answer.${actionId}`;
+}
+
+/** The action id a button key answers with; undefined for Resolve and Dismiss. */
+export function answeredAction(action: ToastAction): string | undefined {
+  return ANSWER_KEY.exec(action)?.[1];
+}
+
+/** Whether a key a notification server sent names a button we offer; any other is ignored. */
+export function isToastAction(key: unknown): key is ToastAction {
+  return key === 'resolve' || key === 'dismiss' || (typeof key === 'string' && ANSWER_KEY.test(key));
+}
 
 /** What a display tells the presenter. */
 export interface ToastDisplayEvents {

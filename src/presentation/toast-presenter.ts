@@ -1,7 +1,7 @@
 import type { NotificationChange } from '../broker/change-feed.js';
 import type { Logger } from '../log/logger.js';
 import type { TypeCatalog } from '../domain/type-definition.js';
-import type { ToastAction, ToastDisplay } from './toast-display.js';
+import { answeredAction, type ToastAction, type ToastDisplay } from './toast-display.js';
 import { ToastQueue, type ToastCommand } from './toast-queue.js';
 import { sampleToast, toastContent } from './toast-style.js';
 
@@ -18,7 +18,7 @@ export interface PresenterSettings {
 export interface ToastPresenterDeps {
   display: ToastDisplay;
   settings: () => PresenterSettings;
-  /** Changes a notification's status through the same service code as the API. */
+  /** Changes a notification's status, or answers it, through the same service code as the API. */
   act: (notificationId: string, action: ToastAction) => Promise<unknown>;
   log: Logger;
   /** Told each time toasts come on or go off, with what shows them or why not (the banner, doctor). */
@@ -108,9 +108,11 @@ export class ToastPresenter {
     if (!id) return;
     try {
       await this.deps.act(id, action);
-      this.deps.log.info(
-        `notification ${id} ${action === 'resolve' ? 'resolved' : 'dismissed'} from its toast`,
-      );
+      // An answer has its audit line from the service.
+      if (answeredAction(action) === undefined)
+        this.deps.log.info(
+          `notification ${id} ${action === 'resolve' ? 'resolved' : 'dismissed'} from its toast`,
+        );
     } catch (error) {
       this.deps.log.warn(`the toast's ${action} of notification ${id} failed: ${(error as Error).message}`);
     }

@@ -13,6 +13,7 @@ const content = (id: string, critical = false): ToastContent => ({
   expireTimeoutMs: 7000,
   critical,
   actionable: true,
+  choices: [],
 });
 
 const describeCommands = (commands: ToastCommand[]) =>

@@ -1,3 +1,4 @@
+import type { Action } from '../domain/answers.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
 
@@ -34,9 +35,17 @@ export interface ToastContent {
   /** Milliseconds; 0 = stays until acted on. */
   expireTimeoutMs: number;
   critical: boolean;
-  /** Offer Resolve / Dismiss buttons (a stored notification; not the test toast). */
+  /** Offer buttons (a stored notification; not the test toast). */
   actionable: boolean;
+  /** The notification's own actions: the buttons instead of Resolve / Dismiss, pressed as an answer. */
+  choices: Action[];
 }
+
+/**
+ * The most of a message a toast with actions shows; a longer one is cut and says so, since a person
+ * approves what they read (conventions.md: shown exactly as it will run, or marked as cut).
+ */
+export const MAX_CHOICE_MESSAGE = 1000;
 
 /**
  * The styling that applies to a type: built-in styling, overridden by an enabled definition's
@@ -67,14 +76,31 @@ export function toastContent(record: NotificationRecord, catalog: TypeCatalog): 
   return {
     notificationId: record.id,
     summary: record.title,
-    body: `${record.message}\n${origin}`,
+    body: `${record.actions ? cutForChoices(record.message) : record.message}\n${origin}`,
     urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
     icon: style.icon,
     styleType,
     expireTimeoutMs: Math.round(style.lifetimeSeconds * 1000),
     critical: record.priority === 'critical',
     actionable: true,
+    choices: record.actions ?? [],
   };
+}
+
+function cutForChoices(message: string): string {
+  const characters = [...message];
+  if (characters.length <= MAX_CHOICE_MESSAGE) return message;
+  const left = characters.length - MAX_CHOICE_MESSAGE;
+  return `${characters.slice(0, MAX_CHOICE_MESSAGE).join('')}… [cut: ${left} more characters not shown]`;
+}
+
+/**
+ * Whether a server that does not declare `body-markup` could still eat part of the text: dunst with a
+ * rule that strips markup removes everything from a `<` to the next `>` (`sort < in > out` becomes
+ * `sort  out`), and escaping would show `&lt;` on a server that does not.
+ */
+export function mayLoseText(body: string): boolean {
+  return /<[^>]*>/.test(body) || /&[#a-zA-Z0-9]+;/.test(body);
 }
 
 /** Escapes text for servers that read the body as markup (the `body-markup` capability). */
@@ -94,5 +120,6 @@ export function sampleToast(): ToastContent {
     expireTimeoutMs: BUILT_IN_STYLES['info']!.lifetimeSeconds * 1000,
     critical: false,
     actionable: false,
+    choices: [],
   };
 }

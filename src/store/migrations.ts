@@ -25,6 +25,20 @@ const keepIntakeNotificationBefore = (event: 'UPDATE' | 'DELETE'): string => `
         WHERE notification_id = OLD.id AND snapshot IS NULL;
       END;`;
 
+/** Migration 5's triggers: migration 4's, with the actions and the answer in the copy. */
+const keepIntakeNotificationWithAnswersBefore = (event: 'UPDATE' | 'DELETE'): string => `
+      CREATE TRIGGER outbox_intake_before_${event.toLowerCase()} BEFORE ${event} ON notifications
+      WHEN EXISTS (SELECT 1 FROM outbox_intake WHERE notification_id = OLD.id AND snapshot IS NULL)
+      BEGIN
+        UPDATE outbox_intake SET snapshot = json_object(
+            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
+            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
+            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
+            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
+            'metadata', OLD.metadata, 'actions', OLD.actions, 'answer', OLD.answer)
+        WHERE notification_id = OLD.id AND snapshot IS NULL;
+      END;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -160,6 +174,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_intake_notification ON outbox_intake (notification_id);
       ${keepIntakeNotificationBefore('UPDATE')}
       ${keepIntakeNotificationBefore('DELETE')}
+    `,
+  },
+  {
+    version: 5,
+    description: 'answers: the actions a notification offers and the answer that resolved it',
+    sql: `
+      ALTER TABLE notifications ADD COLUMN actions TEXT;
+      ALTER TABLE notifications ADD COLUMN answer TEXT;
+      -- The intake's copy of a notification keeps its actions and answer too, so a delivery built after a
+      -- later change still tells what was answered.
+      DROP TRIGGER outbox_intake_before_update;
+      DROP TRIGGER outbox_intake_before_delete;
+      ${keepIntakeNotificationWithAnswersBefore('UPDATE')}
+      ${keepIntakeNotificationWithAnswersBefore('DELETE')}
     `,
   },
 ];

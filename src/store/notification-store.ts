@@ -1,3 +1,4 @@
+import type { Action, Answer } from '../domain/answers.js';
 import type { ListFilter } from '../domain/list-query.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import type { Priority } from '../domain/priority.js';
@@ -27,10 +28,14 @@ export interface NotificationRow {
   updated_at: number;
   resolved_at: number | null;
   metadata: string | null;
+  /** JSON of the Action list (migration 5). */
+  actions: string | null;
+  /** JSON of the Answer (migration 5). */
+  answer: string | null;
 }
 
 const COLUMNS =
-  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata';
+  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer';
 
 /**
  * A notifications row (of the table or alias `table`) as one JSON object keyed by column name: the
@@ -68,6 +73,7 @@ export class NotificationStore {
   readonly #refreshActive;
   readonly #byId;
   readonly #setStatus;
+  readonly #answer;
   readonly #activeCount;
   readonly #prune;
   readonly #conditionByKey;
@@ -78,12 +84,13 @@ export class NotificationStore {
     // concurrent creates with one key can never both insert. Likewise an ARC event identity that exists
     // already matches its row, which is returned untouched (the no-op update only makes RETURNING see it).
     const values = `@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
-              'active', @now, @now, NULL, @metadata, @arc_sender_id, @arc_event_id`;
+              'active', @now, @now, NULL, @metadata, @actions, NULL, @arc_sender_id, @arc_event_id`;
     const onConflict = `
       ON CONFLICT (key) WHERE status = 'active' DO UPDATE SET
         agent = excluded.agent, agent_instance = excluded.agent_instance, project = excluded.project,
         type = excluded.type, priority = excluded.priority, title = excluded.title, message = excluded.message,
-        cwd = excluded.cwd, pid = excluded.pid, metadata = excluded.metadata, updated_at = excluded.updated_at
+        cwd = excluded.cwd, pid = excluded.pid, metadata = excluded.metadata, actions = excluded.actions,
+        updated_at = excluded.updated_at
       ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO UPDATE SET
         arc_event_id = excluded.arc_event_id
       RETURNING ${COLUMNS}`;
@@ -94,9 +101,15 @@ export class NotificationStore {
       INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id) SELECT ${values}
       WHERE EXISTS (SELECT 1 FROM notifications WHERE key = @key AND status = 'active') ${onConflict}`);
     this.#byId = db.prepare<[string], NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = ?`);
+    // A reopened notification asks again: the answer of its last lifecycle goes.
     this.#setStatus = db.prepare<unknown[], NotificationRow>(`
-      UPDATE notifications SET status = @status, updated_at = @now, resolved_at = @resolvedAt
+      UPDATE notifications SET status = @status, updated_at = @now, resolved_at = @resolvedAt,
+        answer = CASE WHEN @status = 'active' THEN NULL ELSE answer END
       WHERE id = @id RETURNING ${COLUMNS}`);
+    // Only an active, unanswered notification takes an answer, so of two racing answers one wins.
+    this.#answer = db.prepare<unknown[], NotificationRow>(`
+      UPDATE notifications SET status = 'resolved', updated_at = @now, resolved_at = @now, answer = @answer
+      WHERE id = @id AND status = 'active' AND answer IS NULL RETURNING ${COLUMNS}`);
     this.#activeCount = db.prepare<[], { count: number }>(
       `SELECT count(*) AS count FROM notifications WHERE status = 'active'`,
     );
@@ -148,6 +161,7 @@ export class NotificationStore {
       cwd: draft.cwd ?? null,
       pid: draft.pid ?? null,
       metadata: draft.metadata === undefined ? null : JSON.stringify(draft.metadata),
+      actions: draft.actions === undefined ? null : JSON.stringify(draft.actions),
       arc_sender_id: options.event?.senderId ?? null,
       arc_event_id: options.event?.eventId ?? null,
       now,
@@ -169,6 +183,12 @@ export class NotificationStore {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ActiveKeyTakenError();
       throw error;
     }
+  }
+
+  /** Records the answer and resolves; undefined unless the notification is active and unanswered. */
+  answer(id: string, answer: Answer): NotificationRecord | undefined {
+    const [row] = this.#answer.all({ id, now: answer.answeredAt, answer: JSON.stringify(answer) });
+    return row && toRecord(row);
   }
 
   list(filter: ListFilter): NotificationRecord[] {
@@ -226,6 +246,8 @@ function rowOf(v: RowValues): NotificationRow {
     updated_at: v[13],
     resolved_at: v[14],
     metadata: v[15],
+    actions: v[16],
+    answer: v[17],
   } as NotificationRow;
 }
 
@@ -249,5 +271,8 @@ export function toRecord(row: NotificationRow): NotificationRecord {
   if (row.pid !== null) record.pid = row.pid;
   if (row.resolved_at !== null) record.resolvedAt = row.resolved_at;
   if (row.metadata !== null) record.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  // Snapshots the outbox intake kept before migration 5 have neither field.
+  if (row.actions != null) record.actions = JSON.parse(row.actions) as Action[];
+  if (row.answer != null) record.answer = JSON.parse(row.answer) as Answer;
   return record;
 }

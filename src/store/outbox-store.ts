@@ -170,7 +170,7 @@ export class OutboxStore {
               routeId,
               providerId,
               operation,
-              event: deliveryEvent(operation, record.status),
+              event: deliveryEvent(operation, record.status, record.answer !== undefined),
               payload: (payloads[includeMessage] ??= JSON.stringify(
                 outboundOf(record, includeMessage === 1),
               )),

@@ -50,6 +50,32 @@ describe('notifyctl mcp over a real stdio pipe', () => {
     assert.deepEqual([...(raise.inputSchema.required as string[])].sort(), ['kind', 'message', 'title']);
   });
 
+  it("offers no tool that answers for the person: an agent never approves another agent's request", async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      assert.doesNotMatch(tool.name, /answer|approve|allow|deny|action/, tool.name);
+      const properties = Object.keys((tool.inputSchema.properties ?? {}) as object);
+      assert.ok(!properties.includes('action') && !properties.includes('actions'), tool.name);
+    }
+    const { id } = (await (
+      await broker.request('POST', '/v1/notifications', {
+        title: 'Run?',
+        message: 'rm -rf build',
+        actions: [{ id: 'allow', label: 'Allow' }],
+      })
+    ).json()) as { id: string };
+    await assert.rejects(
+      call(client, 'answer_attention', { id, action: 'allow' }),
+      /answer_attention not found/,
+    );
+    const after = (await (await broker.request('GET', `/v1/notifications/${id}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(after['status'], 'active');
+    assert.equal('answer' in after, false);
+  });
+
   it('raise_attention creates a notification in the broker, typed by kind, from the named agent', async () => {
     const answer = await call(client, 'raise_attention', {
       title: 'Approve the deploy?',

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '../../src/store/database.js';
 import { NotificationStore } from '../../src/store/notification-store.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import { createTempHome, startBroker, type TempHome } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 
@@ -415,7 +416,7 @@ describe('notifyctl db recover keeps every table', { timeout: 120_000 }, () => {
       assert.equal(recovery.code, 1);
       assert.equal(
         recovery.stderr,
-        `notifyctl db recover: the damaged database's schema is version 99, newer than this Notify understands (4); recover it with the newer Notify\n`,
+        `notifyctl db recover: the damaged database's schema is version 99, newer than this Notify understands (${MIGRATIONS.at(-1)!.version}); recover it with the newer Notify\n`,
       );
       assert.deepEqual(readFileSync(home.databaseFile), bytes);
       assert.deepEqual(

@@ -16,7 +16,14 @@ export interface Dunst {
   stop(): Promise<void>;
 }
 
-const DUNSTRC = `[global]
+export interface DunstOptions {
+  /** dunst's `markup` setting: full (the default here), strip or no. */
+  markup?: 'full' | 'strip' | 'no';
+  /** The program dunst runs for its context menu, in place of dmenu. */
+  dmenu?: string;
+}
+
+const dunstrc = ({ markup = 'full', dmenu }: DunstOptions) => `[global]
     font = DejaVu Sans 11
     width = 420
     offset = 20x20
@@ -27,8 +34,8 @@ const DUNSTRC = `[global]
     foreground = "#ffffff"
     padding = 10
     horizontal_padding = 12
-    markup = full
-    format = "<b>%s</b>\\n%b"
+    markup = ${markup}
+    format = "<b>%s</b>\\n%b"${dmenu ? `\n    dmenu = ${dmenu}` : ''}
 [urgency_critical]
     frame_color = "#e25252"
 `;
@@ -40,10 +47,10 @@ function exitOf(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startDunst(busAddress: string): Promise<Dunst> {
+export async function startDunst(busAddress: string, options: DunstOptions = {}): Promise<Dunst> {
   const dir = mkdtempSync(join(tmpdir(), 'notify-dunst-'));
   const config = join(dir, 'dunstrc');
-  writeFileSync(config, DUNSTRC);
+  writeFileSync(config, dunstrc(options));
   // -displayfd 1: Xvfb picks a free display number and prints it once it accepts clients.
   const xvfb = spawn('Xvfb', ['-displayfd', '1', '-screen', '0', '640x360x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'pipe', 'ignore'],

@@ -1,3 +1,4 @@
+import { answerCommand } from './answer.js';
 import { dismissCommand, resolveCommand } from './bulk-status.js';
 import type { NotifyctlCommand } from './command.js';
 import { countCommand } from './count.js';
@@ -7,6 +8,7 @@ import { hookCommand } from './hook-command.js';
 import { hooksCommand } from './hooks/hooks-command.js';
 import { mcpCommand } from './mcp.js';
 import { outboxCommand } from './outbox-command.js';
+import { pendingCommand } from './pending.js';
 import { providersCommand } from './providers-command.js';
 import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
@@ -33,6 +35,8 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   resolveCommand,
   dismissCommand,
   waitCommand,
+  pendingCommand,
+  answerCommand,
   mcpCommand,
   serviceCommand,
   doctorCommand,

@@ -10,22 +10,28 @@ import { runBrokerCommand, type BrokerCommandContext } from './broker-command.js
 
 /** Exit code when the notification is still active at the deadline, as timeout(1) does. */
 export const EXIT_TIMED_OUT = 124;
+/** Exit code when the person dismissed the notification: never success, so `wait && deploy` holds. */
+export const EXIT_DISMISSED = 4;
+/** Exit code of an answer other than --success: 10 for the notification's first action, 11, 12. */
+export const EXIT_FIRST_ACTION = 10;
 const RECONNECT_DELAY_MS = 1000;
 
 const FLAGS = {
   '--key': { kind: 'value', name: 'key' },
   '--timeout': { kind: 'value', name: 'timeout' },
+  '--success': { kind: 'value', name: 'success' },
   '--json': { kind: 'switch', name: 'json' },
 } as const;
 
 /**
- * `notifyctl wait <id> | --key K [--timeout S] [--json]`: returns when the notification leaves
- * `active` (docs/notifyctl.md lists the exit codes). It follows the event stream and reads the
+ * `notifyctl wait <id> | --key K [--timeout S] [--success ACTION] [--json]`: returns when the
+ * notification leaves `active`, with an exit code for each outcome (docs/notifyctl.md): 0 only for
+ * resolved without an answer, or the answer named by --success. It follows the event stream and reads the
  * notification again on every (re)connection, so no change slips between a read and the stream.
  */
 export const waitCommand: NotifyctlCommand = {
   name: 'wait',
-  summary: 'wait until a notification (by id, or --key) is resolved or dismissed',
+  summary: 'wait until a notification (by id, or --key) is answered, resolved or dismissed',
   run: (argv) => runBrokerCommand('wait', argv, FLAGS, waitFor),
 };
 
@@ -34,14 +40,17 @@ async function waitFor({ parsed, connection, client }: BrokerCommandContext): Pr
   const [id, extra] = parsed.positionals;
   if ((id === undefined) === (key === undefined) || extra !== undefined) {
     throw new CliError(
-      'wait needs one <id> or --key <key>. Usage: notifyctl wait <id> | --key <key> [--timeout <seconds>].',
+      'wait needs one <id> or --key <key>. Usage: notifyctl wait <id> | --key <key> [--timeout <seconds>] [--success <action>].',
     );
   }
   const timeoutSeconds = parseTimeout(optionText(parsed, 'timeout'));
-  const print = (notification: NotificationDto) =>
-    parsed.options.has('json')
-      ? printJson(notification)
-      : printLine(`${notification.id} ${notification.status}`);
+  const success = optionText(parsed, 'success');
+  const finish = (notification: NotificationDto): number => {
+    const outcome = outcomeOf(notification, success);
+    if (parsed.options.has('json')) printJson(notification);
+    else printLine(`${notification.id} ${outcome.text}`);
+    return outcome.exitCode;
+  };
 
   const deadline = timeoutSeconds === undefined ? Infinity : Date.now() + timeoutSeconds * 1000;
   let stream: OpenStream | undefined;
@@ -80,6 +89,7 @@ async function waitFor({ parsed, connection, client }: BrokerCommandContext): Pr
       const connected = await Promise.race([opened.then(() => true), outcome.then(() => false)]);
       if (connected) {
         const current = await currentState(client, id, key);
+        if (success !== undefined) checkSuccessAction(current, success);
         targetId = current.id;
         if (current.status !== 'active') settle(current);
       }
@@ -90,16 +100,39 @@ async function waitFor({ parsed, connection, client }: BrokerCommandContext): Pr
         printLine(`${targetId ?? id ?? key} still active after ${timeoutSeconds} seconds`);
         return EXIT_TIMED_OUT;
       }
-      if (result !== 'reconnect') {
-        print(result);
-        return 0;
-      }
+      if (result !== 'reconnect') return finish(result);
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
     }
   } finally {
     clearTimeout(timer);
     stream?.close();
   }
+}
+
+/** What the outcome is called on stdout, and its exit code. */
+export function outcomeOf(
+  notification: NotificationDto,
+  success: string | undefined,
+): { text: string; exitCode: number } {
+  if (notification.status === 'dismissed') return { text: 'dismissed', exitCode: EXIT_DISMISSED };
+  const answer = notification.answer;
+  if (!answer) return { text: 'resolved', exitCode: 0 };
+  const position = (notification.actions ?? []).findIndex((action) => action.id === answer.action);
+  return {
+    text: `answered ${answer.action}`,
+    exitCode: answer.action === success ? 0 : EXIT_FIRST_ACTION + Math.max(0, position),
+  };
+}
+
+/** --success must name an action the notification offers, or the wait could never succeed by an answer. */
+function checkSuccessAction(notification: NotificationDto, success: string): void {
+  const ids = (notification.actions ?? []).map((action) => action.id);
+  if (ids.includes(success)) return;
+  throw new CliError(
+    ids.length === 0
+      ? `--success ${success}: notification ${notification.id} offers no actions`
+      : `--success ${success}: notification ${notification.id} offers ${ids.join(', ')}`,
+  );
 }
 
 /** The notification to wait for: by id, or the key's active one, else the key's latest. */

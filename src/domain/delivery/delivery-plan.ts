@@ -80,11 +80,16 @@ function syncOperation(
 
 /**
  * The event an item reports, from its operation and the notification's status after the change: a send
- * announces, a clear or an update of a finished notification says how it ended, any other update is one.
+ * announces, a clear or an update of a finished notification says how it ended (answered when the
+ * person's answer resolved it), any other update is one.
  */
-export function deliveryEvent(operation: PlannedItem['operation'], status: Status): DeliveryEvent {
+export function deliveryEvent(
+  operation: PlannedItem['operation'],
+  status: Status,
+  answered = false,
+): DeliveryEvent {
   if (operation === 'send') return 'notification.created';
-  if (status === 'resolved') return 'notification.resolved';
+  if (status === 'resolved') return answered ? 'notification.answered' : 'notification.resolved';
   if (status === 'dismissed') return 'notification.dismissed';
   return 'notification.updated';
 }
@@ -116,5 +121,9 @@ export function outboundOf(record: NotificationRecord, includeMessage: boolean):
     ...(record.project !== undefined && { project: record.project }),
     createdAt: formatTimestamp(record.createdAt),
     updatedAt: formatTimestamp(record.updatedAt),
+    ...(record.actions !== undefined && { actions: record.actions }),
+    ...(record.answer !== undefined && {
+      answer: { ...record.answer, answeredAt: formatTimestamp(record.answer.answeredAt) },
+    }),
   };
 }

@@ -15,6 +15,7 @@ export interface MenuEntry {
 
 export type TrayCommand =
   | { op: 'resolve' | 'dismiss'; notificationId: string }
+  | { op: 'answer'; notificationId: string; action: string }
   | { op: 'pause' | 'doNotDisturb'; on: boolean }
   | { op: 'quit' };
 
@@ -33,6 +34,40 @@ export interface TraySettings {
 }
 
 const MAX_LISTED = 20;
+/** The most of a request's message its submenu shows; longer ones are cut and say so. */
+export const MAX_MENU_MESSAGE = 200;
+
+function statusEntries(id: string): MenuEntry[] {
+  return [
+    { key: `resolve:${id}`, label: 'Resolve', command: { op: 'resolve', notificationId: id } },
+    { key: `dismiss:${id}`, label: 'Dismiss', command: { op: 'dismiss', notificationId: id } },
+  ];
+}
+
+/**
+ * A request waiting for an answer: what it asks (its message, as the person approves it), then its
+ * actions, then Dismiss to set it aside unanswered.
+ */
+function answerEntries(record: NotificationRecord): MenuEntry[] {
+  return [
+    { key: `message:${record.id}`, label: menuMessage(record.message), enabled: false },
+    ...record.actions!.map((action): MenuEntry => ({
+      key: `answer:${record.id}:${action.id}`,
+      label: action.label,
+      command: { op: 'answer', notificationId: record.id, action: action.id },
+    })),
+    { key: `separator:${record.id}`, label: '', kind: 'separator' },
+    ...statusEntries(record.id).slice(1),
+  ];
+}
+
+/** One line, as a menu label is: runs of control characters (line breaks) show as one space; a cut says so. */
+function menuMessage(message: string): string {
+  const line = message.replace(/\p{Cc}+/gu, ' ');
+  const characters = [...line];
+  if (characters.length <= MAX_MENU_MESSAGE) return line;
+  return `${characters.slice(0, MAX_MENU_MESSAGE).join('')}… [cut: ${characters.length - MAX_MENU_MESSAGE} more characters]`;
+}
 
 /** What the tray shows for these active notifications (newest first) and settings. Pure. */
 export function trayState(active: NotificationRecord[], settings: TraySettings): TrayState {
@@ -44,18 +79,7 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
   const items: MenuEntry[] = active.slice(0, MAX_LISTED).map((record) => ({
     key: `notification:${record.id}`,
     label: `${record.agent}: ${record.title}`,
-    children: [
-      {
-        key: `resolve:${record.id}`,
-        label: 'Resolve',
-        command: { op: 'resolve', notificationId: record.id },
-      },
-      {
-        key: `dismiss:${record.id}`,
-        label: 'Dismiss',
-        command: { op: 'dismiss', notificationId: record.id },
-      },
-    ],
+    children: record.actions ? answerEntries(record) : statusEntries(record.id),
   }));
   if (count === 0) items.push({ key: 'nothing', label: 'Nothing needs your attention', enabled: false });
   if (count > MAX_LISTED)

@@ -47,7 +47,7 @@ export const webhookRig: ProviderRig = {
           type: string;
           data: Record<string, unknown>;
         };
-        assert.equal(body.version, 1);
+        assert.equal(body.version, 2);
         assert.equal(body.type, op.event);
         assert.equal(body.data.id, op.notification.id);
         assert.equal(body.data.title, op.notification.title);

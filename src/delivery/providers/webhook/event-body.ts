@@ -1,12 +1,14 @@
 import type { DeliveryOperation } from '../../provider.js';
 
 /**
- * The webhook's JSON body, version 1 (docs/providers.md#event-shape). It follows the Standard Webhooks
+ * The webhook's JSON body, version 2 (docs/providers.md#event-shape): version 1 plus the answers
+ * extension, where a notification resolved by the person's answer arrives as `notification.answered`
+ * (no longer `notification.resolved`) with `data.answer`. It follows the Standard Webhooks
  * payload recommendation: `type`, `timestamp`, `data`. The body depends only on the operation, so every
  * retry of one item sends the same bytes.
  */
 
-export const WEBHOOK_EVENT_VERSION = 1;
+export const WEBHOOK_EVENT_VERSION = 2;
 
 export interface WebhookEventBody {
   version: typeof WEBHOOK_EVENT_VERSION;
@@ -25,6 +27,8 @@ export interface WebhookEventBody {
     project?: string;
     createdAt: string;
     updatedAt: string;
+    actions?: { id: string; label: string }[];
+    answer?: { action: string; surface: string; answeredAt: string };
   };
 }
 
@@ -46,6 +50,8 @@ export function webhookEventBody(operation: DeliveryOperation): WebhookEventBody
       ...(n.project === undefined ? {} : { project: n.project }),
       createdAt: n.createdAt,
       updatedAt: n.updatedAt,
+      ...(n.actions === undefined ? {} : { actions: n.actions }),
+      ...(n.answer === undefined ? {} : { answer: n.answer }),
     },
   };
 }
