@@ -49,13 +49,15 @@ export class NotificationService {
     const now = this.deps.clock();
     const id = this.deps.newId();
     const { result, change } = await this.deps.writes.run(() => {
+      // What an in-place refresh replaces: listeners compare (an update sounds only when it asks for more).
+      const previous = draft.key === undefined ? undefined : this.deps.store.conditionByKey(draft.key);
       const upserted = this.deps.store.upsert(id, draft, now, options);
       if (!upserted) throw new NotFoundError();
       // A replayed ARC event returns its original row untouched: only a write that changed it is news.
       const change: NotificationChange | undefined = upserted.created
         ? { kind: 'created', record: upserted.record }
-        : upserted.record.updatedAt === now
-          ? { kind: 'updated', record: upserted.record }
+        : upserted.record.updatedAt === now && previous?.id === upserted.record.id
+          ? { kind: 'updated', record: upserted.record, previous }
           : undefined;
       if (change) this.deps.withinWrite?.(change);
       return { result: upserted, change };

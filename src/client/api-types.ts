@@ -66,6 +66,8 @@ export interface TypeDefinitionBody {
   lifetimeSeconds?: number;
   icon?: string;
   sound?: string;
+  /** Counts as waiting and alerts again when an update turns a notification into it. */
+  needsPerson?: boolean;
 }
 
 /** One entry of GET /v1/types; hand-written fields of config.json come along as they are. */

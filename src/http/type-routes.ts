@@ -9,6 +9,7 @@ const DEFINITION_FIELDS = {
   lifetimeSeconds: { type: 'number', minimum: 0, maximum: MAX_LIFETIME_SECONDS },
   icon: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}$' },
   sound: SOUND_REFERENCE_SCHEMA,
+  needsPerson: { type: 'boolean' },
 } as const;
 
 /** A type as listed: fields of config.json written by hand (say `color`) are shown as they are. */
