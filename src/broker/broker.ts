@@ -22,7 +22,7 @@ import { NotificationService } from './notification-service.js';
 import { RetentionJob } from './retention.js';
 import { SoundLibrary } from '../presentation/sound-library.js';
 import { SoundPlayer } from '../presentation/sound-player.js';
-import { startSounds } from '../presentation/sound-presenter.js';
+import { soundsAvailable, startSounds } from '../presentation/sound-presenter.js';
 import { ConfigEditor } from '../config/config-editor.js';
 import { SettingsAdmin } from './settings-admin.js';
 import { SoundAdmin } from './sound-admin.js';
@@ -135,6 +135,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     act: async (id, action) =>
       action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id),
     log,
+    soundsOn: soundsAvailable(),
   });
   const tray = new Tray({
     address: process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined,

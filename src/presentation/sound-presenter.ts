@@ -55,9 +55,21 @@ export class SoundPresenter {
 }
 
 /**
- * Subscribes the presenter to the change feed. On Linux without a desktop session (conventions.md
- * "Desktop") sounds stay off; the toast presenter's one WARN line ("toasts and sounds are off: ...")
- * says so for both. Returns the function that unsubscribes.
+ * Whether sounds can play at all: on Linux only inside a desktop session (conventions.md "Desktop"),
+ * which a session bus address marks. A bus that is set but does not answer, or has no notification
+ * server, takes the toasts away, not the sounds.
+ */
+export function soundsAvailable(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  return platform === 'darwin' || platform === 'win32' || Boolean(env['DBUS_SESSION_BUS_ADDRESS']);
+}
+
+/**
+ * Subscribes the presenter to the change feed when sounds are available; when they are not, the toast
+ * presenter's one WARN line ("toasts and sounds are off: ...") says so for both. Returns the function
+ * that unsubscribes.
  */
 export function startSounds(
   changes: ChangeFeed,
@@ -65,8 +77,6 @@ export function startSounds(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): () => void {
-  if (platform !== 'darwin' && platform !== 'win32' && !env['DBUS_SESSION_BUS_ADDRESS']) {
-    return () => {};
-  }
+  if (!soundsAvailable(env, platform)) return () => {};
   return changes.subscribe(new SoundPresenter(deps).onChange);
 }

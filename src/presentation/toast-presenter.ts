@@ -21,6 +21,8 @@ export interface ToastPresenterDeps {
   /** Changes a notification's status through the same service code as the API. */
   act: (notificationId: string, action: ToastAction) => Promise<unknown>;
   log: Logger;
+  /** Whether sounds play without toasts (soundsAvailable): the WARN line names only what is off. */
+  soundsOn: boolean;
 }
 
 const RECENT_LIMIT = 200;
@@ -63,7 +65,8 @@ export class ToastPresenter {
         this.#available = false;
         this.#queue.clear();
         this.#pending.length = 0;
-        if (this.#offReason === undefined) this.deps.log.warn(`toasts and sounds are off: ${reason}`);
+        if (this.#offReason === undefined)
+          this.deps.log.warn(`${this.deps.soundsOn ? 'toasts are' : 'toasts and sounds are'} off: ${reason}`);
         this.#offReason = reason;
       },
       closed: (displayId) => this.#closed(displayId),
