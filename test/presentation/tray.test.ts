@@ -77,6 +77,7 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
   it('registers an item that says nothing needs attention when nothing is active', async () => {
     assert.match(item, /^org\.kde\.StatusNotifierItem-\d+-1$/);
     assert.equal(await watcher.property(item, 'Status'), 'Active');
+    assert.equal(await watcher.property(item, 'IconName'), 'emblem-default');
     assert.equal(await watcher.property(item, 'Title'), 'Notify');
     assert.equal(await watcher.property(item, 'Id'), 'notify');
     assert.equal(await watcher.property(item, 'Menu'), '/MenuBar');
@@ -108,6 +109,9 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
       agent: 'claude',
     });
     await eventually(async () => assert.equal(await watcher.property(item, 'Status'), 'NeedsAttention'));
+    // Hosts that ignore AttentionIconName draw IconName: it must not be the all-clear check.
+    assert.equal(await watcher.property(item, 'IconName'), 'dialog-warning');
+    assert.equal(await watcher.property(item, 'AttentionIconName'), 'dialog-warning');
     await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 3 waiting'));
     const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
     assert.equal(tooltip[2], '3 notifications wait');

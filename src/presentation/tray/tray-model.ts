@@ -21,6 +21,12 @@ export type TrayCommand =
 export interface TrayState {
   /** StatusNotifierItem Status: NeedsAttention while anything is active. */
   status: 'Active' | 'NeedsAttention';
+  /**
+   * The icon for that status. Also the IconName itself, not only AttentionIconName: many hosts
+   * (gtk-sni-tray, some waybar builds) ignore the attention icon and would draw a green check while
+   * notifications wait.
+   */
+  icon: 'dialog-warning' | 'emblem-default';
   title: string;
   tooltipTitle: string;
   tooltipText: string;
@@ -63,6 +69,7 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
 
   return {
     status: count > 0 ? 'NeedsAttention' : 'Active',
+    icon: count > 0 ? 'dialog-warning' : 'emblem-default',
     title: count > 0 ? `Notify: ${count} waiting` : 'Notify',
     tooltipTitle:
       count === 0
