@@ -135,3 +135,47 @@ describe('sounds the settings silence', () => {
     }
   });
 });
+
+describe('a sound player that cannot play (no sound server)', () => {
+  let players: StandInPlayers;
+  let broker: BrokerProcess;
+
+  before(async () => {
+    players = createStandInPlayers(['paplay'], 1);
+    broker = await brokerWithPlayers(players);
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    players.cleanup();
+  });
+
+  const failures = () =>
+    readdirSync(broker.home.logDir)
+      .map((file) => readFileSync(join(broker.home.logDir, file), 'utf8'))
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('[WARN] sounds are not playing'));
+
+  it('answers a preview with 503 naming the exit status, not with "Playing"', async () => {
+    const response = await broker.request('POST', '/v1/sounds/chime/preview');
+    assert.equal(response.status, 503);
+    assert.deepEqual(await response.json(), {
+      error:
+        'paplay could not play "chime": it exited with status 1; is a sound server (PipeWire or PulseAudio) running in this session?',
+    });
+  });
+
+  it('logs the failure once, however many sounds fail', async () => {
+    await create(broker, { priority: 'high' });
+    await pause(2100);
+    await create(broker, { priority: 'high' });
+    await players.waitForCalls(3);
+    await pause(300);
+    assert.equal(failures().length, 1, failures().join('\n'));
+    assert.match(
+      failures()[0]!,
+      /\[WARN\] sounds are not playing: paplay exited with status 1 \(.*chime\.wav\); is a sound server \(PipeWire or PulseAudio\) running in this session\?$/,
+    );
+  });
+});
