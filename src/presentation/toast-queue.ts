@@ -99,12 +99,19 @@ export class ToastQueue {
     return false;
   }
 
-  /** The display went away and took its toasts: forget them all, nothing left to close. */
-  clear(): void {
+  /**
+   * The display went away and took its toasts: forget them all, nothing left to close. Returns what
+   * they showed, open ones first, so that they can be shown again when a display is back.
+   */
+  clear(): ToastContent[] {
+    const contents = [...this.#open.values(), ...this.#displaced.values(), ...this.#queued.values()].map(
+      (entry) => entry.content,
+    );
     this.#open.clear();
     this.#queued.clear();
     this.#displaced.clear();
     this.#queuedCritical = 0;
+    return contents;
   }
 
   /**
