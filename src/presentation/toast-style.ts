@@ -1,4 +1,5 @@
 import type { NotificationRecord } from '../domain/notification.js';
+import { originLine } from '../domain/origin.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
 
 /** How a type looks on the desktop: icon (freedesktop icon name) and lifetime (0 = until acted on). */
@@ -63,11 +64,10 @@ export function styleFor(type: string, catalog: TypeCatalog): { styleType: strin
 
 export function toastContent(record: NotificationRecord, catalog: TypeCatalog): ToastContent {
   const { styleType, style } = styleFor(record.type, catalog);
-  const origin = record.project ? `${record.agent} · ${record.project}` : record.agent;
   return {
     notificationId: record.id,
     summary: record.title,
-    body: `${record.message}\n${origin}`,
+    body: `${record.message}\n${originLine(record)}`,
     urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
     icon: style.icon,
     styleType,
