@@ -176,7 +176,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
       heartbeatMs: STREAM_HEARTBEAT_MS,
     },
-    presentation: { showSample: () => toasts.showSample() },
+    presentation: { showSample: () => toasts.showSample(), waiting: () => service.waiting() },
     settings: () => settings.current,
     log,
     clock,

@@ -1,5 +1,6 @@
 import { parseCreateRequest } from '../domain/create-request.js';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { needsPerson } from '../domain/attention.js';
 import { parseListQuery } from '../domain/list-query.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import { checkTransition, parseStatusChange } from '../domain/status-transition.js';
@@ -13,6 +14,11 @@ import {
 import type { WriteQueue } from '../store/write-queue.js';
 import type { ChangeFeed, NotificationChange } from './change-feed.js';
 import type { Clock } from './clock.js';
+
+export interface Waiting {
+  waiting: number;
+  byType: Record<string, number>;
+}
 
 export interface NotificationServiceDeps {
   store: NotificationStore;
@@ -100,6 +106,22 @@ export class NotificationService {
 
   countActive(): number {
     return this.deps.store.countActive();
+  }
+
+  /**
+   * The active notifications that wait for a person (their type needs one, issue 20), by type, most
+   * frequent first: what the tray and `notifyctl count` count.
+   */
+  waiting(): Waiting {
+    const types = this.deps.types();
+    const byType = this.deps.store
+      .activeCountByType()
+      .filter(({ type }) => needsPerson(type, types))
+      .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
+    return {
+      waiting: byType.reduce((sum, { count }) => sum + count, 0),
+      byType: Object.fromEntries(byType.map(({ type, count }) => [type, count])),
+    };
   }
 
   /**

@@ -93,6 +93,12 @@ export interface SoundPreview {
 }
 
 /** POST /v1/presentation/test: the notification server that showed the sample toast, and its id there. */
+/** GET /v1/presentation/waiting. */
+export interface WaitingCount {
+  waiting: number;
+  byType: Record<string, number>;
+}
+
 export interface TestToastResult {
   shown: true;
   server: string;

@@ -4,10 +4,28 @@ import { sendError } from './errors.js';
 export interface PresentationDeps {
   /** Shows the sample toast; rejects with a ToastsOffError-named error when toasts are off. */
   showSample(): Promise<{ server: string; toastId: number }>;
+  /** The active notifications whose type needs a person, by type. */
+  waiting(): { waiting: number; byType: Record<string, number> };
 }
 
 /** Request and response shapes of /v1/presentation, for the route declarations and the API docs. */
 export const PRESENTATION_SCHEMAS = {
+  waiting: {
+    response: {
+      200: {
+        type: 'object',
+        required: ['waiting', 'byType'],
+        properties: {
+          waiting: { type: 'integer', description: 'active notifications whose type needs a person' },
+          byType: {
+            type: 'object',
+            additionalProperties: { type: 'integer' },
+            description: 'the same by type, most frequent first',
+          },
+        },
+      },
+    },
+  },
   testToast: {
     response: {
       200: {
@@ -31,6 +49,7 @@ export const PRESENTATION_SCHEMAS = {
 /** Handlers of /v1/presentation. */
 export function presentationHandlers(deps: PresentationDeps) {
   return {
+    waiting: async () => deps.waiting(),
     testToast: async (request: FastifyRequest, reply: FastifyReply) => {
       try {
         return { shown: true, ...(await deps.showSample()) };

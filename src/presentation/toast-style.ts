@@ -1,4 +1,5 @@
 import type { NotificationRecord } from '../domain/notification.js';
+import { needsPerson } from '../domain/attention.js';
 import { originLine } from '../domain/origin.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
 
@@ -42,6 +43,8 @@ export interface ToastContent {
 /**
  * The styling that applies to a type: built-in styling, overridden by an enabled definition's
  * `icon` / `lifetimeSeconds`; a custom type without an enabled definition gets the generic info styling.
+ * Without a lifetime of its own, a toast whose type needs a person stays until acted on (issue 20), and
+ * one whose type does not expires.
  */
 export function styleFor(type: string, catalog: TypeCatalog): { styleType: string; style: TypeStyle } {
   const definition = activeDefinition(catalog, type);
@@ -50,6 +53,7 @@ export function styleFor(type: string, catalog: TypeCatalog): { styleType: strin
   const base = builtIn ?? GENERIC;
   const icon = definition?.['icon'];
   const lifetime = definition?.['lifetimeSeconds'];
+  const defaultLifetime = needsPerson(type, catalog) ? 0 : base.lifetimeSeconds || GENERIC.lifetimeSeconds;
   return {
     styleType: builtIn || definition ? type : 'info',
     style: {
@@ -57,7 +61,7 @@ export function styleFor(type: string, catalog: TypeCatalog): { styleType: strin
       lifetimeSeconds:
         typeof lifetime === 'number' && Number.isFinite(lifetime) && lifetime >= 0
           ? lifetime
-          : base.lifetimeSeconds,
+          : defaultLifetime,
     },
   };
 }

@@ -69,6 +69,7 @@ export class NotificationStore {
   readonly #byId;
   readonly #setStatus;
   readonly #activeCount;
+  readonly #activeByType;
   readonly #prune;
   readonly #conditionByKey;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], RowValues>>();
@@ -99,6 +100,9 @@ export class NotificationStore {
       WHERE id = @id RETURNING ${COLUMNS}`);
     this.#activeCount = db.prepare<[], { count: number }>(
       `SELECT count(*) AS count FROM notifications WHERE status = 'active'`,
+    );
+    this.#activeByType = db.prepare<[], { type: string; count: number }>(
+      `SELECT type, count(*) AS count FROM notifications WHERE status = 'active' GROUP BY type`,
     );
     this.#prune = db.prepare<[number]>(
       `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
@@ -197,6 +201,11 @@ export class NotificationStore {
 
   countActive(): number {
     return this.#activeCount.get()!.count;
+  }
+
+  /** How many notifications of each type are active. */
+  activeCountByType(): { type: string; count: number }[] {
+    return this.#activeByType.all();
   }
 
   /** Deletes dismissed and resolved notifications whose last change is older than the cutoff. */
