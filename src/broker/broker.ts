@@ -19,6 +19,7 @@ import { createIdGenerator } from './ids.js';
 import { ChangeFeed } from './change-feed.js';
 import { ChangeStream } from './change-stream.js';
 import { NotificationService } from './notification-service.js';
+import { NewsExpiryJob } from './news-expiry.js';
 import { RetentionJob } from './retention.js';
 import { SoundLibrary } from '../presentation/sound-library.js';
 import { SoundPlayer } from '../presentation/sound-player.js';
@@ -34,6 +35,8 @@ import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+/** News resolves itself within this long after its time (resolveAfterMinutes). */
+const NEWS_INTERVAL_MS = 30 * 1000;
 /** Event stream: changes kept for Last-Event-ID resumption, open streams, unsent bytes, keep-alive. */
 const STREAM_HISTORY = 1000;
 const MAX_STREAM_SUBSCRIBERS = 256;
@@ -205,6 +208,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
+  const news = new NewsExpiryJob({ store, service, types: () => settings.current.types, clock, log });
+  news.start(NEWS_INTERVAL_MS);
   outbound.dispatcher.start();
   settings.watch({
     onReload: (changed) => {
@@ -227,6 +232,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       settings.stop();
       stopSounds();
       retention.stop();
+      news.stop();
       stream.end();
       toasts.stop();
       tray.stop();

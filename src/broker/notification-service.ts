@@ -100,6 +100,22 @@ export class NotificationService {
     return this.transition(() => this.deps.store.get(id), target);
   }
 
+  /**
+   * Resolves the notification only if it is active and unchanged since `updatedAt`: an update that
+   * came in meanwhile keeps it. Undefined when it is gone.
+   */
+  async resolveUnchanged(id: string, updatedAt: number): Promise<NotificationRecord | undefined> {
+    try {
+      return await this.transition(() => this.deps.store.get(id), 'resolved', {
+        onlyFromActive: true,
+        unchangedSince: updatedAt,
+      });
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+
   dismiss(id: string): Promise<NotificationRecord> {
     return this.transition(() => this.deps.store.get(id), 'dismissed');
   }
@@ -132,13 +148,14 @@ export class NotificationService {
   private async transition(
     find: () => NotificationRecord | undefined,
     target: Status,
-    { onlyFromActive = false } = {},
+    { onlyFromActive = false, unchangedSince }: { onlyFromActive?: boolean; unchangedSince?: number } = {},
   ): Promise<NotificationRecord> {
     const now = this.deps.clock();
     const outcome = await this.deps.writes.run(() => {
       const current = find();
       if (!current) throw new NotFoundError();
       if (onlyFromActive && current.status !== 'active') return { record: current };
+      if (unchangedSince !== undefined && current.updatedAt !== unchangedSince) return { record: current };
       if (!checkTransition(current.status, target)) return { record: current };
       try {
         const updated = this.deps.store.setStatus(current.id, target, now);

@@ -68,6 +68,8 @@ export interface TypeDefinitionBody {
   sound?: string;
   /** Counts as waiting and alerts again when an update turns a notification into it. */
   needsPerson?: boolean;
+  /** News resolves itself after this many unchanged minutes; 0 = never. */
+  resolveAfterMinutes?: number;
 }
 
 /** One entry of GET /v1/types; hand-written fields of config.json come along as they are. */

@@ -70,6 +70,7 @@ export class NotificationStore {
   readonly #setStatus;
   readonly #activeCount;
   readonly #activeByType;
+  readonly #activeUnchanged;
   readonly #prune;
   readonly #conditionByKey;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], RowValues>>();
@@ -103,6 +104,10 @@ export class NotificationStore {
     );
     this.#activeByType = db.prepare<[], { type: string; count: number }>(
       `SELECT type, count(*) AS count FROM notifications WHERE status = 'active' GROUP BY type`,
+    );
+    this.#activeUnchanged = db.prepare<[number, number], { id: string; type: string; updatedAt: number }>(
+      `SELECT id, type, updated_at AS updatedAt FROM notifications WHERE status = 'active' AND updated_at <= ?
+       ORDER BY updated_at LIMIT ?`,
     );
     this.#prune = db.prepare<[number]>(
       `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
@@ -201,6 +206,11 @@ export class NotificationStore {
 
   countActive(): number {
     return this.#activeCount.get()!.count;
+  }
+
+  /** Active notifications unchanged since `cutoff` (inclusive), oldest first: what may resolve itself. */
+  activeUnchangedSince(cutoff: number, limit: number): { id: string; type: string; updatedAt: number }[] {
+    return this.#activeUnchanged.all(cutoff, limit);
   }
 
   /** How many notifications of each type are active. */
