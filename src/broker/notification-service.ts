@@ -56,7 +56,7 @@ export class NotificationService {
     const id = this.deps.newId();
     const { result, change } = await this.deps.writes.run(() => {
       // What an in-place refresh replaces: listeners compare (an update sounds only when it asks for more).
-      const previous = draft.key === undefined ? undefined : this.deps.store.conditionByKey(draft.key);
+      const previous = draft.key === undefined ? undefined : this.deps.store.activeByKey(draft.key);
       const upserted = this.deps.store.upsert(id, draft, now, options);
       if (!upserted) throw new NotFoundError();
       // A replayed ARC event returns its original row untouched: only a write that changed it is news.

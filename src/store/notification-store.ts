@@ -73,6 +73,7 @@ export class NotificationStore {
   readonly #activeUnchanged;
   readonly #prune;
   readonly #conditionByKey;
+  readonly #activeByKey;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], RowValues>>();
 
   constructor(private readonly db: Db) {
@@ -112,9 +113,18 @@ export class NotificationStore {
     this.#prune = db.prepare<[number]>(
       `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
     );
+    this.#activeByKey = db.prepare<[string], NotificationRow>(
+      `SELECT ${COLUMNS} FROM notifications INDEXED BY notifications_active_key WHERE key = ? AND status = 'active'`,
+    );
     this.#conditionByKey = db.prepare<[string], NotificationRow>(`
       SELECT ${COLUMNS} FROM notifications WHERE key = ?
       ORDER BY status = 'active' DESC, seq DESC LIMIT 1`);
+  }
+
+  /** The active notification with this key: one lookup in the unique index of active keys. */
+  activeByKey(key: string): NotificationRecord | undefined {
+    const row = this.#activeByKey.get(key);
+    return row && toRecord(row);
   }
 
   /** The active notification with this key, else the most recently created one with it. */
