@@ -127,7 +127,11 @@ describe('the tray icon and a forged NameOwnerChanged of the panel’s watcher',
     await forger.forge(BUS_PATH, BUS, 'NameOwnerChanged', 'sss', [WATCHER, owner, '']);
     // A call to the item after the forged signal: the broker has handled the signal when it answers.
     assert.equal(await watcher.property(item, 'Title'), 'Notify');
-    await broker.request('POST', '/v1/notifications', { title: 'Approve deploy', message: 'm' });
+    await broker.request('POST', '/v1/notifications', {
+      title: 'Approve deploy',
+      message: 'm',
+      type: 'permission_required',
+    });
     const deadline = Date.now() + 5000;
     while ((await watcher.property(item, 'Title')) !== 'Notify: 1 waiting' && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
