@@ -18,10 +18,11 @@ import { createIdGenerator } from './ids.js';
 import { ChangeFeed } from './change-feed.js';
 import { ChangeStream } from './change-stream.js';
 import { NotificationService } from './notification-service.js';
+import { NewsExpiryJob } from './news-expiry.js';
 import { RetentionJob } from './retention.js';
 import { SoundLibrary } from '../presentation/sound-library.js';
 import { SoundPlayer } from '../presentation/sound-player.js';
-import { startSounds } from '../presentation/sound-presenter.js';
+import { soundsAvailable, startSounds } from '../presentation/sound-presenter.js';
 import { ConfigEditor } from '../config/config-editor.js';
 import { SettingsAdmin } from './settings-admin.js';
 import { SoundAdmin } from './sound-admin.js';
@@ -35,6 +36,8 @@ import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+/** News resolves itself within this long after its time (resolveAfterMinutes). */
+const NEWS_INTERVAL_MS = 30 * 1000;
 /** Event stream: changes kept for Last-Event-ID resumption, open streams, unsent bytes, keep-alive. */
 const STREAM_HISTORY = 1000;
 const MAX_STREAM_SUBSCRIBERS = 256;
@@ -144,6 +147,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       return action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id);
     },
     log,
+    soundsOn: soundsAvailable(),
   });
   const busAddress =
     process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined;
@@ -190,7 +194,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
       heartbeatMs: STREAM_HEARTBEAT_MS,
     },
-    presentation: { showSample: () => toasts.showSample(), report: () => presentation.report() },
+    presentation: {
+      showSample: () => toasts.showSample(),
+      report: () => presentation.report(),
+      waiting: () => service.waiting(),
+    },
     settings: () => settings.current,
     log,
     clock,
@@ -219,6 +227,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
+  const news = new NewsExpiryJob({ store, service, types: () => settings.current.types, clock, log });
+  news.start(NEWS_INTERVAL_MS);
   await sealPlainSecrets(outbound, log);
   outbound.start();
   settings.watch({
@@ -243,6 +253,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       settings.stop();
       stopSounds();
       retention.stop();
+      news.stop();
       stream.end();
       toasts.stop();
       tray?.stop();

@@ -2,12 +2,12 @@ import type { NotificationRecord, Status } from '../domain/notification.js';
 
 /**
  * What happened to a notification once its write committed. `created` also covers a new lifecycle of a
- * key; `updated` is an in-place refresh (same key, same id); `status` is a transition to a new status.
+ * key; `updated` is an in-place refresh (same key, same id), with the notification as it was; `status` is a transition to a new status.
  * An ARC replay or a no-op transition changes nothing and emits nothing.
  */
 export type NotificationChange =
   | { kind: 'created'; record: NotificationRecord }
-  | { kind: 'updated'; record: NotificationRecord }
+  | { kind: 'updated'; record: NotificationRecord; previous: NotificationRecord }
   | { kind: 'status'; record: NotificationRecord; previous: Status };
 
 export type ChangeListener = (change: NotificationChange) => void;

@@ -15,7 +15,7 @@ describe('ChangeStream', () => {
     };
     const table: [Parameters<typeof eventNames>[0], string[]][] = [
       [{ kind: 'created', record: record('1') }, ['notification.created']],
-      [{ kind: 'updated', record: record('1') }, ['notification.updated']],
+      [{ kind: 'updated', record: record('1'), previous: record('1') }, ['notification.updated']],
       [{ kind: 'status', record: record('1', 'resolved'), previous: 'active' }, ['notification.resolved']],
       [{ kind: 'status', record: record('1', 'dismissed'), previous: 'active' }, ['notification.dismissed']],
       [{ kind: 'status', record: record('1', 'active'), previous: 'resolved' }, ['notification.reopened']],

@@ -335,7 +335,7 @@ export class Dispatcher {
 
   private sleepUntilDue(now: number): void {
     clearTimeout(this.#timer);
-    const candidates = [this.deps.outbox.nextDueAt(), ...this.#holds.values()].filter(
+    const candidates = [this.deps.outbox.nextDueAt(now), ...this.#holds.values()].filter(
       (at): at is number => at !== undefined && at > now,
     );
     const wait = Math.min(LONGEST_SLEEP_MS, ...candidates.map((at) => at - now));

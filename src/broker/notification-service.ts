@@ -1,6 +1,7 @@
 import { answerRefusal, parseAnswerRequest, type Surface } from '../domain/answers.js';
 import { parseCreateRequest } from '../domain/create-request.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { needsPerson } from '../domain/attention.js';
 import { parseListQuery } from '../domain/list-query.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import { checkTransition, parseStatusChange } from '../domain/status-transition.js';
@@ -15,6 +16,11 @@ import type { WriteQueue } from '../store/write-queue.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeFeed, NotificationChange } from './change-feed.js';
 import type { Clock } from './clock.js';
+
+export interface Waiting {
+  waiting: number;
+  byType: Record<string, number>;
+}
 
 export interface NotificationServiceDeps {
   store: NotificationStore;
@@ -53,13 +59,15 @@ export class NotificationService {
     const now = this.deps.clock();
     const id = this.deps.newId();
     const { result, change } = await this.deps.writes.run(() => {
+      // What an in-place refresh replaces: listeners compare (an update sounds only when it asks for more).
+      const previous = draft.key === undefined ? undefined : this.deps.store.activeByKey(draft.key);
       const upserted = this.deps.store.upsert(id, draft, now, options);
       if (!upserted) throw new NotFoundError();
       // A replayed ARC event returns its original row untouched: only a write that changed it is news.
       const change: NotificationChange | undefined = upserted.created
         ? { kind: 'created', record: upserted.record }
-        : upserted.record.updatedAt === now
-          ? { kind: 'updated', record: upserted.record }
+        : upserted.record.updatedAt === now && previous?.id === upserted.record.id
+          ? { kind: 'updated', record: upserted.record, previous }
           : undefined;
       if (change) this.deps.withinWrite?.(change);
       return { result: upserted, change };
@@ -94,6 +102,22 @@ export class NotificationService {
   async changeStatus(id: string, body: unknown): Promise<NotificationRecord> {
     const target = parseStatusChange(body);
     return this.transition(() => this.deps.store.get(id), target);
+  }
+
+  /**
+   * Resolves the notification only if it is active and unchanged since `updatedAt`: an update that
+   * came in meanwhile keeps it. Undefined when it is gone.
+   */
+  async resolveUnchanged(id: string, updatedAt: number): Promise<NotificationRecord | undefined> {
+    try {
+      return await this.transition(() => this.deps.store.get(id), 'resolved', {
+        onlyFromActive: true,
+        unchangedSince: updatedAt,
+      });
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
   }
 
   dismiss(id: string): Promise<NotificationRecord> {
@@ -136,6 +160,22 @@ export class NotificationService {
   }
 
   /**
+   * The active notifications that wait for a person (their type needs one, issue 20), by type, most
+   * frequent first: what the tray and `notifyctl count` count.
+   */
+  waiting(): Waiting {
+    const types = this.deps.types();
+    const byType = this.deps.store
+      .activeCountByType()
+      .filter(({ type }) => needsPerson(type, types))
+      .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
+    return {
+      waiting: byType.reduce((sum, { count }) => sum + count, 0),
+      byType: Object.fromEntries(byType.map(({ type, count }) => [type, count])),
+    };
+  }
+
+  /**
    * Reads the notification and changes its status in one transaction, so nothing can change it in
    * between; an illegal or no-op transition (or, with onlyFromActive, any from a terminal status)
    * returns it unchanged.
@@ -143,13 +183,14 @@ export class NotificationService {
   private async transition(
     find: () => NotificationRecord | undefined,
     target: Status,
-    { onlyFromActive = false } = {},
+    { onlyFromActive = false, unchangedSince }: { onlyFromActive?: boolean; unchangedSince?: number } = {},
   ): Promise<NotificationRecord> {
     const now = this.deps.clock();
     const outcome = await this.deps.writes.run(() => {
       const current = find();
       if (!current) throw new NotFoundError();
       if (onlyFromActive && current.status !== 'active') return { record: current };
+      if (unchangedSince !== undefined && current.updatedAt !== unchangedSince) return { record: current };
       if (!checkTransition(current.status, target)) return { record: current };
       try {
         const updated = this.deps.store.setStatus(current.id, target, now);

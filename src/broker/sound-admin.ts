@@ -9,6 +9,9 @@ export interface SoundAdminDeps {
   settings: () => Settings;
 }
 
+/** A player still running after this long is playing: a player without a sound server fails at once. */
+const STILL_PLAYING_MS = 2_000;
+
 /** Listing, importing, previewing and removing sounds for the API. */
 export class SoundAdmin {
   constructor(private readonly deps: SoundAdminDeps) {}
@@ -21,16 +24,29 @@ export class SoundAdmin {
     return this.deps.library.import(name, Buffer.isBuffer(content) ? content : Buffer.alloc(0));
   }
 
-  /** Plays the sound now, whatever the settings say: a person asked to hear it. */
-  preview(name: string): { name: string; player: string } {
+  /**
+   * Plays the sound now, whatever the settings say: a person asked to hear it. Answers once the player
+   * ended, or has played for a while (a long imported song), so that a player that cannot play is a
+   * 503, not a 200 nobody heard.
+   */
+  async preview(name: string): Promise<{ name: string; player: string }> {
     const { file, entry } = this.deps.library.get(name);
-    const player = this.deps.player.play(file, entry.format);
-    if (!player) {
+    const playing = this.deps.player.play(file, entry.format);
+    if (!playing) {
       throw new UnavailableError(
         `${missingPlayerMessage(entry.format, process.platform).replace('sounds are off: ', '')}; install one (for example pipewire-bin, pulseaudio-utils, alsa-utils or ffmpeg)`,
       );
     }
-    return { name, player };
+    const outcome = await Promise.race([
+      playing.outcome,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), STILL_PLAYING_MS).unref()),
+    ]);
+    if (outcome && !outcome.played) {
+      throw new UnavailableError(
+        `${playing.player} could not play "${name}": it ${outcome.failure}; is a sound server (PipeWire or PulseAudio) running in this session?`,
+      );
+    }
+    return { name, player: playing.player };
   }
 
   /** A sound a type or a priority still names is kept: removing it would silently change what plays. */

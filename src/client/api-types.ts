@@ -68,6 +68,10 @@ export interface TypeDefinitionBody {
   lifetimeSeconds?: number;
   icon?: string;
   sound?: string;
+  /** Counts as waiting and alerts again when an update turns a notification into it. */
+  needsPerson?: boolean;
+  /** News resolves itself after this many unchanged minutes; 0 = never. */
+  resolveAfterMinutes?: number;
 }
 
 /** One entry of GET /v1/types; hand-written fields of config.json come along as they are. */
@@ -93,6 +97,12 @@ export interface SoundPreview {
 }
 
 /** POST /v1/presentation/test: the notification server that showed the sample toast, and its id there. */
+/** GET /v1/presentation/waiting. */
+export interface WaitingCount {
+  waiting: number;
+  byType: Record<string, number>;
+}
+
 export interface TestToastResult {
   shown: true;
   server: string;

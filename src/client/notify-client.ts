@@ -12,6 +12,7 @@ import type {
   TypeDefinitionBody,
   TypeEntry,
   TestToastResult,
+  WaitingCount,
 } from './api-types.js';
 import { HttpError, UnexpectedResponseError } from './errors.js';
 import { sendRequest, type RawResponse } from './transport.js';
@@ -89,6 +90,11 @@ export class NotifyClient {
   /** POST /v1/presentation/test: shows a sample toast on the broker's desktop. */
   testToast(): Promise<TestToastResult> {
     return this.#call('POST', '/v1/presentation/test');
+  }
+
+  /** GET /v1/presentation/waiting: the active notifications that need a person, by type. */
+  waiting(): Promise<WaitingCount> {
+    return this.#call('GET', '/v1/presentation/waiting');
   }
 
   /** GET /v1/health: needs the token. */

@@ -39,15 +39,36 @@ describe('soundAllowed (spec: sounds only when enabled, not paused, and DND lets
 describe('SoundBurstLimiter', () => {
   it('grants one sound for a burst and the next one two seconds after the granted one', () => {
     const limiter = new SoundBurstLimiter();
-    const granted = [0, 1, 500, 1999, 2000, 2001, 3999, 4000, 10_000].filter((t) => limiter.tryAcquire(t));
+    const granted = [0, 1, 500, 1999, 2000, 2001, 3999, 4000, 10_000].filter((t) =>
+      limiter.tryAcquire(t, 'normal'),
+    );
     assert.deepEqual(granted, [0, 2000, 4000, 10_000]);
   });
 
   it('grants a thousand notifications within one second a single sound', () => {
     const limiter = new SoundBurstLimiter();
     let count = 0;
-    for (let i = 0; i < 1000; i++) if (limiter.tryAcquire(5_000 + i)) count++;
+    for (let i = 0; i < 1000; i++) if (limiter.tryAcquire(5_000 + i, 'critical')) count++;
     assert.equal(count, 1);
+  });
+
+  it('never swallows a sound of higher priority than the one that played, only equal or lower ones', () => {
+    const limiter = new SoundBurstLimiter();
+    const burst: [number, Priority][] = [
+      [0, 'normal'],
+      [100, 'low'],
+      [200, 'normal'],
+      [300, 'critical'],
+      [400, 'high'],
+      [500, 'critical'],
+      [2_300, 'low'],
+    ];
+    const granted = burst.filter(([at, priority]) => limiter.tryAcquire(at, priority));
+    assert.deepEqual(granted, [
+      [0, 'normal'],
+      [300, 'critical'],
+      [2_300, 'low'],
+    ]);
   });
 });
 

@@ -6,7 +6,18 @@ import { isSoundName } from './sound-name.js';
 import type { TypeDefinition } from './type-definition.js';
 
 /** What PUT /v1/types/{id} accepts; the presentation fields are shared with the toasts by name. */
-export const TYPE_FIELDS = ['enabled', 'defaultPriority', 'lifetimeSeconds', 'icon', 'sound'] as const;
+export const TYPE_FIELDS = [
+  'enabled',
+  'defaultPriority',
+  'lifetimeSeconds',
+  'icon',
+  'sound',
+  'needsPerson',
+  'resolveAfterMinutes',
+] as const;
+
+/** 30 days: news older than that has long been read, or forgotten. */
+export const MAX_RESOLVE_AFTER_MINUTES = 43_200;
 
 /** A day: longer toasts are "until acted on", which is 0. */
 export const MAX_LIFETIME_SECONDS = 86_400;
@@ -32,7 +43,7 @@ export function parseTypeDefinition(body: unknown): TypeDefinition {
   const input = requireObjectBody(body);
   rejectUnknownFields(input, TYPE_FIELDS);
   const definition: TypeDefinition = { enabled: true };
-  const { enabled, defaultPriority, lifetimeSeconds, icon, sound } = input;
+  const { enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes } = input;
   if (enabled !== undefined && enabled !== null) {
     if (typeof enabled !== 'boolean') throw new InvalidRequestError('enabled must be true or false');
     definition.enabled = enabled;
@@ -70,6 +81,23 @@ export function parseTypeDefinition(body: unknown): TypeDefinition {
       );
     }
     definition['sound'] = sound;
+  }
+  if (needsPerson !== undefined && needsPerson !== null) {
+    if (typeof needsPerson !== 'boolean') throw new InvalidRequestError('needsPerson must be true or false');
+    definition['needsPerson'] = needsPerson;
+  }
+  if (resolveAfterMinutes !== undefined && resolveAfterMinutes !== null) {
+    if (
+      typeof resolveAfterMinutes !== 'number' ||
+      !Number.isFinite(resolveAfterMinutes) ||
+      resolveAfterMinutes < 0 ||
+      resolveAfterMinutes > MAX_RESOLVE_AFTER_MINUTES
+    ) {
+      throw new InvalidRequestError(
+        `resolveAfterMinutes must be a number from 0 to ${MAX_RESOLVE_AFTER_MINUTES} (0: never resolved by itself)`,
+      );
+    }
+    definition['resolveAfterMinutes'] = resolveAfterMinutes;
   }
   return definition;
 }

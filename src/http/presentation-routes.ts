@@ -7,6 +7,8 @@ export interface PresentationDeps {
   showSample(): Promise<{ server: string; toastId: number }>;
   /** Whether toasts, the tray icon and sounds work now, and why not. */
   report(): PresentationReport;
+  /** The active notifications whose type needs a person, by type. */
+  waiting(): { waiting: number; byType: Record<string, number> };
 }
 
 const PART = {
@@ -26,6 +28,22 @@ export const PRESENTATION_SCHEMAS = {
         type: 'object',
         required: ['toasts', 'tray', 'sounds'],
         properties: { toasts: PART, tray: PART, sounds: PART },
+      },
+    },
+  },
+  waiting: {
+    response: {
+      200: {
+        type: 'object',
+        required: ['waiting', 'byType'],
+        properties: {
+          waiting: { type: 'integer', description: 'active notifications whose type needs a person' },
+          byType: {
+            type: 'object',
+            additionalProperties: { type: 'integer' },
+            description: 'the same by type, most frequent first',
+          },
+        },
       },
     },
   },
@@ -53,6 +71,7 @@ export const PRESENTATION_SCHEMAS = {
 export function presentationHandlers(deps: PresentationDeps) {
   return {
     status: async () => deps.report(),
+    waiting: async () => deps.waiting(),
     testToast: async (request: FastifyRequest, reply: FastifyReply) => {
       try {
         return { shown: true, ...(await deps.showSample()) };

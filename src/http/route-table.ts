@@ -139,6 +139,13 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
       described('Show a sample toast', PRESENTATION_SCHEMAS.testToast),
       presentation.testToast,
     ),
+    route(
+      'GET',
+      '/v1/presentation/waiting',
+      auth,
+      described('Count what waits for a person', PRESENTATION_SCHEMAS.waiting),
+      presentation.waiting,
+    ),
     route('GET', '/v1/provider-kinds', auth, P.kinds, providers.kinds),
     route('GET', '/v1/providers', auth, P.list, providers.list),
     route('POST', '/v1/providers', auth, P.create, providers.create),

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SettingsAdmin } from '../broker/settings-admin.js';
-import { MAX_LIFETIME_SECONDS } from '../domain/type-definition-body.js';
+import { MAX_LIFETIME_SECONDS, MAX_RESOLVE_AFTER_MINUTES } from '../domain/type-definition-body.js';
 import { ERROR_SCHEMA, PRIORITY_SCHEMA, SOUND_REFERENCE_SCHEMA, TYPE_ID_SCHEMA } from './schema-parts.js';
 
 const DEFINITION_FIELDS = {
@@ -9,6 +9,8 @@ const DEFINITION_FIELDS = {
   lifetimeSeconds: { type: 'number', minimum: 0, maximum: MAX_LIFETIME_SECONDS },
   icon: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}$' },
   sound: SOUND_REFERENCE_SCHEMA,
+  needsPerson: { type: 'boolean' },
+  resolveAfterMinutes: { type: 'number', minimum: 0, maximum: MAX_RESOLVE_AFTER_MINUTES },
 } as const;
 
 /** A type as listed: fields of config.json written by hand (say `color`) are shown as they are. */

@@ -52,6 +52,43 @@ export function onPath(program: string, path: string | undefined): boolean {
 /** A player that is still running after this long is stuck (a sound server that never answers). */
 const PLAYER_TIME_LIMIT_MS = 15_000;
 
+/** How a player run ended: `failure` completes "<program> <failure>", e.g. "paplay exited with status 1". */
+export type PlayerOutcome = { played: true } | { played: false; failure: string };
+
+/**
+ * Runs a player on a file, with an argument array (never a shell), to its end or the time limit. A
+ * player that exits with a status other than 0 did not play: paplay without a sound server exits 1.
+ * In the background, a running player never holds the process's exit.
+ */
+export function runPlayer(
+  player: PlayerProgram,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  background = false,
+): Promise<PlayerOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(player.program, [...player.args, file], { env, stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), PLAYER_TIME_LIMIT_MS).unref();
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ played: false, failure: `failed to start (${error.message})` });
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ played: true });
+      else if (code !== null) resolve({ played: false, failure: `exited with status ${code}` });
+      else resolve({ played: false, failure: `was stopped by ${signal ?? 'a signal'}` });
+    });
+    if (background) child.unref();
+  });
+}
+
+/** A started play: the player's name, and how its run ends. */
+export interface Playing {
+  player: string;
+  outcome: Promise<PlayerOutcome>;
+}
+
 export interface SoundPlayerOptions {
   log: Logger;
   env?: NodeJS.ProcessEnv;
@@ -60,15 +97,17 @@ export interface SoundPlayerOptions {
 
 /**
  * Plays a file through the first available player, spawned with an argument array (never a shell).
- * No player is one WARN line until a player shows up again, never an error.
+ * No player is one WARN line until a player shows up again, never an error; a player that fails (no
+ * sound server) is one WARN line until a sound plays again.
  */
 export class SoundPlayer {
   #warnedMissing = false;
+  #warnedFailing = false;
 
   constructor(private readonly options: SoundPlayerOptions) {}
 
-  /** Starts playing and returns the player's name, or undefined when no player can play the format. */
-  play(file: string, format: SoundFormat): string | undefined {
+  /** Starts playing; undefined when no player can play the format. */
+  play(file: string, format: SoundFormat): Playing | undefined {
     const env = this.options.env ?? process.env;
     const platform = this.options.platform ?? process.platform;
     const player = choosePlayer(format, platform, (program) => onPath(program, env['PATH']));
@@ -78,15 +117,17 @@ export class SoundPlayer {
       return undefined;
     }
     this.#warnedMissing = false;
-    const child = spawn(player.program, [...player.args, file], { env, stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), PLAYER_TIME_LIMIT_MS).unref();
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      this.options.log.warn(`sound not played: ${player.program} failed to start (${error.message})`);
+    const outcome = runPlayer(player, file, env, true).then((ended) => {
+      if (ended.played) this.#warnedFailing = false;
+      else if (!this.#warnedFailing) {
+        this.#warnedFailing = true;
+        this.options.log.warn(
+          `sounds are not playing: ${player.program} ${ended.failure} (${file}); is a sound server (PipeWire or PulseAudio) running in this session?`,
+        );
+      }
+      return ended;
     });
-    child.once('exit', () => clearTimeout(timer));
-    child.unref();
-    return player.program;
+    return { player: player.program, outcome };
   }
 }
 

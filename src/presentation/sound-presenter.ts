@@ -4,7 +4,7 @@ import type { Settings } from '../config/settings.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { chooseSound } from '../domain/sound-choice.js';
 import { NO_SOUND } from '../domain/sound-name.js';
-import { SoundBurstLimiter, soundAllowed } from '../domain/sound-policy.js';
+import { SoundBurstLimiter, soundAllowed, updateSounds } from '../domain/sound-policy.js';
 import type { Logger } from '../log/logger.js';
 import type { SoundLibrary } from './sound-library.js';
 import type { SoundPlayer } from './sound-player.js';
@@ -18,8 +18,9 @@ export interface SoundPresenterDeps {
 }
 
 /**
- * Plays a sound after a notification is created or updated in place (never for a status change), when
- * the settings allow it and no sound played in the last two seconds. The ChangeFeed calls in on the
+ * Plays a sound after a notification is created, or updated in place to a higher priority or to a type
+ * that needs a person (never for a status change), when
+ * the settings allow it and no sound of the same or a higher priority played in the last two seconds. The ChangeFeed calls in on the
  * request path, so the decision is pure and quick and the file lookup and spawn happen afterwards.
  */
 export class SoundPresenter {
@@ -32,8 +33,9 @@ export class SoundPresenter {
     const settings = this.deps.settings();
     const { record } = change;
     if (!soundAllowed(settings, record.priority)) return;
+    if (change.kind === 'updated' && !updateSounds(change.previous, record, settings.types)) return;
     const name = chooseSound(record, settings.types, settings.soundsByPriority);
-    if (name === undefined || !this.#limiter.tryAcquire(this.deps.clock())) return;
+    if (name === undefined || !this.#limiter.tryAcquire(this.deps.clock(), record.priority)) return;
     setImmediate(() => this.#play(name, record));
   };
 
@@ -53,9 +55,21 @@ export class SoundPresenter {
 }
 
 /**
- * Subscribes the presenter to the change feed. On Linux without a desktop session (conventions.md
- * "Desktop") sounds stay off; the toast presenter's one WARN line ("toasts and sounds are off: ...")
- * says so for both. Returns the function that unsubscribes.
+ * Whether sounds can play at all: on Linux only inside a desktop session (conventions.md "Desktop"),
+ * which a session bus address marks. A bus that is set but does not answer, or has no notification
+ * server, takes the toasts away, not the sounds.
+ */
+export function soundsAvailable(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  return platform === 'darwin' || platform === 'win32' || Boolean(env['DBUS_SESSION_BUS_ADDRESS']);
+}
+
+/**
+ * Subscribes the presenter to the change feed when sounds are available; when they are not, the toast
+ * presenter's one WARN line ("toasts and sounds are off: ...") says so for both. Returns the function
+ * that unsubscribes.
  */
 export function startSounds(
   changes: ChangeFeed,
@@ -63,8 +77,6 @@ export function startSounds(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): () => void {
-  if (platform !== 'darwin' && platform !== 'win32' && !env['DBUS_SESSION_BUS_ADDRESS']) {
-    return () => {};
-  }
+  if (!soundsAvailable(env, platform)) return () => {};
   return changes.subscribe(new SoundPresenter(deps).onChange);
 }

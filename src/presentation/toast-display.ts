@@ -28,7 +28,7 @@ export interface ToastDisplayEvents {
   action(displayId: number, action: ToastAction): void;
   /** Toasts can be shown (at start, or again after the display came back); `name` is for the log. */
   available(name: string): void;
-  /** Toasts cannot be shown; `reason` completes "toasts and sounds are off: ...". */
+  /** Toasts cannot be shown; `reason` completes "toasts are off: ...". */
   unavailable(reason: string): void;
 }
 

@@ -3,7 +3,7 @@ import type { Logger } from '../log/logger.js';
 import type { TypeCatalog } from '../domain/type-definition.js';
 import { answeredAction, type ToastAction, type ToastDisplay } from './toast-display.js';
 import { ToastQueue, type ToastCommand } from './toast-queue.js';
-import { sampleToast, toastContent } from './toast-style.js';
+import { sampleToast, toastContent, type ToastContent } from './toast-style.js';
 
 export class ToastsOffError extends Error {
   override name = 'ToastsOffError';
@@ -23,9 +23,13 @@ export interface ToastPresenterDeps {
   log: Logger;
   /** Told each time toasts come on or go off, with what shows them or why not (the banner, doctor). */
   status?: (on: boolean, detail: string) => void;
+  /** Whether sounds play without toasts (soundsAvailable): the WARN line names only what is off. */
+  soundsOn: boolean;
 }
 
 const RECENT_LIMIT = 200;
+/** Toasts owed at most while there is no display (the newest): a machine without a desktop keeps few. */
+const OWED_LIMIT = 500;
 
 /**
  * Turns committed changes into toasts. `handle` runs on the request path, so it only updates the
@@ -48,6 +52,11 @@ export class ToastPresenter {
   #serverName = '';
   /** The last reason given for being off: one WARN line per outage, not one per attempt. */
   #offReason: string | undefined;
+  /**
+   * Toasts owed while there is no display: those it took with it and those of notifications stored
+   * meanwhile, with their newest content; shown once a display is back if still active.
+   */
+  readonly #owed = new Map<string, ToastContent>();
 
   constructor(private readonly deps: ToastPresenterDeps) {
     this.#queue = new ToastQueue(() => deps.settings().maxVisibleToasts);
@@ -61,12 +70,14 @@ export class ToastPresenter {
         this.#serverName = name;
         this.#offReason = undefined;
         this.deps.status?.(true, `shown by ${name}`);
+        this.#showOwed();
       },
       unavailable: (reason) => {
         this.#available = false;
-        this.#queue.clear();
+        for (const content of this.#queue.clear()) this.#owe(content);
         this.#pending.length = 0;
-        if (this.#offReason === undefined) this.deps.log.warn(`toasts and sounds are off: ${reason}`);
+        if (this.#offReason === undefined)
+          this.deps.log.warn(`${this.deps.soundsOn ? 'toasts are' : 'toasts and sounds are'} off: ${reason}`);
         this.#offReason = reason;
         this.deps.status?.(false, reason);
       },
@@ -83,9 +94,27 @@ export class ToastPresenter {
 
   handle(change: NotificationChange): void {
     const { record } = change;
-    if (record.status !== 'active') return this.#run(this.#queue.remove(record.id));
-    if (!this.#available || this.deps.settings().pauseNotifications) return;
-    this.#run(this.#queue.upsert(toastContent(record, this.deps.settings().types)));
+    if (record.status !== 'active') {
+      this.#owed.delete(record.id);
+      return this.#run(this.#queue.remove(record.id));
+    }
+    if (this.deps.settings().pauseNotifications) return;
+    const content = toastContent(record, this.deps.settings().types);
+    if (!this.#available) this.#owe(content);
+    else this.#run(this.#queue.upsert(content));
+  }
+
+  #owe(content: ToastContent): void {
+    this.#owed.set(content.notificationId, content);
+    if (this.#owed.size > OWED_LIMIT) this.#owed.delete(this.#owed.keys().next().value!);
+  }
+
+  /** A display is back: the toasts it (or the last one) owes, in the order they were owed. */
+  #showOwed(): void {
+    const owed = [...this.#owed.values()];
+    this.#owed.clear();
+    if (this.deps.settings().pauseNotifications) return;
+    for (const content of owed) this.#run(this.#queue.upsert(content));
   }
 
   /**

@@ -35,14 +35,42 @@ describe('ToastQueue', () => {
     assert.equal(queue.queuedCount, 1);
   });
 
-  it('gives a freed slot to a waiting critical toast before older normal ones', () => {
+  it('shows a critical toast at once in the slot of the oldest lower one, which comes back first when room frees', () => {
+    const queue = new ToastQueue(() => 2);
+    const ids = { next: 1 };
+    answer(queue.upsert(content('a')), ids);
+    answer(queue.upsert(content('b')), ids);
+    queue.upsert(content('c'));
+    assert.deepEqual(describeCommands(answer(queue.upsert(content('urgent', true)), ids)), [
+      'close a',
+      'show urgent',
+    ]);
+    assert.equal(queue.openCount, 2);
+    const back = queue.closed(3);
+    assert.deepEqual(describeCommands(back), ['show a']);
+    assert.equal(back[0]!.entry.displayId, 0, 'a new toast, not a replacement of the closed one');
+    assert.deepEqual(queue.closed(1), [], 'the close of the displaced toast frees no slot');
+    assert.deepEqual(describeCommands(queue.closed(2)), ['show c']);
+  });
+
+  it('lets a critical toast wait only while every open toast is critical too', () => {
+    const queue = new ToastQueue(() => 1);
+    const ids = { next: 1 };
+    answer(queue.upsert(content('first', true)), ids);
+    assert.deepEqual(queue.upsert(content('second', true)), []);
+    assert.deepEqual(describeCommands(queue.closed(1)), ['show second']);
+  });
+
+  it('keeps a displaced toast waiting with its newest text, and drops it when its notification ends', () => {
     const queue = new ToastQueue(() => 1);
     const ids = { next: 1 };
     answer(queue.upsert(content('a')), ids);
-    queue.upsert(content('b'));
-    queue.upsert(content('c', true));
-    assert.deepEqual(describeCommands(answer(queue.closed(1), ids)), ['show c']);
-    assert.deepEqual(describeCommands(queue.closed(2)), ['show b']);
+    answer(queue.upsert(content('b')), ids);
+    answer(queue.upsert(content('urgent', true)), ids);
+    assert.deepEqual(queue.upsert({ ...content('a'), summary: 'a2' }), []);
+    assert.deepEqual(queue.remove('a'), []);
+    const [next] = queue.closed(2);
+    assert.equal(next?.entry.content.notificationId, 'b');
   });
 
   it('replaces an open toast in place on update, with its display id', () => {
@@ -94,19 +122,22 @@ describe('ToastQueue', () => {
     assert.deepEqual(describeCommands(queue.fill()), ['show b', 'show c']);
   });
 
-  it('follows a waiting toast whose update changes its urgency', () => {
+  it('follows a waiting toast whose update makes it critical', () => {
     const queue = new ToastQueue(() => 1);
     const ids = { next: 1 };
     answer(queue.upsert(content('open')), ids);
     queue.upsert(content('a'));
     queue.upsert(content('b'));
     queue.upsert(content('c'));
-    queue.upsert(content('c', true));
+    assert.deepEqual(describeCommands(answer(queue.upsert(content('c', true)), ids)), [
+      'close open',
+      'show c',
+    ]);
     const order: string[] = [];
-    for (let displayId = 1; displayId <= 3; displayId++) {
+    for (let displayId = 2; displayId <= 5; displayId++) {
       order.push(...describeCommands(answer(queue.closed(displayId), ids)));
     }
-    assert.deepEqual(order, ['show c', 'show a', 'show b']);
+    assert.deepEqual(order, ['show open', 'show a', 'show b']);
     assert.equal(queue.queuedCount, 0);
   });
 

@@ -13,7 +13,9 @@ export type ToastCommand = { op: 'show'; entry: ToastEntry } | { op: 'close'; en
 
 /**
  * Which toasts are open and which wait (issue 8): at most `maxVisible()` open; waiting ones are shown
- * critical first, then in arrival order, as slots free. Pure bookkeeping; the presenter runs the commands.
+ * critical first, then in arrival order, as slots free. A critical toast never waits while a lower one
+ * is open (issue 20): the oldest lower open toast gives up its slot and comes back, before anything that
+ * arrived after it, when a slot frees. Pure bookkeeping; the presenter runs the commands.
  */
 export class ToastQueue {
   /** Open toasts (at most maxVisible()): the only ones a display id can name. */
@@ -22,6 +24,8 @@ export class ToastQueue {
   readonly #queued = new Map<string, ToastEntry>();
   /** How many waiting toasts are critical: only then does a pick look past the first one. */
   #queuedCritical = 0;
+  /** Toasts that gave up their slot to a critical one, oldest first: they come back before #queued. */
+  readonly #displaced = new Map<string, ToastEntry>();
 
   constructor(private readonly maxVisible: () => number) {}
 
@@ -30,7 +34,7 @@ export class ToastQueue {
   }
 
   get queuedCount(): number {
-    return this.#queued.size;
+    return this.#queued.size + this.#displaced.size;
   }
 
   /** A stored notification to show: replaces its open toast, refreshes its queued one, or takes a slot. */
@@ -40,6 +44,12 @@ export class ToastQueue {
       open.content = content;
       return [{ op: 'show', entry: open }];
     }
+    const displaced = this.#displaced.get(content.notificationId);
+    if (displaced && !content.critical) {
+      displaced.content = content;
+      return [];
+    }
+    if (displaced) this.#displaced.delete(content.notificationId);
     const queued = this.#queued.get(content.notificationId);
     if (queued) {
       this.#queuedCritical += Number(content.critical) - Number(queued.content.critical);
@@ -89,19 +99,33 @@ export class ToastQueue {
     return false;
   }
 
-  /** The display went away and took its toasts: forget them all, nothing left to close. */
-  clear(): void {
+  /**
+   * The display went away and took its toasts: forget them all, nothing left to close. Returns what
+   * they showed, open ones first, so that they can be shown again when a display is back.
+   */
+  clear(): ToastContent[] {
+    const contents = [...this.#open.values(), ...this.#displaced.values(), ...this.#queued.values()].map(
+      (entry) => entry.content,
+    );
     this.#open.clear();
     this.#queued.clear();
+    this.#displaced.clear();
     this.#queuedCritical = 0;
+    return contents;
   }
 
-  /** Opens waiting toasts while slots are free (also after maxVisibleToasts grew). */
+  /**
+   * Opens waiting toasts while slots are free (also after maxVisibleToasts grew), and a waiting critical
+   * one at once in the slot of the oldest lower open toast when none is.
+   */
   fill(): ToastCommand[] {
     const commands: ToastCommand[] = [];
-    while (this.#open.size < this.maxVisible()) {
-      const next = this.#nextQueued();
-      if (!next) break;
+    for (let next = this.#nextQueued(); next; next = this.#nextQueued()) {
+      if (this.#open.size >= this.maxVisible()) {
+        const lower = next.content.critical ? this.#oldestLowerOpen() : undefined;
+        if (!lower) break;
+        commands.push(...this.#displace(lower));
+      }
       this.#unqueue(next.content.notificationId);
       next.state = 'open';
       this.#open.set(next.content.notificationId, next);
@@ -110,16 +134,33 @@ export class ToastQueue {
     return commands;
   }
 
-  /** Critical first, then arrival order: the queue map keeps arrival order. */
+  /** Critical first, then the displaced ones, then arrival order: the maps keep their order. */
   #nextQueued(): ToastEntry | undefined {
     if (this.#queuedCritical > 0) {
       for (const entry of this.#queued.values()) if (entry.content.critical) return entry;
     }
-    return this.#queued.values().next().value;
+    return this.#displaced.values().next().value ?? this.#queued.values().next().value;
+  }
+
+  #oldestLowerOpen(): ToastEntry | undefined {
+    for (const entry of this.#open.values()) if (!entry.content.critical) return entry;
+    return undefined;
+  }
+
+  /**
+   * Closes an open toast and keeps its notification waiting, as a new entry: the close names the toast
+   * on screen (its show may still be in flight), the new entry opens a new one.
+   */
+  #displace(entry: ToastEntry): ToastCommand[] {
+    const { notificationId } = entry.content;
+    this.#open.delete(notificationId);
+    this.#displaced.set(notificationId, { content: entry.content, state: 'queued', displayId: 0 });
+    return [{ op: 'close', entry }];
   }
 
   /** Drops a waiting toast; false when it was not waiting. */
   #unqueue(notificationId: string): boolean {
+    if (this.#displaced.delete(notificationId)) return true;
     const entry = this.#queued.get(notificationId);
     if (!entry) return false;
     this.#queued.delete(notificationId);

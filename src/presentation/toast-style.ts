@@ -1,5 +1,7 @@
 import type { Action } from '../domain/answers.js';
 import type { NotificationRecord } from '../domain/notification.js';
+import { needsPerson } from '../domain/attention.js';
+import { originLine } from '../domain/origin.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
 
 /** How a type looks on the desktop: icon (freedesktop icon name) and lifetime (0 = until acted on). */
@@ -50,6 +52,8 @@ export const MAX_CHOICE_MESSAGE = 1000;
 /**
  * The styling that applies to a type: built-in styling, overridden by an enabled definition's
  * `icon` / `lifetimeSeconds`; a custom type without an enabled definition gets the generic info styling.
+ * Without a lifetime of its own, a toast whose type needs a person stays until acted on (issue 20), and
+ * one whose type does not expires.
  */
 export function styleFor(type: string, catalog: TypeCatalog): { styleType: string; style: TypeStyle } {
   const definition = activeDefinition(catalog, type);
@@ -58,6 +62,7 @@ export function styleFor(type: string, catalog: TypeCatalog): { styleType: strin
   const base = builtIn ?? GENERIC;
   const icon = definition?.['icon'];
   const lifetime = definition?.['lifetimeSeconds'];
+  const defaultLifetime = needsPerson(type, catalog) ? 0 : base.lifetimeSeconds || GENERIC.lifetimeSeconds;
   return {
     styleType: builtIn || definition ? type : 'info',
     style: {
@@ -65,18 +70,17 @@ export function styleFor(type: string, catalog: TypeCatalog): { styleType: strin
       lifetimeSeconds:
         typeof lifetime === 'number' && Number.isFinite(lifetime) && lifetime >= 0
           ? lifetime
-          : base.lifetimeSeconds,
+          : defaultLifetime,
     },
   };
 }
 
 export function toastContent(record: NotificationRecord, catalog: TypeCatalog): ToastContent {
   const { styleType, style } = styleFor(record.type, catalog);
-  const origin = record.project ? `${record.agent} · ${record.project}` : record.agent;
   return {
     notificationId: record.id,
     summary: record.title,
-    body: `${record.actions ? cutForChoices(record.message) : record.message}\n${origin}`,
+    body: `${record.actions ? cutForChoices(record.message) : record.message}\n${originLine(record)}`,
     urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
     icon: style.icon,
     styleType,

@@ -75,8 +75,11 @@ export class NotificationStore {
   readonly #setStatus;
   readonly #answer;
   readonly #activeCount;
+  readonly #activeByType;
+  readonly #activeUnchanged;
   readonly #prune;
   readonly #conditionByKey;
+  readonly #activeByKey;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], RowValues>>();
 
   constructor(private readonly db: Db) {
@@ -113,12 +116,28 @@ export class NotificationStore {
     this.#activeCount = db.prepare<[], { count: number }>(
       `SELECT count(*) AS count FROM notifications WHERE status = 'active'`,
     );
+    this.#activeByType = db.prepare<[], { type: string; count: number }>(
+      `SELECT type, count(*) AS count FROM notifications WHERE status = 'active' GROUP BY type`,
+    );
+    this.#activeUnchanged = db.prepare<[number, number], { id: string; type: string; updatedAt: number }>(
+      `SELECT id, type, updated_at AS updatedAt FROM notifications WHERE status = 'active' AND updated_at <= ?
+       ORDER BY updated_at LIMIT ?`,
+    );
     this.#prune = db.prepare<[number]>(
       `DELETE FROM notifications WHERE status <> 'active' AND updated_at < ?`,
+    );
+    this.#activeByKey = db.prepare<[string], NotificationRow>(
+      `SELECT ${COLUMNS} FROM notifications INDEXED BY notifications_active_key WHERE key = ? AND status = 'active'`,
     );
     this.#conditionByKey = db.prepare<[string], NotificationRow>(`
       SELECT ${COLUMNS} FROM notifications WHERE key = ?
       ORDER BY status = 'active' DESC, seq DESC LIMIT 1`);
+  }
+
+  /** The active notification with this key: one lookup in the unique index of active keys. */
+  activeByKey(key: string): NotificationRecord | undefined {
+    const row = this.#activeByKey.get(key);
+    return row && toRecord(row);
   }
 
   /** The active notification with this key, else the most recently created one with it. */
@@ -217,6 +236,16 @@ export class NotificationStore {
 
   countActive(): number {
     return this.#activeCount.get()!.count;
+  }
+
+  /** Active notifications unchanged since `cutoff` (inclusive), oldest first: what may resolve itself. */
+  activeUnchangedSince(cutoff: number, limit: number): { id: string; type: string; updatedAt: number }[] {
+    return this.#activeUnchanged.all(cutoff, limit);
+  }
+
+  /** How many notifications of each type are active. */
+  activeCountByType(): { type: string; count: number }[] {
+    return this.#activeByType.all();
   }
 
   /** Deletes dismissed and resolved notifications whose last change is older than the cutoff. */

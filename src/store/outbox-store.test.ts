@@ -276,11 +276,11 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
     notify('n1');
     outbox.enqueue('n1', [item('r1')], 5);
-    assert.equal(outbox.nextDueAt(), undefined, 'the intake is due at once, not through the table');
+    assert.equal(outbox.nextDueAt(0), undefined, 'the intake is due at once, not through the table');
     outbox.expandIntake();
-    assert.equal(outbox.nextDueAt(), 5);
+    assert.equal(outbox.nextDueAt(0), 5);
     const [send] = outbox.claim(6, 10, () => 10);
-    assert.equal(outbox.nextDueAt(), undefined, 'nothing pending');
+    assert.equal(outbox.nextDueAt(0), undefined, 'nothing pending');
     assert.equal(outbox.retryDead(send!.seq, 7), false, 'an item in flight is not retried');
     outbox.settleAll([
       { seq: send!.seq, state: 'dead', now: 7, details: { reason: 'http_400', status: 400 } },
@@ -288,7 +288,7 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'dead' });
     assert.equal(outbox.retryDead(send!.seq, 8), true);
     assert.deepEqual(
-      [outbox.get(send!.seq)!.state, outbox.get(send!.seq)!.attempts, outbox.nextDueAt()],
+      [outbox.get(send!.seq)!.state, outbox.get(send!.seq)!.attempts, outbox.nextDueAt(0)],
       ['pending', 0, 8],
     );
     outbox.claim(9, 10, () => 10);

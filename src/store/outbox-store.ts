@@ -250,10 +250,15 @@ export class OutboxStore {
       }
       for (const [id, result] of lastResults) this.#recordResult.run(JSON.stringify(result), id);
     });
-    // The first entry of the due index: min() over `state = 'pending'` would read every pending item.
-    this.#nextDue = db.prepare<[], { at: number }>(`
-      SELECT next_attempt_at AS at FROM outbox INDEXED BY outbox_due WHERE state = 'pending'
-      ORDER BY next_attempt_at LIMIT 1`);
+    // The due index from `after` on, to the first item that no earlier item of its lifecycle holds back:
+    // min() over `state = 'pending'` would read every pending item.
+    this.#nextDue = db.prepare<[number], { at: number }>(`
+      SELECT o.next_attempt_at AS at FROM outbox o INDEXED BY outbox_due
+      WHERE o.state = 'pending' AND o.next_attempt_at > ?
+        AND NOT EXISTS (
+          SELECT 1 FROM outbox e WHERE e.notification_id = o.notification_id AND e.route_id = o.route_id
+            AND e.seq < o.seq AND e.state IN ('pending', 'in_flight'))
+      ORDER BY o.next_attempt_at LIMIT 1`);
   }
 
   /**
@@ -349,9 +354,15 @@ export class OutboxStore {
       .run(now, now).changes;
   }
 
-  /** The next time an item of the outbox table falls due; the intake is due at once (hasIntake). */
-  nextDueAt(): number | undefined {
-    return this.#nextDue.get()?.at;
+  /**
+   * The earliest time after `after` at which an item of the outbox table can start: an item queued
+   * behind an unfinished one of its lifecycle (an update or clear behind a send's retry) starts only
+   * once that one is done, so its own, often past, due time is no wake-up. What was due by `after` and
+   * is still pending waits for an attempt to finish or a provider's hold to end, which wake the
+   * dispatcher themselves; the intake is due at once (hasIntake).
+   */
+  nextDueAt(after: number): number | undefined {
+    return this.#nextDue.get(after)?.at;
   }
 
   list(state: OutboxState | undefined, limit: number): OutboxItem[] {

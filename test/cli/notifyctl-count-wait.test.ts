@@ -17,16 +17,26 @@ describe('notifyctl count', () => {
     assert.deepEqual([result.code, result.stdout, result.stderr], [0, 'nothing needs attention\n', '']);
   });
 
-  it('counts the active notifications by type, most frequent first, in one line or as JSON', async () => {
+  it('counts the active notifications that need a person by type, most frequent first, in one line or as JSON', async () => {
     await create(broker, { title: 'a', type: 'input_required' });
     await create(broker, { title: 'b', type: 'input_required' });
-    const gone = await create(broker, { title: 'c', type: 'warning' });
+    const gone = await create(broker, { title: 'c', type: 'blocked' });
     await create(broker, { title: 'd', type: 'error' });
+    await create(broker, { title: 'news, not a request', type: 'completed' });
+    await create(broker, { title: 'also news', type: 'info' });
     await broker.request('POST', `/v1/notifications/${gone.id}/dismiss`);
     const human = await runNotifyctl(['count'], { env: broker.home.env });
     assert.equal(human.stdout, '3 need attention: 2 input_required, 1 error\n');
     const json = await runNotifyctl(['count', '--json'], { env: broker.home.env });
-    assert.deepEqual(JSON.parse(json.stdout), { active: 3, byType: { input_required: 2, error: 1 } });
+    assert.deepEqual(JSON.parse(json.stdout), { waiting: 3, byType: { input_required: 2, error: 1 } });
+    const health = (await (await broker.request('GET', '/v1/health')).json()) as { activeCount: number };
+    assert.equal(health.activeCount, 5, "the spec's activeCount still counts every active notification");
+  });
+
+  it('follows a type that says it needs a person (needsPerson)', async () => {
+    assert.equal((await broker.request('PUT', '/v1/types/completed', { needsPerson: true })).status, 201);
+    const human = await runNotifyctl(['count'], { env: broker.home.env });
+    assert.equal(human.stdout, '4 need attention: 2 input_required, 1 completed, 1 error\n');
   });
 });
 

@@ -114,6 +114,24 @@ const STEPS: Step[] = [
     '',
   ],
   [
+    ['types', 'set', 'deploy_prod', '--needs-person', 'yes', '--resolve-after', '0'],
+    0,
+    'deploy_prod             custom    enabled   priority=high  icon=dialog-warning  sound=knock  needs-person=yes  resolve-after=0m\n',
+    '',
+  ],
+  [
+    ['types', 'set', 'deploy_prod', '--needs-person', 'default', '--resolve-after', 'default'],
+    0,
+    'deploy_prod             custom    enabled   priority=high  icon=dialog-warning  sound=knock\n',
+    '',
+  ],
+  [
+    ['types', 'set', 'deploy_prod', '--needs-person', 'maybe'],
+    1,
+    '',
+    '--needs-person must be yes or no (or default).\n',
+  ],
+  [
     ['types', 'set', 'deploy_prod', '--sound', 'trumpet'],
     1,
     '',

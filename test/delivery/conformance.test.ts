@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DeliveryOperation, DeliveryResult, SettingValues } from '../../src/delivery/provider.js';
 import { PROVIDER_KINDS } from '../../src/delivery/registry.js';
 import { TEST_MESSAGE, TEST_TITLE } from '../../src/delivery/test-action.js';
-import { MESSAGE_MARKER, operation, withoutMessage } from './support/fixtures.js';
+import { MESSAGE_MARKER, notification, operation, withoutMessage } from './support/fixtures.js';
 import { freePort, PROVIDER_RIGS, type Failure, type Rig } from './support/provider-rigs.js';
 import { startProviderService } from './support/provider-service.js';
 
@@ -93,6 +93,20 @@ for (const providerRig of PROVIDER_RIGS) {
         sent[0]?.includes(JSON.stringify(op.notification.title).slice(1, -1)) ||
           sent[0]?.includes(op.notification.title),
       );
+    });
+
+    it('names the agent and the project, as the toast does, with or without the message', async () => {
+      for (const message of [true, false]) {
+        const before = rig.received().length;
+        const sent = notification({ agent: 'agent-q7', project: 'project-z9' });
+        if (!message) delete sent.message;
+        assert.equal((await deliver(operation({ notification: sent }), 'ok')).outcome, 'delivered');
+        const [received] = rig.received().slice(before);
+        assert.ok(
+          received?.includes('agent-q7') && received.includes('project-z9'),
+          `the agent and project reach the service: ${received}`,
+        );
+      }
     });
 
     it(`declares lifecycle sync (update ${kind.lifecycle.update}, clear ${kind.lifecycle.clear}) and the rig checks exactly that`, () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it, mock } from 'node:test';
 import { InProcessDeliverer } from '../../src/broker/deliverers/in-process-deliverer.js';
 import { Dispatcher, type DispatcherDeps } from '../../src/broker/dispatcher.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/delivery/retry-policy.js';
@@ -70,7 +70,7 @@ describe('dispatcher', () => {
     const run = dispatcher(noKey);
     for (let attempt = 0; attempt < 10; attempt++) {
       await run.tick(now);
-      now = outbox.nextDueAt() ?? now;
+      now = outbox.nextDueAt(now) ?? now;
     }
     const [item] = outbox.list('dead', 10);
     assert.equal(item?.lastReason, 'provider_secrets_unreadable');
@@ -174,6 +174,53 @@ describe('dispatcher', () => {
     assert.equal(outbox.counts().delivered, 2, 'after the hour both items go');
     db.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("wakes for a send's retry when the notification's clear waits behind it, not a minute later", async () => {
+    addProvider('p');
+    enqueue(1, 'p');
+    receiver.answer = () => ({ status: 503 });
+    // The test's own polling keeps real timers; the dispatcher's sleeps run on the driven ones.
+    const realSetTimeout = globalThis.setTimeout;
+    const until = async (probe: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 5_000; !probe();) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => realSetTimeout(resolve, 10));
+      }
+    };
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const run = dispatcher(noKey);
+    try {
+      run.start();
+      await until(() => outbox.list('pending', 1)[0]?.lastReason === 'http_503', 'the refused send');
+      const retryAt = outbox.list('pending', 1)[0]!.nextAttemptAt;
+      receiver.answer = () => ({ status: 200 });
+      now += 1_000;
+      const clearAt = now;
+      outbox.enqueue(
+        'n1',
+        [{ routeId: 'p', providerId: 'p', operation: 'clear', includeMessage: false }],
+        now,
+      );
+      run.wake();
+      await until(() => !outbox.hasIntake() && run.inFlight === 0, 'the clear taken in');
+      assert.ok(
+        retryAt - clearAt < 59_000,
+        `the retry falls due within the minute (${retryAt - clearAt} ms)`,
+      );
+      now = retryAt;
+      mock.timers.tick(retryAt - clearAt);
+      await until(() => outbox.counts().delivered === 2, 'the retried send and then the clear delivered');
+      assert.deepEqual(
+        receiver.received.map((request) => request.body.operation),
+        ['send', 'send', 'clear'],
+      );
+    } finally {
+      mock.timers.reset();
+      await run.stop();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('tries again by itself when a round fails because another program holds the write lock', async () => {

@@ -129,7 +129,7 @@ describe('outbox soak', () => {
       await dispatcher.tick(now);
       const counts = outbox.counts();
       if (counts.pending === 0 && counts.in_flight === 0) break;
-      const next = outbox.nextDueAt() ?? now;
+      const next = outbox.nextDueAt(now) ?? now;
       now = next > now ? Math.max(now + 60_000, next) : now + 1_000;
     }
 

@@ -51,8 +51,8 @@ describe('SoundPlayer', () => {
         env: { PATH: players.folder },
         platform: 'linux',
       });
-      assert.equal(player.play(tone, 'wav'), 'aplay');
-      assert.equal(player.play('/tmp/it has spaces; rm -rf ~.mp3', 'mp3'), 'ffplay');
+      assert.equal(player.play(tone, 'wav')?.player, 'aplay');
+      assert.equal(player.play('/tmp/it has spaces; rm -rf ~.mp3', 'mp3')?.player, 'ffplay');
       const calls = await players.waitForCalls(2);
       assert.deepEqual(
         calls.sort((a, b) => a[0]!.localeCompare(b[0]!)),

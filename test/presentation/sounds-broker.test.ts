@@ -49,11 +49,52 @@ describe('sounds played by the broker', () => {
     assert.equal(dismissed.status, 200);
     await pause(300);
     assert.equal(players.calls().length, 1, 'a status change plays no sound');
-    const updated = await create(broker, { key: 'build', type: 'deploy', title: 'in place' });
+    const updated = await create(broker, {
+      key: 'build',
+      type: 'deploy',
+      title: 'in place',
+      priority: 'high',
+    });
     assert.equal(updated.id, first.id);
     const calls = await players.waitForCalls(2);
     await pause(300);
     assert.deepEqual(players.calls(), [calls[0], ['paplay', tone('knock')]]);
+  });
+
+  it('plays a critical sound right after a chime: the burst limit swallows only equal or lower ones', async () => {
+    await pause(2100);
+    const before = players.calls().length;
+    await create(broker, { priority: 'normal', title: 'chime first' });
+    await create(broker, { priority: 'normal', title: 'swallowed' });
+    await create(broker, { priority: 'critical', title: 'alert anyway' });
+    await create(broker, { priority: 'high', title: 'swallowed too' });
+    await players.waitForCalls(before + 2);
+    await pause(300);
+    assert.deepEqual(players.calls().slice(before), [
+      ['paplay', tone('chime')],
+      ['paplay', tone('alert')],
+    ]);
+  });
+
+  it('sounds an in-place update only when its priority rises or its type turns to one that needs a person', async () => {
+    const before = players.calls().length;
+    const step = async (body: Record<string, unknown>) => {
+      await pause(2100);
+      await create(broker, { key: 'progress', ...body });
+    };
+    await step({ type: 'info', priority: 'normal', title: 'started' });
+    await step({ type: 'info', priority: 'normal', title: '10%' });
+    await step({ type: 'warning', priority: 'normal', title: 'a warning is news, not a request' });
+    await step({ type: 'permission_required', priority: 'normal', title: 'may I?' });
+    await step({ type: 'permission_required', priority: 'high', title: 'may I, please?' });
+    await step({ type: 'permission_required', priority: 'normal', title: 'calmer again' });
+    await players.waitForCalls(before + 3);
+    await pause(300);
+    assert.deepEqual(players.calls().slice(before), [
+      ['paplay', tone('chime')],
+      ['paplay', tone('chime')],
+      ['paplay', tone('ping')],
+    ]);
   });
 });
 
@@ -92,5 +133,49 @@ describe('sounds the settings silence', () => {
       home.cleanup();
       players.cleanup();
     }
+  });
+});
+
+describe('a sound player that cannot play (no sound server)', () => {
+  let players: StandInPlayers;
+  let broker: BrokerProcess;
+
+  before(async () => {
+    players = createStandInPlayers(['paplay'], 1);
+    broker = await brokerWithPlayers(players);
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    players.cleanup();
+  });
+
+  const failures = () =>
+    readdirSync(broker.home.logDir)
+      .map((file) => readFileSync(join(broker.home.logDir, file), 'utf8'))
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('[WARN] sounds are not playing'));
+
+  it('answers a preview with 503 naming the exit status, not with "Playing"', async () => {
+    const response = await broker.request('POST', '/v1/sounds/chime/preview');
+    assert.equal(response.status, 503);
+    assert.deepEqual(await response.json(), {
+      error:
+        'paplay could not play "chime": it exited with status 1; is a sound server (PipeWire or PulseAudio) running in this session?',
+    });
+  });
+
+  it('logs the failure once, however many sounds fail', async () => {
+    await create(broker, { priority: 'high' });
+    await pause(2100);
+    await create(broker, { priority: 'high' });
+    await players.waitForCalls(3);
+    await pause(300);
+    assert.equal(failures().length, 1, failures().join('\n'));
+    assert.match(
+      failures()[0]!,
+      /\[WARN\] sounds are not playing: paplay exited with status 1 \(.*chime\.wav\); is a sound server \(PipeWire or PulseAudio\) running in this session\?$/,
+    );
   });
 });

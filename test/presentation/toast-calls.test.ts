@@ -13,6 +13,8 @@ describe('toasts on the session D-Bus', () => {
       deploy: { enabled: true, lifetimeSeconds: 30, icon: 'system-software-update' },
       quiet: { enabled: false, lifetimeSeconds: 99, icon: 'face-quiet' },
       warning: { enabled: true, lifetimeSeconds: 20 },
+      approval: { enabled: true, needsPerson: true, icon: 'dialog-question' },
+      blocked: { enabled: true, needsPerson: false },
     },
   });
 
@@ -59,8 +61,9 @@ describe('toasts on the session D-Bus', () => {
     // type sent, category, expire_timeout ms, icon, urgency (priority normal)
     ['input_required', 'x-notify.input_required', 0, 'dialog-question', 1],
     ['permission_required', 'x-notify.permission_required', 0, 'dialog-password', 1],
-    ['blocked', 'x-notify.blocked', 0, 'process-stop', 1],
-    ['error', 'x-notify.error', 15000, 'dialog-error', 1],
+    ['error', 'x-notify.error', 0, 'dialog-error', 1],
+    ['approval', 'x-notify.approval', 0, 'dialog-question', 1],
+    ['blocked', 'x-notify.blocked', 7000, 'process-stop', 1],
     ['warning', 'x-notify.warning', 20000, 'dialog-warning', 1],
     ['info', 'x-notify.info', 7000, 'dialog-information', 1],
     ['success', 'x-notify.success', 5000, 'emblem-default', 1],

@@ -21,22 +21,29 @@ describe('the toast queue with maxVisibleToasts = 2', () => {
   const summaries = () => desktop.server.calls.map((call) => call.summary);
   const expireAll = () => [...desktop.server.open].forEach((id) => desktop.server.expire(id));
 
-  it('shows two, queues the rest critical first, and fills slots as toasts close', async () => {
+  it('shows two and queues the rest; a critical one shows at once in the oldest slot, which comes back first', async () => {
     await create({ title: 'one', message: 'm', type: 'blocked' });
     await create({ title: 'two', message: 'm', type: 'blocked' });
     await create({ title: 'three', message: 'm', type: 'blocked' });
-    await create({ title: 'urgent', message: 'm', type: 'blocked', priority: 'critical' });
     await desktop.server.until(() => desktop.server.calls.length === 2);
     await settle();
     assert.deepEqual(summaries(), ['one', 'two']);
 
-    desktop.server.expire(desktop.server.calls[0]!.id);
+    const one = desktop.server.calls[0]!.id;
+    await create({ title: 'urgent', message: 'm', type: 'blocked', priority: 'critical' });
     await desktop.server.until(() => desktop.server.calls.length === 3);
     assert.equal(desktop.server.calls[2]!.summary, 'urgent');
+    assert.ok(desktop.server.closeCalls.includes(one), "'one' gave up its place");
+    await desktop.server.until(() => desktop.server.open.size === 2);
+
+    desktop.server.expire(desktop.server.calls[2]!.id);
+    await desktop.server.until(() => desktop.server.calls.length === 4);
+    assert.equal(desktop.server.calls[3]!.summary, 'one', "'one' comes back before 'three'");
+    assert.equal(desktop.server.calls[3]!.replacesId, 0);
 
     desktop.server.expire(desktop.server.calls[1]!.id);
-    await desktop.server.until(() => desktop.server.calls.length === 4);
-    assert.equal(desktop.server.calls[3]!.summary, 'three');
+    await desktop.server.until(() => desktop.server.calls.length === 5);
+    assert.equal(desktop.server.calls[4]!.summary, 'three');
     assert.equal(desktop.server.open.size, 2);
     expireAll();
   });

@@ -77,6 +77,7 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
   it('registers an item that says nothing needs attention when nothing is active', async () => {
     assert.match(item, /^org\.kde\.StatusNotifierItem-\d+-1$/);
     assert.equal(await watcher.property(item, 'Status'), 'Active');
+    assert.equal(await watcher.property(item, 'IconName'), 'emblem-default');
     assert.equal(await watcher.property(item, 'Title'), 'Notify');
     assert.equal(await watcher.property(item, 'Id'), 'notify');
     assert.equal(await watcher.property(item, 'Menu'), '/MenuBar');
@@ -92,31 +93,45 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
   });
 
   it('needs attention with the count, the waiting agents and one menu entry per active notification', async () => {
+    // News, not a request: listed in the menu, never counted as waiting.
+    await broker.request('POST', '/v1/notifications', {
+      title: 'Build finished',
+      message: 'm',
+      agent: 'gemini',
+      type: 'completed',
+    });
     await broker.request('POST', '/v1/notifications', {
       title: 'Approve deploy',
       message: 'm',
+      type: 'input_required',
       agent: 'claude',
     });
     await broker.request('POST', '/v1/notifications', {
       title: 'Tests failed',
       message: 'm',
+      type: 'input_required',
       agent: 'codex',
     });
     await broker.request('POST', '/v1/notifications', {
       title: 'Pick a name',
       message: 'm',
+      type: 'input_required',
       agent: 'claude',
     });
     await eventually(async () => assert.equal(await watcher.property(item, 'Status'), 'NeedsAttention'));
+    // Hosts that ignore AttentionIconName draw IconName: it must not be the all-clear check.
+    assert.equal(await watcher.property(item, 'IconName'), 'dialog-warning');
+    assert.equal(await watcher.property(item, 'AttentionIconName'), 'dialog-warning');
     await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 3 waiting'));
     const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
     assert.equal(tooltip[2], '3 notifications wait');
     assert.equal(tooltip[3], 'Waiting: claude (2), codex');
     const menu = await watcher.layout(item);
-    assert.deepEqual(labels(menu).slice(0, 3), [
+    assert.deepEqual(labels(menu).slice(0, 4), [
       'claude: Pick a name',
       'codex: Tests failed',
       'claude: Approve deploy',
+      'gemini: Build finished',
     ]);
     assert.deepEqual(labels(childByLabel(menu, 'codex: Tests failed')), ['Resolve', 'Dismiss']);
   });
@@ -146,7 +161,7 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
     await eventually(async () =>
       assert.deepEqual(
         (await list()).map((n) => n.title),
-        ['Approve deploy'],
+        ['Approve deploy', 'Build finished'],
       ),
     );
   });
@@ -173,6 +188,7 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
       title: 'Look here',
       message: 'm',
       agent: `<a href="https://example.com">Eve</a> & 'Mallory'`,
+      type: 'input_required',
     });
     await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 2 waiting'));
     const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
@@ -217,7 +233,12 @@ describe('the tray icon when the panel starts after the broker, or restarts', ()
   });
 
   const create = (title: string) =>
-    broker.request('POST', '/v1/notifications', { title, message: 'm', agent: 'claude' });
+    broker.request('POST', '/v1/notifications', {
+      title,
+      message: 'm',
+      agent: 'claude',
+      type: 'input_required',
+    });
 
   it('logs one WARN line without a watcher and the broker keeps serving', async () => {
     const line = await waitForLog(broker.home, 'tray icon is off');
@@ -307,7 +328,12 @@ describe('the tray icon when the session bus itself restarts', () => {
   });
 
   const create = (title: string) =>
-    broker.request('POST', '/v1/notifications', { title, message: 'm', agent: 'claude' });
+    broker.request('POST', '/v1/notifications', {
+      title,
+      message: 'm',
+      agent: 'claude',
+      type: 'input_required',
+    });
 
   it('warns once, reconnects to the same address and registers with the watcher there', async () => {
     const item = watcher.registered[0]!;

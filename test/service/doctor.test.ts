@@ -6,14 +6,14 @@ import { startBroker, useBroker, type TempHome } from '../support/broker-process
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 
 /** No session bus, a stand-in player on PATH, and no systemd user manager: the same on every machine. */
-function doctorEnv(home: TempHome, withPlayer: boolean): NodeJS.ProcessEnv {
+function doctorEnv(home: TempHome, withPlayer: boolean, playerStatus = 0): NodeJS.ProcessEnv {
   const bin = join(home.home, 'bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'systemctl'), '#!/bin/sh\nexit 1\n');
   chmodSync(join(bin, 'systemctl'), 0o755);
   rmSync(join(bin, 'paplay'), { force: true });
   if (withPlayer) {
-    writeFileSync(join(bin, 'paplay'), '#!/bin/sh\nexit 0\n');
+    writeFileSync(join(bin, 'paplay'), `#!/bin/sh\nexit ${playerStatus}\n`);
     chmodSync(join(bin, 'paplay'), 0o755);
   }
   const env: NodeJS.ProcessEnv = { ...home.env, PATH: bin };
@@ -53,6 +53,16 @@ describe('notifyctl doctor', () => {
       /no agent runs Notify's hooks; 'notifyctl hooks install claude' \(or codex, gemini\)/,
     );
     assert.match(lines[7]!, /not installed; 'notifyctl service install' starts Notify at login$/);
+  });
+
+  it('warns when the sound player is installed but cannot play, with its exit status', async () => {
+    // A token the broker refuses: it cannot be asked, so this shell's player is tried instead.
+    const env = { ...doctorEnv(broker.home, true, 1), NOTIFY_TOKEN: 'not-the-token-at-all' };
+    const result = await runNotifyctl(['doctor'], { env });
+    assert.match(
+      result.stdout,
+      /^warn {2}sound {4}paplay exited with status 1, so sounds do not play; is a sound server \(PipeWire or PulseAudio\) running in this session\?$/m,
+    );
   });
 
   it('a wrong token fails the token line with what to do, exit 1', async () => {

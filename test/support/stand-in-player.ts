@@ -4,7 +4,8 @@ import { join } from 'node:path';
 
 /**
  * Real programs named like sound players (pw-play, aplay, ...) in a folder of their own: each run
- * appends one line, `program|arg|arg|...`, to a record file. Put `folder` alone on PATH.
+ * appends one line, `program|arg|arg|...`, to a record file, then exits with `exitStatus` (1: like
+ * paplay without a sound server). Put `folder` alone on PATH.
  */
 export interface StandInPlayers {
   folder: string;
@@ -15,7 +16,7 @@ export interface StandInPlayers {
   cleanup(): void;
 }
 
-export function createStandInPlayers(programs: readonly string[]): StandInPlayers {
+export function createStandInPlayers(programs: readonly string[], exitStatus = 0): StandInPlayers {
   const root = mkdtempSync(join(tmpdir(), 'notify-players-'));
   const folder = join(root, 'bin');
   const record = join(root, 'calls.txt');
@@ -24,7 +25,7 @@ export function createStandInPlayers(programs: readonly string[]): StandInPlayer
     const script = join(folder, program);
     writeFileSync(
       script,
-      `#!/bin/sh\n{ printf '%s' '${program}'; for arg in "$@"; do printf '|%s' "$arg"; done; printf '\\n'; } >> '${record}'\n`,
+      `#!/bin/sh\n{ printf '%s' '${program}'; for arg in "$@"; do printf '|%s' "$arg"; done; printf '\\n'; } >> '${record}'\nexit ${exitStatus}\n`,
     );
     chmodSync(script, 0o755);
   }

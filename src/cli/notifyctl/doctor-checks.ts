@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ForeignListenerError, HttpError } from '../../client/errors.js';
 import { NotifyClient } from '../../client/notify-client.js';
 import { readClientConfig } from '../notify/client-config.js';
 import { resolvePaths } from '../../config/paths.js';
-import { onPath, playersFor } from '../../presentation/sound-player.js';
+import { onPath, playersFor, runPlayer } from '../../presentation/sound-player.js';
 import type { PresentationReport } from '../../presentation/presentation-status.js';
 import { readDefinition, type ServiceManager } from '../../service/service-manager.js';
 import type { DoctorLineName } from './doctor-lines.js';
@@ -169,17 +172,54 @@ export async function checkDesktop(context: DoctorContext): Promise<Finding> {
   };
 }
 
-/** The players the broker itself would try, in its order (src/presentation/sound-player.ts). */
+/**
+ * The players the broker itself would try, in its order (src/presentation/sound-player.ts); the first
+ * found plays a twentieth of a second of silence, as the broker would play a tone: installed is not
+ * working (paplay without a sound server exits 1).
+ */
 export async function checkSound(context: DoctorContext): Promise<Finding> {
-  const players = playersFor(process.platform).map((player) => player.program);
-  const player = players.find((program) => onPath(program, context.env['PATH']));
-  return player
-    ? { name: 'sound', verdict: 'ok', text: `sounds play through ${player}` }
-    : {
-        name: 'sound',
-        verdict: 'warn',
-        text: `no sound player found (${players.join(', ')}); install pipewire-bin or pulseaudio-utils for sounds`,
-      };
+  const players = playersFor(process.platform);
+  const player = players.find(({ program }) => onPath(program, context.env['PATH']));
+  if (!player)
+    return {
+      name: 'sound',
+      verdict: 'warn',
+      text: `no sound player found (${players.map(({ program }) => program).join(', ')}); install pipewire-bin or pulseaudio-utils for sounds`,
+    };
+  const folder = mkdtempSync(join(tmpdir(), 'notify-doctor-'));
+  try {
+    const silence = join(folder, 'silence.wav');
+    writeFileSync(silence, silentWav());
+    const outcome = await runPlayer(player, silence, context.env);
+    return outcome.played
+      ? { name: 'sound', verdict: 'ok', text: `sounds play through ${player.program}` }
+      : {
+          name: 'sound',
+          verdict: 'warn',
+          text: `${player.program} ${outcome.failure}, so sounds do not play; is a sound server (PipeWire or PulseAudio) running in this session?`,
+        };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** 50 ms of silence as a WAV file: 8 kHz, 16-bit mono PCM. */
+function silentWav(): Buffer {
+  const samples = 400;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0, 'ascii');
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8, 'ascii');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(16000, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'ascii');
+  wav.writeUInt32LE(samples * 2, 40);
+  return wav;
 }
 
 export async function checkService(context: DoctorContext): Promise<Finding> {

@@ -31,7 +31,7 @@ export const DOCTOR_LINES = [
   {
     name: 'sound',
     checks:
-      'only when the broker cannot be asked: a sound player is on the PATH (pw-play, paplay, aplay, ffplay, afplay)',
+      'only when the broker cannot be asked: a sound player is on the PATH (pw-play, paplay, aplay, ffplay, afplay) and plays 50 ms of silence (exit status 0)',
   },
   {
     name: 'hooks',

@@ -13,6 +13,8 @@ const SET_FLAGS: FlagTable = {
   '--lifetime': { kind: 'value', name: 'lifetime' },
   '--icon': { kind: 'value', name: 'icon' },
   '--sound': { kind: 'value', name: 'sound' },
+  '--needs-person': { kind: 'value', name: 'needsPerson' },
+  '--resolve-after': { kind: 'value', name: 'resolveAfter' },
   '--enabled': { kind: 'switch', name: 'enabled' },
   '--disabled': { kind: 'switch', name: 'disabled' },
 };
@@ -24,6 +26,8 @@ export function formatType(entry: TypeEntry): string {
     entry.lifetimeSeconds !== undefined && `lifetime=${entry.lifetimeSeconds}s`,
     entry.icon !== undefined && `icon=${entry.icon}`,
     entry.sound !== undefined && `sound=${entry.sound}`,
+    entry.needsPerson !== undefined && `needs-person=${entry.needsPerson ? 'yes' : 'no'}`,
+    entry.resolveAfterMinutes !== undefined && `resolve-after=${entry.resolveAfterMinutes}m`,
   ].filter(Boolean);
   return [
     entry.id.padEnd(22),
@@ -69,6 +73,23 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
       next.lifetimeSeconds = seconds;
     }
   }
+  const needs = text('needsPerson');
+  if (needs !== undefined) {
+    const answer = needs.trim().toLowerCase();
+    if (answer === 'default') delete next.needsPerson;
+    else if (answer === 'yes' || answer === 'no') next.needsPerson = answer === 'yes';
+    else throw new CliError('--needs-person must be yes or no (or default).');
+  }
+  const resolveAfter = text('resolveAfter');
+  if (resolveAfter !== undefined) {
+    if (clear(resolveAfter)) delete next.resolveAfterMinutes;
+    else {
+      const minutes = /^\d+(\.\d+)?$/.test(resolveAfter.trim()) ? Number(resolveAfter) : NaN;
+      if (Number.isNaN(minutes))
+        throw new CliError('--resolve-after must be a number of minutes, 0 for "never" (or default).');
+      next.resolveAfterMinutes = minutes;
+    }
+  }
   for (const field of ['icon', 'sound'] as const) {
     const value = text(field);
     if (value === undefined) continue;
@@ -84,11 +105,17 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
 
 function definitionOf(entry: TypeEntry | undefined): TypeDefinitionBody {
   if (!entry) return {};
-  const { enabled, defaultPriority, lifetimeSeconds, icon, sound } = entry;
+  const { enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes } = entry;
   return Object.fromEntries(
-    Object.entries({ enabled, defaultPriority, lifetimeSeconds, icon, sound }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    Object.entries({
+      enabled,
+      defaultPriority,
+      lifetimeSeconds,
+      icon,
+      sound,
+      needsPerson,
+      resolveAfterMinutes,
+    }).filter(([, v]) => v !== undefined),
   );
 }
 
@@ -107,7 +134,8 @@ const SUBCOMMANDS: Subcommand[] = [
   },
   {
     name: 'set',
-    synopsis: '<id> [--priority P] [--lifetime S] [--icon NAME] [--sound NAME] [--enabled|--disabled]',
+    synopsis:
+      '<id> [--priority P] [--lifetime S] [--icon NAME] [--sound NAME] [--needs-person yes|no] [--resolve-after M] [--enabled|--disabled]',
     summary: 'create a type or change the given fields of one',
     flags: SET_FLAGS,
     run: async (client, parsed) => {

@@ -8,7 +8,7 @@ import { trayState } from './tray-model.js';
 const record = (id: string, title: string): NotificationRecord =>
   notificationRecord({ id, agent: 'claude', title });
 
-const off = { pauseNotifications: false, doNotDisturb: false };
+const off = { pauseNotifications: false, doNotDisturb: false, types: {} };
 
 const idOf = (menu: NumberedEntry[], label: string, child?: string): number => {
   const entry = menu.find((candidate) => candidate.label === label)!;

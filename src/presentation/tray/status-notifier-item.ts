@@ -39,7 +39,7 @@ export class StatusNotifierItem extends DbusObject {
     return this.state?.status ?? 'Active';
   }
   get IconName(): string {
-    return 'emblem-default';
+    return this.state?.icon ?? 'emblem-default';
   }
   get AttentionIconName(): string {
     return 'dialog-warning';

@@ -4,10 +4,10 @@ import { notificationRecord } from '../../../test/support/notification-record.js
 import type { NotificationRecord } from '../../domain/notification.js';
 import { trayState } from './tray-model.js';
 
-const record = (id: string, agent: string, title: string): NotificationRecord =>
-  notificationRecord({ id, agent, title });
+const record = (id: string, agent: string, title: string, type = 'input_required'): NotificationRecord =>
+  notificationRecord({ id, agent, title, type });
 
-const off = { pauseNotifications: false, doNotDisturb: false };
+const off = { pauseNotifications: false, doNotDisturb: false, types: {} };
 
 describe('trayState', () => {
   const cases: [string, NotificationRecord[], string, string, string, string][] = [
@@ -39,6 +39,28 @@ describe('trayState', () => {
     });
   }
 
+  it('counts only what needs a person: news types are listed, not waiting', () => {
+    const active = [
+      record('a', 'claude', 'Build done', 'completed'),
+      record('b', 'codex', 'FYI', 'info'),
+      record('c', 'claude', 'May I?', 'permission_required'),
+      record('d', 'codex', 'Deployed', 'deploy'),
+    ];
+    const plain = trayState(active, off);
+    assert.deepEqual(
+      [plain.status, plain.icon, plain.title, plain.tooltipText],
+      ['NeedsAttention', 'dialog-warning', 'Notify: 1 waiting', 'Waiting: claude'],
+    );
+    assert.equal(plain.menu.filter((entry) => entry.key.startsWith('notification:')).length, 4);
+    const news = trayState(active.slice(0, 2), off);
+    assert.deepEqual([news.status, news.icon, news.title], ['Active', 'emblem-default', 'Notify']);
+    const deployNeedsPerson = trayState(active, {
+      ...off,
+      types: { deploy: { enabled: true, needsPerson: true } },
+    });
+    assert.equal(deployNeedsPerson.title, 'Notify: 2 waiting');
+  });
+
   it('gives each notification Resolve and Dismiss entries that name it', () => {
     const state = trayState([record('n1', 'claude', 'Approve')], off);
     const entry = state.menu[0]!;
@@ -64,7 +86,7 @@ describe('trayState', () => {
   });
 
   it('checks pause and do not disturb when on, and their click turns them off', () => {
-    const state = trayState([], { pauseNotifications: true, doNotDisturb: true });
+    const state = trayState([], { pauseNotifications: true, doNotDisturb: true, types: {} });
     const pause = state.menu.find((entry) => entry.label === 'Pause notifications')!;
     const dnd = state.menu.find((entry) => entry.label === 'Do not disturb')!;
     assert.equal(pause.checked, true);

@@ -1,4 +1,6 @@
+import { needsPerson } from '../../domain/attention.js';
 import type { NotificationRecord } from '../../domain/notification.js';
+import type { TypeCatalog } from '../../domain/type-definition.js';
 
 /** One entry of the tray's menu (com.canonical.dbusmenu), with what clicking it does. */
 export interface MenuEntry {
@@ -22,6 +24,12 @@ export type TrayCommand =
 export interface TrayState {
   /** StatusNotifierItem Status: NeedsAttention while anything is active. */
   status: 'Active' | 'NeedsAttention';
+  /**
+   * The icon for that status. Also the IconName itself, not only AttentionIconName: many hosts
+   * (gtk-sni-tray, some waybar builds) ignore the attention icon and would draw a green check while
+   * notifications wait.
+   */
+  icon: 'dialog-warning' | 'emblem-default';
   title: string;
   tooltipTitle: string;
   tooltipText: string;
@@ -31,6 +39,7 @@ export interface TrayState {
 export interface TraySettings {
   pauseNotifications: boolean;
   doNotDisturb: boolean;
+  types: TypeCatalog;
 }
 
 const MAX_LISTED = 20;
@@ -69,11 +78,15 @@ function menuMessage(message: string): string {
   return `${characters.slice(0, MAX_MENU_MESSAGE).join('')}… [cut: ${characters.length - MAX_MENU_MESSAGE} more characters]`;
 }
 
-/** What the tray shows for these active notifications (newest first) and settings. Pure. */
+/**
+ * What the tray shows for these active notifications (newest first) and settings. Pure. Only those
+ * whose type needs a person count as waiting (issue 20); the menu lists every active one.
+ */
 export function trayState(active: NotificationRecord[], settings: TraySettings): TrayState {
-  const count = active.length;
+  const needing = active.filter((record) => needsPerson(record.type, settings.types));
+  const count = needing.length;
   const waiting = new Map<string, number>();
-  for (const record of active) waiting.set(record.agent, (waiting.get(record.agent) ?? 0) + 1);
+  for (const record of needing) waiting.set(record.agent, (waiting.get(record.agent) ?? 0) + 1);
   const agents = [...waiting].map(([agent, n]) => (n > 1 ? `${agent} (${n})` : agent));
 
   const items: MenuEntry[] = active.slice(0, MAX_LISTED).map((record) => ({
@@ -81,12 +94,14 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
     label: `${record.agent}: ${record.title}`,
     children: record.actions ? answerEntries(record) : statusEntries(record.id),
   }));
-  if (count === 0) items.push({ key: 'nothing', label: 'Nothing needs your attention', enabled: false });
-  if (count > MAX_LISTED)
-    items.push({ key: 'more', label: `and ${count - MAX_LISTED} more`, enabled: false });
+  if (active.length === 0)
+    items.push({ key: 'nothing', label: 'Nothing needs your attention', enabled: false });
+  if (active.length > MAX_LISTED)
+    items.push({ key: 'more', label: `and ${active.length - MAX_LISTED} more`, enabled: false });
 
   return {
     status: count > 0 ? 'NeedsAttention' : 'Active',
+    icon: count > 0 ? 'dialog-warning' : 'emblem-default',
     title: count > 0 ? `Notify: ${count} waiting` : 'Notify',
     tooltipTitle:
       count === 0

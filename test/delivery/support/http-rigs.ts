@@ -108,7 +108,7 @@ export const ntfyRig: ProviderRig = {
         assert.deepEqual(body, {
           topic: 'notify-alerts',
           title: op.notification.title,
-          message: op.notification.message,
+          message: `${op.notification.message}\n\nci-agent · notify`,
           priority: 4,
           tags: ['warning'],
           click: 'https://example.com/runs/7',
@@ -163,7 +163,7 @@ export const gotifyRig: ProviderRig = {
         assert.equal(request.headers['x-gotify-key'], appToken);
         assert.deepEqual(JSON.parse(request.body), {
           title: op.notification.title,
-          message: op.notification.message,
+          message: `${op.notification.message}\n\nci-agent · notify`,
           priority: 8,
           extras: {
             'notify::delivery': { idempotencyKey: op.idempotencyKey },

@@ -102,7 +102,7 @@ export const appriseRig: ProviderRig = {
         const body = JSON.parse(request.body) as Record<string, unknown>;
         assert.equal(body.version, '1.0');
         assert.equal(body.title, op.notification.title);
-        assert.equal(body.message, op.notification.message);
+        assert.equal(body.message, `${op.notification.message}\n\nci-agent · notify`);
         assert.equal(body.type, 'warning');
       },
       close: () => receiver.close(),

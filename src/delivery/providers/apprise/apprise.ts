@@ -5,6 +5,7 @@ import type {
   ProviderKind,
   SettingDeclaration,
 } from '../../provider.js';
+import { bodyText } from '../../body-text.js';
 import { requiredString } from '../../setting-values.js';
 import { dyingWithParent, onPath } from './parent-death.js';
 
@@ -59,8 +60,7 @@ function appriseType(type: string): string {
 /** Title in argv (it is not secret), the body on stdin, the URL in the environment (owner-readable only). */
 function invocation(n: OutboundNotification): { args: string[]; stdin: string } {
   const args = ['--notification-type', appriseType(n.type), '--input-format', 'text'];
-  if (n.message === undefined) return { args, stdin: n.title };
-  return { args: [...args, '--title', n.title], stdin: n.message };
+  return { args: [...args, '--title', n.title], stdin: bodyText(n) };
 }
 
 /**

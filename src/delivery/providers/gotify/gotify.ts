@@ -1,4 +1,5 @@
 import type { Priority } from '../../../domain/priority.js';
+import { bodyText } from '../../body-text.js';
 import { sendHttp } from '../../http-delivery.js';
 import type { DeliveryOperation, ProviderKind, SettingDeclaration, SettingValues } from '../../provider.js';
 import { flag, optionalString, requiredString } from '../../setting-values.js';
@@ -61,7 +62,7 @@ function messageBody(operation: DeliveryOperation, settings: SettingValues): str
   };
   return JSON.stringify({
     title: n.title,
-    message: n.message ?? n.title,
+    message: bodyText(n),
     priority: PRIORITY[n.priority],
     extras,
   });

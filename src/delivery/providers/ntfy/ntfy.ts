@@ -1,4 +1,5 @@
 import type { Priority } from '../../../domain/priority.js';
+import { bodyText } from '../../body-text.js';
 import { sendHttp } from '../../http-delivery.js';
 import type { DeliveryOperation, ProviderKind, SettingDeclaration, SettingValues } from '../../provider.js';
 import { basicAuthorization, optionalString, requiredString } from '../../setting-values.js';
@@ -87,10 +88,10 @@ function publishBody(
   click?: string,
 ): string {
   const n = operation.notification;
-  const text = n.message === undefined ? { message: n.title } : { title: n.title, message: n.message };
   return JSON.stringify({
     topic,
-    ...text,
+    title: n.title,
+    message: bodyText(n),
     priority: PRIORITY[n.priority],
     tags: [TYPE_TAGS[n.type] ?? n.type],
     ...(click === undefined ? {} : { click }),

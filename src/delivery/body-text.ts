@@ -1,0 +1,12 @@
+import { originLine } from '../domain/origin.js';
+import type { OutboundNotification } from './provider.js';
+
+/**
+ * A message service's text: the message (when the route includes it), then who sent it on a line of
+ * its own, as the toast shows it; the title goes in the service's own title field. A blank line keeps
+ * the two apart where the text is read as Markdown.
+ */
+export function bodyText(notification: OutboundNotification): string {
+  const origin = originLine(notification);
+  return notification.message === undefined ? origin : `${notification.message}\n\n${origin}`;
+}
