@@ -211,7 +211,7 @@ async function drainRate(url: string): Promise<number> {
       outbox,
       providers,
       // The delivery thread with notifyd's own providers.
-      deliverer: new WorkerDeliverer(REGISTRY_MODULE, { error: (line) => console.error(line) }),
+      deliverer: new WorkerDeliverer(REGISTRY_MODULE, { error: (line) => console.error(line), info() {} }),
       vault,
       clock: Date.now,
       random: Math.random,

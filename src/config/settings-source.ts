@@ -1,4 +1,4 @@
-import { unwatchFile, watchFile } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readConfig } from './config-file.js';
 import type { Settings } from './settings.js';
 
@@ -9,13 +9,16 @@ export interface SettingsEvents {
 
 /**
  * The live settings: every value but the port is refreshed when config.json changes.
- * Polling (fs.watchFile) survives editors and atomic renames that replace the file's inode.
+ * Polling the file's identity (inode, size, times) survives editors and atomic renames that replace
+ * the inode. The first identity is taken when the settings are read, not when watching starts
+ * (fs.watchFile takes its own first look later, so a change made in between went unnoticed for good).
  */
 export class SettingsSource {
   #current: Settings;
   /** The port config.json held at start: a later change of it is what needs a restart. */
   readonly #filePort: number;
-  #watching = false;
+  #identity: string;
+  #poll: NodeJS.Timeout | undefined;
   #events: SettingsEvents = { onReload: () => {}, onProblem: () => {} };
 
   /** `port`, when given, is the port in force instead of the file's (notifyd --port or NOTIFY_PORT). */
@@ -24,6 +27,7 @@ export class SettingsSource {
     initial: Settings,
     port?: number,
   ) {
+    this.#identity = identityOf(file);
     this.#filePort = initial.port;
     this.#current = port === undefined ? initial : { ...initial, port };
   }
@@ -33,14 +37,20 @@ export class SettingsSource {
   }
 
   watch(events: SettingsEvents, intervalMs = 500): void {
-    this.#watching = true;
     this.#events = events;
-    watchFile(this.file, { interval: intervalMs, persistent: false }, () => this.reload(events));
+    clearInterval(this.#poll);
+    this.#poll = setInterval(() => {
+      const identity = identityOf(this.file);
+      if (identity === this.#identity) return;
+      this.#identity = identity;
+      this.reload(events);
+    }, intervalMs);
+    this.#poll.unref();
   }
 
   stop(): void {
-    if (this.#watching) unwatchFile(this.file);
-    this.#watching = false;
+    clearInterval(this.#poll);
+    this.#poll = undefined;
   }
 
   /** Re-reads the file now, reporting to the watcher's events: a change the broker wrote applies at once. */
@@ -76,4 +86,10 @@ export class SettingsSource {
     this.#current = merged;
     if (changed.length > 0) events.onReload(changed);
   }
+}
+
+/** What changes when the file is written, replaced or removed. */
+function identityOf(file: string): string {
+  const stat = statSync(file, { throwIfNoEntry: false, bigint: true });
+  return stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'missing';
 }

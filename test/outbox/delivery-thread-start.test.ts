@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { readLog } from '../support/broker-log.js';
 import { startBroker, type BrokerProcess } from '../support/broker-process.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { waitFor } from '../support/wait-for.js';
 
-/** The worker threads of a process: Node names their OS threads "WorkerThread" (Linux /proc). */
-function workerThreads(broker: BrokerProcess): number {
-  const pid = broker.child.pid!;
-  return readdirSync(`/proc/${pid}/task`).filter(
-    (tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === 'WorkerThread',
-  ).length;
+/** How many times the broker started its delivery thread, by its log (every run of that home). */
+function threadStarts(broker: BrokerProcess): number {
+  return readLog(broker.home)
+    .split('\n')
+    .filter((line) => line.includes('outbox: the delivery thread started')).length;
 }
 
 async function call(broker: BrokerProcess, path: string, body: unknown = {}): Promise<{ id: string }> {
@@ -35,15 +34,15 @@ describe('the delivery thread of notifyd', () => {
         name: 'hook',
         settings: { url: receiver.url },
       });
-      assert.equal(workerThreads(broker), 0, 'no delivery thread while no provider is enabled');
+      assert.equal(threadStarts(broker), 0, 'no delivery thread while no provider is enabled');
       await call(broker, `/v1/providers/${provider.id}/enable`);
-      await waitFor(() => workerThreads(broker) === 1, 'the delivery thread after enabling a provider');
+      await waitFor(() => threadStarts(broker) === 1, 'the delivery thread after enabling a provider');
     } finally {
       await broker.stop();
     }
     const restarted = await startBroker({ home: broker.home });
     try {
-      await waitFor(() => workerThreads(restarted) === 1, 'the delivery thread at start');
+      await waitFor(() => threadStarts(restarted) === 2, 'the delivery thread at start');
       assert.equal(receiver.received.length, 0, 'started without any delivery');
     } finally {
       await restarted.stop();

@@ -39,7 +39,7 @@ async function withDeliverer(
   kindsModule: string,
   use: (deliverer: WorkerDeliverer) => Promise<void>,
 ): Promise<void> {
-  const deliverer = new WorkerDeliverer(kindsModule, { error() {} });
+  const deliverer = new WorkerDeliverer(kindsModule, { error() {}, info() {} });
   try {
     await use(deliverer);
   } finally {

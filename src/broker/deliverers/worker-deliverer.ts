@@ -26,7 +26,7 @@ export class WorkerDeliverer implements Deliverer {
 
   constructor(
     private readonly kindsModule: string,
-    private readonly log: Pick<Logger, 'error'>,
+    private readonly log: Pick<Logger, 'error' | 'info'>,
   ) {}
 
   attempt(request: AttemptRequest, stop: AbortSignal): Promise<DeliveryResult> {
@@ -78,6 +78,7 @@ export class WorkerDeliverer implements Deliverer {
         if (pending.thread === thread) pending.finish({ outcome: 'retry', reason: 'delivery_thread_exited' });
     });
     this.#thread = thread;
+    this.log.info('outbox: the delivery thread started');
     return thread;
   }
 }
