@@ -18,7 +18,12 @@ export const hookCommand: NotifyctlCommand = {
       return 0;
     }
     const { runHook } = await import('./hook/run-hook.js');
-    await runHook(tool, rest, process.env);
+    const { readHookOptions } = await import('./hook/hook-options.js');
+    const { options, args: payloadArgs } = readHookOptions(rest);
+    const output = await runHook(tool, payloadArgs, process.env, options);
+    // A long-poll still open must not hold the process once the answer is out.
+    if (output !== undefined) process.stdout.write(output, () => process.exit(0));
+    else process.exit(0);
     return 0;
   },
 };

@@ -9,9 +9,9 @@ export const HOOK_SENDERS: Readonly<Record<HookTool, { id: string; name: string 
 };
 
 /** Spec "Limits": ARC keys, instance and session ids 100, project 200, cwd 1024, message 4000. */
-const MAX_ID = 100;
-const MAX_PROJECT = 200;
-const MAX_CWD = 1024;
+export const MAX_ID = 100;
+export const MAX_PROJECT = 200;
+export const MAX_CWD = 1024;
 const MAX_MESSAGE = 4000;
 
 export interface HookEventInput {

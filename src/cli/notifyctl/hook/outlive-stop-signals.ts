@@ -13,8 +13,16 @@ import { logHookLine } from './hook-log.js';
 const STOP_GRACE_MS = 2000;
 
 let deadline: NodeJS.Timeout | undefined;
+let stopped: (signal: NodeJS.Signals) => void = () => {};
+
+/**
+ * Settles with the first stop signal. A permission hook that waits for the person's answer gives up
+ * waiting then: the person answered in the terminal, and the tool is done with the hook.
+ */
+export const stopRequested = new Promise<NodeJS.Signals>((resolve) => (stopped = resolve));
 
 function finishFirst(signal: NodeJS.Signals): void {
+  stopped(signal);
   deadline ??= setTimeout(() => {
     logHookLine('WARN', `hook: still not done ${STOP_GRACE_MS} ms after ${signal}; exiting`);
     process.exit(0);

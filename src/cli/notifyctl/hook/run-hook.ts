@@ -1,12 +1,21 @@
-import { resolvePaths } from '../../../config/paths.js';
 import { ForeignListenerError } from '../../../client/errors.js';
 import { sendRequest } from '../../../client/transport.js';
-import { toArcEnvelope } from '../../../domain/hooks/arc-event.js';
+import {
+  HOOK_SENDERS,
+  MAX_CWD,
+  MAX_ID,
+  MAX_PROJECT,
+  sessionKey,
+  toArcEnvelope,
+} from '../../../domain/hooks/arc-event.js';
 import { readClaudePayload } from '../../../domain/hooks/claude.js';
 import { readCodexNotifyArgument, readCodexPayload } from '../../../domain/hooks/codex.js';
 import type { HookDecision, HookTool } from '../../../domain/hooks/decision.js';
 import { readGeminiPayload } from '../../../domain/hooks/gemini.js';
-import { isPort, readClientConfig } from '../../notify/client-config.js';
+import { isAnsweringTool, readPermissionQuestion } from '../../../domain/hooks/permission-request.js';
+import { askPermission } from './ask-permission.js';
+import { brokerConnection } from './broker-connection.js';
+import type { HookOptions } from './hook-options.js';
 import { logHookLine } from './hook-log.js';
 import { projectName } from './project-name.js';
 import { readStdinPayload } from './read-payload.js';
@@ -18,7 +27,6 @@ import { readStdinPayload } from './read-payload.js';
 const HTTP_TIMEOUT_MS = 500;
 /** How long the hook reads stdin in all before it goes on with what it has. */
 const STDIN_DEADLINE_MS = 1000;
-const DEFAULT_PORT = 47821;
 
 const READERS: Readonly<Record<HookTool, (payload: unknown) => HookDecision>> = {
   claude: readClaudePayload,
@@ -28,25 +36,52 @@ const READERS: Readonly<Record<HookTool, (payload: unknown) => HookDecision>> = 
 
 /**
  * `notifyctl hook <tool>`: read the tool's hook payload, send the ARC event it means to the broker,
- * leave one log line. Never throws, never writes to stdout or stderr: whatever happens the agent sees
- * a hook that exits 0 with nothing to say (docs/agents.md).
+ * leave one log line. Never throws, never writes to stderr: whatever happens the agent sees a hook
+ * that exits 0. The one thing it may print is returned: a permission answer the person gave
+ * (docs/agents.md "Permission answers"); everything else has nothing to say.
  */
 export async function runHook(
   tool: HookTool,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
-): Promise<void> {
+  options: HookOptions = {},
+): Promise<string | undefined> {
+  const started = Date.now();
   let decision: HookDecision | undefined;
   try {
-    decision = await readDecision(tool, args);
-    if (decision === undefined)
-      return logHookLine('WARN', `hook ${tool}: payload is not a JSON object; ignored`, env);
+    const payload = await readPayload(tool, args);
+    decision = payload === undefined ? undefined : payload.read(payload.value);
+    if (decision === undefined || payload === undefined) {
+      logHookLine('WARN', `hook ${tool}: payload is not a JSON object; ignored`, env);
+      return undefined;
+    }
     const where = `hook ${tool} ${decision.event}`;
-    if (decision.todo.action === 'ignore') return logHookLine('INFO', `${where}: nothing to do`, env);
-    if (decision.session === undefined)
-      return logHookLine('WARN', `${where}: payload names no session; ignored`, env);
+    if (decision.todo.action === 'ignore') {
+      logHookLine('INFO', `${where}: nothing to do`, env);
+      return undefined;
+    }
+    if (decision.session === undefined) {
+      logHookLine('WARN', `${where}: payload names no session; ignored`, env);
+      return undefined;
+    }
     const project = projectName(decision.cwd);
     const digest = await digestOfLongSession(decision.session);
+    const wait = options.answerWaitSeconds;
+    if (wait !== undefined && decision.event === 'PermissionRequest' && isAnsweringTool(tool)) {
+      return await askPermission({
+        tool,
+        question: readPermissionQuestion(tool, payload.value),
+        identity: {
+          key: sessionKey(tool, decision.session, () => digest),
+          agent: HOOK_SENDERS[tool].id,
+          agentInstance: decision.session.length <= MAX_ID ? decision.session : digest,
+          ...(project !== undefined && project.length <= MAX_PROJECT && { project }),
+          ...(decision.cwd !== undefined && decision.cwd.length <= MAX_CWD && { cwd: decision.cwd }),
+        },
+        deadline: started + wait * 1000,
+        env,
+      });
+    }
     const envelope = toArcEnvelope({
       tool,
       decision: { ...decision, session: decision.session },
@@ -62,6 +97,7 @@ export async function runHook(
     const where = decision ? `hook ${tool} ${decision.event}` : `hook ${tool}`;
     logHookLine('ERROR', `${where}: ${(error as Error).name}`, env);
   }
+  return undefined;
 }
 
 /**
@@ -79,15 +115,20 @@ async function digestOfLongSession(session: string): Promise<string> {
   return createHash('sha256').update(session).digest('hex').slice(0, 40);
 }
 
-async function readDecision(tool: HookTool, args: readonly string[]): Promise<HookDecision | undefined> {
+interface Payload {
+  value: object;
+  read: (payload: unknown) => HookDecision;
+}
+
+async function readPayload(tool: HookTool, args: readonly string[]): Promise<Payload | undefined> {
   const argument = args.at(-1);
   if (tool === 'codex' && argument !== undefined) {
     const parsed = parseObject(argument);
-    return parsed === undefined ? undefined : readCodexNotifyArgument(parsed);
+    return parsed === undefined ? undefined : { value: parsed, read: readCodexNotifyArgument };
   }
   const text = await readStdinPayload(STDIN_DEADLINE_MS);
   const parsed = text === undefined ? undefined : parseObject(text);
-  return parsed === undefined ? undefined : READERS[tool](parsed);
+  return parsed === undefined ? undefined : { value: parsed, read: READERS[tool] };
 }
 
 function parseObject(text: string): object | undefined {
@@ -109,7 +150,7 @@ interface PostOutcome {
  * config.json). A 404 on a resolve only means nothing was open: that is fine, not a failure.
  */
 async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutcome> {
-  const { port, token } = connection(env);
+  const { port, token } = brokerConnection(env);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
   try {
@@ -129,14 +170,4 @@ async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutco
     if (error instanceof ForeignListenerError) return { ok: false, detail: `not sent: ${error.message}` };
     return { ok: false, detail: `broker unreachable on port ${port} (${(error as Error).name})` };
   }
-}
-
-function connection(env: NodeJS.ProcessEnv): { port: number; token?: string } {
-  const envPort = Number(env['NOTIFY_PORT']?.trim() || NaN);
-  const envToken = env['NOTIFY_TOKEN']?.trim() || undefined;
-  const read = isPort(envPort) && envToken ? undefined : readClientConfig(resolvePaths(env).configFile);
-  const config = read?.state === 'found' ? read.config : {};
-  const port = isPort(envPort) ? envPort : (config.port ?? DEFAULT_PORT);
-  const token = envToken ?? config.authToken;
-  return token === undefined ? { port } : { port, token };
 }

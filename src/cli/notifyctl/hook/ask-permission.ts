@@ -1,0 +1,148 @@
+import { ForeignListenerError } from '../../../client/errors.js';
+import { NotifyClient } from '../../../client/notify-client.js';
+import type { NotificationDto } from '../../../client/api-types.js';
+import { permissionDecision } from '../../../domain/hooks/permission-decision.js';
+import type { AnsweringTool, PermissionQuestion } from '../../../domain/hooks/permission-request.js';
+import { brokerConnection } from './broker-connection.js';
+import { logHookLine } from './hook-log.js';
+import { stopRequested } from './outlive-stop-signals.js';
+
+/** As for every hook request: a silent broker must not hold the agent (run-hook.ts). */
+const HTTP_TIMEOUT_MS = 500;
+/** The broker's long-poll holds at most this long; the hook asks again until its own deadline. */
+const MAX_POLL_SECONDS = 120;
+/** A long-poll's answer may take this much longer than the wait it asked for. */
+const POLL_SLACK_MS = 2000;
+
+export interface PermissionAsk {
+  tool: AnsweringTool;
+  question: PermissionQuestion;
+  /** The native create's other fields: key, agent, agentInstance, project, cwd. */
+  identity: { key: string; agent: string; agentInstance: string; project?: string; cwd?: string };
+  /** When to stop waiting and leave the decision to the tool's own dialog (epoch ms). */
+  deadline: number;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Raises the permission request with its choices through the native API (ARC 0.1 events carry no
+ * actions), on the session's key, so later events of the session resolve it as they resolve any
+ * other condition; then waits for the person's answer. Returns the decision JSON for the tool's
+ * stdout, or undefined: no answer by the deadline, a broker that is down or says anything unexpected,
+ * a request resolved or dismissed without an answer, or a stop signal (the person answered in the
+ * terminal; the request is then resolved on the way out so it closes everywhere).
+ */
+export async function askPermission(ask: PermissionAsk): Promise<string | undefined> {
+  const where = `hook ${ask.tool} PermissionRequest`;
+  const { port, token } = brokerConnection(ask.env);
+  const client = (timeoutMs: number) =>
+    new NotifyClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeoutMs,
+      ...(token !== undefined && { token }),
+    });
+  let stop: NodeJS.Signals | undefined;
+  void stopRequested.then((signal) => (stop = signal));
+  let created: NotificationDto;
+  try {
+    created = await client(HTTP_TIMEOUT_MS).create({
+      ...ask.identity,
+      ...notificationOf(ask.question),
+      actions: ask.question.actions,
+    });
+  } catch (error) {
+    logHookLine('WARN', `${where}: ask -> ${failure(error, port)}`, ask.env);
+    return undefined;
+  }
+  logHookLine('INFO', `${where}: ask -> notification ${created.id}, waiting for the answer`, ask.env);
+  const outcome = await Promise.race([
+    waitForAnswer(created.id, ask.deadline, client),
+    stopRequested.then((signal) => ({ stopped: signal }) as const),
+  ]);
+  if ('stopped' in outcome || stop !== undefined) {
+    const signal = 'stopped' in outcome ? outcome.stopped : stop!;
+    const closed = await client(HTTP_TIMEOUT_MS)
+      .setStatus(created.id, 'resolved')
+      .then(
+        () => 'resolved it',
+        (error: unknown) => `could not resolve it (${failure(error, port)})`,
+      );
+    logHookLine('INFO', `${where}: ${signal} while waiting (answered in the terminal); ${closed}`, ask.env);
+    return undefined;
+  }
+  if ('failed' in outcome) {
+    logHookLine('WARN', `${where}: waiting -> ${failure(outcome.failed, port)}`, ask.env);
+    return undefined;
+  }
+  const answered = outcome.notification;
+  if (answered === undefined) {
+    // The buttons would now answer nobody: the request stays, without them, for the terminal.
+    const left = await client(HTTP_TIMEOUT_MS)
+      .create({
+        ...ask.identity,
+        ...notificationOf(ask.question),
+        message: `${ask.question.message}${TERMINAL}`,
+      })
+      .then(
+        () => 'the request stays without its buttons',
+        (error: unknown) => `could not take its buttons away (${failure(error, port)})`,
+      );
+    logHookLine(
+      'INFO',
+      `${where}: no answer by the hook's deadline; the tool's dialog decides; ${left}`,
+      ask.env,
+    );
+    return undefined;
+  }
+  if (answered.answer === undefined) {
+    logHookLine('INFO', `${where}: ${answered.status} without an answer; the tool's dialog decides`, ask.env);
+    return undefined;
+  }
+  const decision = permissionDecision(ask.tool, ask.question, answered.answer);
+  const what = `answer ${answered.answer.action} from ${answered.answer.surface}`;
+  logHookLine(
+    decision ? 'INFO' : 'WARN',
+    `${where}: ${what}${decision ? '' : ' offers no decision; the tool decides'}`,
+    ask.env,
+  );
+  return decision === undefined ? undefined : JSON.stringify(decision);
+}
+
+/** Said once the hook no longer waits: only the tool's own dialog can answer now. */
+const TERMINAL = '\n\nAnswer in the terminal.';
+
+function notificationOf(question: PermissionQuestion) {
+  return {
+    title: question.title,
+    message: question.message,
+    type: 'permission_required',
+    priority: 'high',
+  } as const;
+}
+
+type WaitOutcome = { notification: NotificationDto | undefined } | { failed: unknown };
+
+/** Long-polls until the notification is answered, resolved or dismissed, or until the deadline. */
+async function waitForAnswer(
+  id: string,
+  deadline: number,
+  client: (timeoutMs: number) => NotifyClient,
+): Promise<WaitOutcome> {
+  try {
+    for (;;) {
+      const seconds = Math.min(MAX_POLL_SECONDS, Math.floor((deadline - Date.now()) / 1000));
+      if (seconds < 1) return { notification: undefined };
+      const notification = await client(seconds * 1000 + POLL_SLACK_MS).awaitAnswer(id, seconds);
+      if (notification.answer !== undefined || notification.status !== 'active') return { notification };
+    }
+  } catch (error) {
+    return { failed: error };
+  }
+}
+
+function failure(error: unknown, port: number): string {
+  if (error instanceof ForeignListenerError) return `not sent: ${error.message}`;
+  const name = (error as Error).name;
+  if (name === 'BrokerUnreachableError') return `broker unreachable on port ${port} (${name})`;
+  return 'status' in (error as object) ? `${(error as { status: number }).status} (${name})` : name;
+}

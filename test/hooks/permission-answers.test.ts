@@ -1,0 +1,262 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { Ajv } from 'ajv';
+import type { NotificationDto } from '../../src/client/api-types.js';
+import type { HookTool } from '../../src/domain/hooks/decision.js';
+import { freePort, useBroker } from '../support/broker-process.js';
+import { waitFor } from '../support/wait-for.js';
+import { fixtureFile, HOOK, runHook } from './support.js';
+
+const broker = useBroker();
+
+const CLAUDE = fixtureFile('claude-code-2.1.332')['PermissionRequest']!;
+const CODEX = fixtureFile('codex-0.169.0')['PermissionRequest']!;
+/** Codex 0.169.0's own JSON Schema of a PermissionRequest hook's output, as its binary embeds it. */
+const CODEX_OUTPUT_SCHEMA = JSON.parse(
+  readFileSync(
+    new URL(
+      '../../../test/fixtures/hooks/codex-0.169.0-permission-request.command.output.schema.json',
+      import.meta.url,
+    ),
+    'utf8',
+  ),
+) as object;
+
+const KEY_PREFIX: Record<'claude' | 'codex', string> = { claude: 'claude-code', codex: 'codex' };
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Waiting {
+  pid: number;
+  finished: Promise<Finished>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** The installed permission hook as the tool starts it: payload on stdin, `--answer-wait` from install. */
+function startHook(
+  tool: HookTool,
+  payload: Record<string, unknown>,
+  waitSeconds: number,
+  env: NodeJS.ProcessEnv = broker.home.env,
+): Waiting {
+  const child = spawn(process.execPath, [HOOK, tool, `--answer-wait=${waitSeconds}`], {
+    env,
+    stdio: 'pipe',
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.on('error', () => {});
+  child.stdin.end(JSON.stringify(payload));
+  const finished = new Promise<Finished>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { pid: child.pid!, finished, kill: (signal) => child.kill(signal) };
+}
+
+async function latest(key: string): Promise<NotificationDto | undefined> {
+  const response = await broker.request('GET', `/v1/notifications?key=${encodeURIComponent(key)}&limit=1`);
+  const [first] = (await response.json()) as NotificationDto[];
+  return first;
+}
+
+/** The request the hook raised, once it carries its choices. */
+function asked(tool: 'claude' | 'codex', session: string): Promise<NotificationDto> {
+  const key = `${KEY_PREFIX[tool]}:${session}`;
+  return waitFor(async () => {
+    const found = await latest(key);
+    return found?.status === 'active' && found.actions !== undefined ? found : undefined;
+  }, `the permission request of ${key}`);
+}
+
+async function answer(id: string, action: string, surface?: string): Promise<void> {
+  const response = await broker.request('POST', `/v1/notifications/${id}/answer`, {
+    action,
+    ...(surface !== undefined && { surface }),
+  });
+  assert.equal(response.status, 200, await response.text());
+}
+
+const quiet = { code: 0, signal: null, stdout: '', stderr: '' };
+
+describe('permission answers: the hook waits for the person and answers the tool', () => {
+  it('asks Claude Code permission requests with what will run and the three choices', async () => {
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-ask' }, 30);
+    const request = await asked('claude', 'pa-ask');
+    assert.equal(request.type, 'permission_required');
+    assert.equal(request.priority, 'high');
+    assert.equal(request.agent, 'claude-code');
+    assert.equal(request.agentInstance, 'pa-ask');
+    assert.equal(request.cwd, '/home/ada/api');
+    assert.equal(request.title, 'Claude Code needs your permission');
+    assert.equal(
+      request.message,
+      'Claude Code wants to run this command:\nTOOL-INPUT-touch made-by-claude.txt',
+    );
+    assert.deepEqual(request.actions, [
+      { id: 'allow', label: 'Allow' },
+      { id: 'deny', label: 'Deny' },
+      { id: 'allow_always', label: 'Always allow' },
+    ]);
+    await answer(request.id, 'allow');
+    const finished = await hook.finished;
+    assert.deepEqual(
+      { ...finished, stdout: JSON.parse(finished.stdout) as unknown },
+      {
+        ...quiet,
+        stdout: {
+          hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+        },
+      },
+    );
+    assert.equal(finished.stdout.endsWith('\n'), false);
+  });
+
+  it('refreshes the session condition in place, and a later event of the session resolves it', async () => {
+    const stop = { ...fixtureFile('claude-code-2.1.332')['Stop']!, session_id: 'pa-key' };
+    assert.deepEqual(await runHook(['claude'], JSON.stringify(stop), broker.home.env).then(codeAndOutput), {
+      code: 0,
+      stdout: '',
+    });
+    const finished = (await latest('claude-code:pa-key'))!;
+    assert.equal(finished.type, 'completed');
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-key' }, 30);
+    const request = await asked('claude', 'pa-key');
+    assert.equal(request.id, finished.id, 'the same condition, refreshed in place');
+    const posted = { ...fixtureFile('claude-code-2.1.332')['PostToolUse']!, session_id: 'pa-key' };
+    await runHook(['claude'], JSON.stringify(posted), broker.home.env);
+    assert.deepEqual(await hook.finished, quiet, 'resolved without an answer: the dialog decides');
+    assert.equal((await latest('claude-code:pa-key'))!.status, 'resolved');
+  });
+
+  it('denies with a message naming where the person denied', async () => {
+    for (const [surface, message] of [
+      [undefined, 'Denied from the command line (notifyctl answer)'],
+      ['web', "Denied from Notify's web page"],
+      ['relay', 'Denied from the phone (Notify relay)'],
+    ] as const) {
+      const session = `pa-deny-${surface ?? 'cli'}`;
+      const hook = startHook('claude', { ...CLAUDE, session_id: session }, 30);
+      await answer((await asked('claude', session)).id, 'deny', surface);
+      const finished = await hook.finished;
+      assert.deepEqual(JSON.parse(finished.stdout), {
+        hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message } },
+      });
+      assert.equal(finished.code, 0);
+    }
+  });
+
+  it("'Always allow' carries Claude Code's suggestions as updatedPermissions", async () => {
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-always' }, 30);
+    await answer((await asked('claude', 'pa-always')).id, 'allow_always');
+    const finished = await hook.finished;
+    assert.deepEqual(JSON.parse(finished.stdout), {
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedPermissions: CLAUDE['permission_suggestions'] },
+      },
+    });
+  });
+
+  it('offers no "Always allow" when Claude Code suggests nothing', async () => {
+    const payload: Record<string, unknown> = { ...CLAUDE, session_id: 'pa-nosuggest' };
+    delete payload['permission_suggestions'];
+    const hook = startHook('claude', payload, 30);
+    const request = await asked('claude', 'pa-nosuggest');
+    assert.deepEqual(
+      request.actions!.map((action) => action.id),
+      ['allow', 'deny'],
+    );
+    await answer(request.id, 'allow');
+    assert.equal((await hook.finished).code, 0);
+  });
+
+  it("answers Codex with output its own schema accepts, and never offers 'Always allow'", async () => {
+    const validate = new Ajv({ strict: false }).compile(CODEX_OUTPUT_SCHEMA);
+    for (const action of ['allow', 'deny']) {
+      const session = `pa-codex-${action}`;
+      const hook = startHook('codex', { ...CODEX, session_id: session }, 30);
+      const request = await asked('codex', session);
+      assert.equal(request.title, 'Codex needs your approval');
+      assert.equal(request.message, 'Codex wants to run this command:\nTOOL-INPUT-git push --force');
+      assert.deepEqual(
+        request.actions!.map((each) => each.id),
+        ['allow', 'deny'],
+      );
+      await answer(request.id, action);
+      const finished = await hook.finished;
+      const output = JSON.parse(finished.stdout) as unknown;
+      assert.ok(validate(output), JSON.stringify(validate.errors));
+      assert.equal(
+        (output as { hookSpecificOutput: { decision: { behavior: string } } }).hookSpecificOutput.decision
+          .behavior,
+        action,
+      );
+    }
+    assert.equal(
+      validate({
+        hookSpecificOutput: {
+          hookEventName: 'PermissionRequest',
+          decision: { behavior: 'allow', updatedPermissions: [] },
+        },
+      }),
+      true,
+      'the schema admits the field; Codex fails closed on it, so the hook never sends it',
+    );
+  });
+
+  it('prints nothing when its deadline passes, and takes the buttons off the request', async () => {
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-deadline' }, 2);
+    const request = await asked('claude', 'pa-deadline');
+    assert.deepEqual(await hook.finished, quiet);
+    const left = (await latest('claude-code:pa-deadline'))!;
+    assert.equal(left.id, request.id);
+    assert.equal(left.status, 'active');
+    assert.equal(left.actions, undefined);
+    assert.equal(
+      left.message,
+      'Claude Code wants to run this command:\nTOOL-INPUT-touch made-by-claude.txt\n\nAnswer in the terminal.',
+    );
+  });
+
+  it('prints nothing when the broker is down', async () => {
+    const port = await freePort();
+    const env = { ...broker.home.env, NOTIFY_PORT: String(port), NOTIFY_TOKEN: 'x' };
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-down' }, 30, env);
+    assert.deepEqual(await hook.finished, quiet);
+  });
+
+  it('prints nothing when the request is dismissed', async () => {
+    const hook = startHook('codex', { ...CODEX, session_id: 'pa-dismiss' }, 30);
+    const request = await asked('codex', 'pa-dismiss');
+    const response = await broker.request('POST', `/v1/notifications/${request.id}/dismiss`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await hook.finished, quiet);
+  });
+
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    it(`resolves the request and prints nothing on ${signal} while waiting (answered in the terminal)`, async () => {
+      const session = `pa-${signal}`;
+      const hook = startHook('claude', { ...CLAUDE, session_id: session }, 30);
+      const request = await asked('claude', session);
+      hook.kill(signal);
+      assert.deepEqual(await hook.finished, quiet);
+      const closed = (await latest(`claude-code:${session}`))!;
+      assert.equal(closed.id, request.id);
+      assert.equal(closed.status, 'resolved');
+      assert.equal(closed.answer, undefined);
+    });
+  }
+});
+
+function codeAndOutput(result: { code: number | null; stdout: string }) {
+  return { code: result.code, stdout: result.stdout };
+}
