@@ -64,6 +64,10 @@ const SHAPES: Record<string, string | undefined> = {
 };
 
 const command = (tool: HookTool) => `${process.execPath} ${HOOK} ${tool}`;
+/** The PermissionRequest command with answers on: the hook waits 10 s less than the tool's timeout. */
+const answering = (tool: HookTool, timeout = 600) => `${command(tool)} --answer-wait=${timeout - 10}`;
+const answersOn = (tool: 'claude' | 'codex', label: string, scope = '') =>
+  `Permission answers are on: ${label}'s permission prompts wait up to 10 minutes for your answer from a toast, the tray, notifyctl answer or the web page, while its own dialog still works. To turn them off: notifyctl hooks install ${tool}${scope} --no-answers\n`;
 
 function notifyctl(home: TempHome, args: string[], cwd = home.home) {
   return runNode(NOTIFYCTL, args, { env: home.env, cwd });
@@ -86,7 +90,9 @@ function ourEvents(file: string, tool: HookTool): string[] {
   ).hooks;
   return Object.entries(hooks ?? {})
     .filter(([, groups]) =>
-      groups.some((group) => group.hooks.some((entry) => entry.command === command(tool))),
+      groups.some((group) =>
+        group.hooks.some((entry) => [command(tool), answering(tool)].includes(entry.command)),
+      ),
     )
     .map(([event]) => event);
 }
@@ -119,7 +125,7 @@ for (const tool of ['claude', 'codex', 'gemini'] as const) {
 
           const again = await notifyctl(home, ['hooks', 'install', tool]);
           assert.equal(again.code, 0);
-          assert.match(again.stdout, /are already installed in .*; nothing changed\.\n$/);
+          assert.match(again.stdout, /are already installed in .*; nothing changed\.\n/);
 
           const removed = await notifyctl(home, ['hooks', 'uninstall', tool]);
           assert.equal(removed.code, 0, removed.stderr);
@@ -151,6 +157,12 @@ describe('notifyctl hooks install details', () => {
           ? { name: 'notify', type: 'command', command: command(tool), timeout: 5000 }
           : { type: 'command', command: command(tool), timeout: 5 },
       );
+      if (tool === 'gemini') continue;
+      assert.deepEqual(settings.hooks['PermissionRequest']![0]!.hooks[0], {
+        type: 'command',
+        command: answering(tool),
+        timeout: 600,
+      });
       if (tool !== 'codex') continue;
       // Codex 0.169.0 caps these two at 3 s and warns about a longer timeout at every start.
       for (const capped of ['SessionEnd', 'Interrupt']) {
@@ -167,7 +179,11 @@ describe('notifyctl hooks install details', () => {
     const result = await notifyctl(home, ['hooks', 'install', 'codex', '--scope', 'project'], home.home);
     assert.equal(result.code, 0);
     const file = join(home.home, '.codex', 'hooks.json');
-    assert.equal(result.stdout, `Notify's Codex hooks are already installed in ${file}; nothing changed.\n`);
+    assert.equal(
+      result.stdout,
+      `Notify's Codex hooks are already installed in ${file}; nothing changed.\n` +
+        answersOn('codex', 'Codex', ' --scope project'),
+    );
     const removed = await notifyctl(home, ['hooks', 'uninstall', 'codex']);
     assert.equal(
       removed.stdout,
@@ -177,8 +193,85 @@ describe('notifyctl hooks install details', () => {
     assert.equal(
       installed.stdout,
       `Installed Notify's Codex hooks in ${file} (PermissionRequest, Stop, UserPromptSubmit, PostToolUse, Interrupt, SessionEnd).\n` +
+        answersOn('codex', 'Codex') +
         'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.\n',
     );
+  });
+
+  it('turns permission answers off with --no-answers and on again, in place, with a timeout of choice', async () => {
+    const codex = join(home.home, SETTINGS.codex);
+    const permission = () =>
+      (JSON.parse(read(codex)!) as { hooks: Record<string, { hooks: unknown[] }[]> }).hooks[
+        'PermissionRequest'
+      ]!;
+    const off = await notifyctl(home, ['hooks', 'install', 'codex', '--no-answers']);
+    assert.equal(off.code, 0, off.stderr);
+    assert.match(
+      off.stdout,
+      /^Permission answers are off: permission prompts are answered in the terminal only\. To turn them on: notifyctl hooks install codex$/m,
+    );
+    assert.deepEqual(permission(), [{ hooks: [{ type: 'command', command: command('codex'), timeout: 5 }] }]);
+    const status = await notifyctl(home, ['hooks', 'status', 'codex']);
+    assert.match(status.stdout, /^codex {3}user {5}installed \(6 events\) {2}/m);
+    const longer = await notifyctl(home, ['hooks', 'install', 'codex', '--permission-timeout', '1800']);
+    assert.equal(longer.code, 0, longer.stderr);
+    assert.match(longer.stdout, /wait up to 30 minutes for your answer/);
+    assert.deepEqual(permission(), [
+      { hooks: [{ type: 'command', command: answering('codex', 1800), timeout: 1800 }] },
+    ]);
+    const odd = await notifyctl(home, ['hooks', 'install', 'codex', '--permission-timeout', '95']);
+    assert.match(odd.stdout, /wait up to 95 seconds for your answer/);
+    const back = await notifyctl(home, ['hooks', 'install', 'codex']);
+    assert.equal(back.code, 0);
+    assert.deepEqual(permission(), [
+      { hooks: [{ type: 'command', command: answering('codex'), timeout: 600 }] },
+    ]);
+    const same = await notifyctl(home, ['hooks', 'install', 'codex']);
+    assert.equal(
+      same.stdout,
+      `Notify's Codex hooks are already installed in ${codex}; nothing changed.\n` +
+        answersOn('codex', 'Codex'),
+    );
+  });
+
+  it('refuses answer options it cannot honour', async () => {
+    const cases: [string[], string][] = [
+      [
+        ['install', 'gemini', '--no-answers'],
+        "--no-answers applies to claude and codex only: Gemini CLI's hooks cannot answer its permission prompts.",
+      ],
+      [
+        ['install', 'claude', '--permission-timeout', '10'],
+        '--permission-timeout must be a whole number of seconds from 30 to 3600.',
+      ],
+      [
+        ['install', 'claude', '--permission-timeout', '10m'],
+        '--permission-timeout must be a whole number of seconds from 30 to 3600.',
+      ],
+      [
+        ['install', 'claude', '--permission-timeout', '4000'],
+        '--permission-timeout must be a whole number of seconds from 30 to 3600.',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = await notifyctl(home, ['hooks', ...args]);
+      assert.deepEqual(
+        { code: result.code, stdout: result.stdout, stderr: result.stderr },
+        {
+          code: 1,
+          stdout: '',
+          stderr: `notifyctl hooks: ${message}\n`,
+        },
+      );
+    }
+    for (const args of [
+      ['install', 'claude', '--no-answers', '--permission-timeout', '60'],
+      ['uninstall', 'claude', '--no-answers'],
+    ]) {
+      const result = await notifyctl(home, ['hooks', ...args]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /^notifyctl hooks: --(no-answers|permission-timeout) (and|belongs)/);
+    }
   });
 
   it('installs into the current project with --scope project', async () => {
@@ -282,7 +375,9 @@ describe('notifyctl hooks with a malformed settings file', () => {
     assert.equal(
       result.stderr,
       "notifyctl hooks: unknown tool 'cursor'.\n" +
-        'Usage: notifyctl hooks install|uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
+        'Usage: notifyctl hooks install <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
+        '                               [--permission-timeout <seconds> | --no-answers]\n' +
+        '       notifyctl hooks uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
         '       notifyctl hooks status [claude|codex|gemini]\n',
     );
     const scope = await notifyctl(home, ['hooks', 'install', 'claude', '--scope', 'global']);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
@@ -7,7 +7,8 @@ import type { NotificationDto } from '../../src/client/api-types.js';
 import type { HookTool } from '../../src/domain/hooks/decision.js';
 import { freePort, useBroker } from '../support/broker-process.js';
 import { waitFor } from '../support/wait-for.js';
-import { fixtureFile, HOOK, runHook } from './support.js';
+import { runNode } from '../support/run-node.js';
+import { fixtureFile, HOOK, NOTIFYCTL, runHook } from './support.js';
 
 const broker = useBroker();
 
@@ -46,10 +47,13 @@ function startHook(
   waitSeconds: number,
   env: NodeJS.ProcessEnv = broker.home.env,
 ): Waiting {
-  const child = spawn(process.execPath, [HOOK, tool, `--answer-wait=${waitSeconds}`], {
-    env,
-    stdio: 'pipe',
-  });
+  return started(
+    spawn(process.execPath, [HOOK, tool, `--answer-wait=${waitSeconds}`], { env, stdio: 'pipe' }),
+    payload,
+  );
+}
+
+function started(child: ChildProcessWithoutNullStreams, payload: Record<string, unknown>): Waiting {
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -118,6 +122,25 @@ describe('permission answers: the hook waits for the person and answers the tool
       },
     );
     assert.equal(finished.stdout.endsWith('\n'), false);
+  });
+
+  it("runs as hooks install wrote it: the tool's shell runs the command and reads the decision", async () => {
+    const installed = await runNode(NOTIFYCTL, ['hooks', 'install', 'claude'], { env: broker.home.env });
+    assert.equal(installed.code, 0, installed.stderr);
+    const settings = JSON.parse(readFileSync(`${broker.home.home}/.claude/settings.json`, 'utf8')) as {
+      hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]>;
+    };
+    const [entry] = settings.hooks['PermissionRequest']![0]!.hooks;
+    assert.equal(entry!.timeout, 600);
+    const hook = started(spawn('/bin/sh', ['-c', entry!.command], { env: broker.home.env, stdio: 'pipe' }), {
+      ...CLAUDE,
+      session_id: 'pa-installed',
+    });
+    await answer((await asked('claude', 'pa-installed')).id, 'allow');
+    const finished = await hook.finished;
+    assert.deepEqual(JSON.parse(finished.stdout), {
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
   });
 
   it('refreshes the session condition in place, and a later event of the session resolves it', async () => {

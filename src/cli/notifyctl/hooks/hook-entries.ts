@@ -4,9 +4,20 @@
  * command, and removed without touching anything else. Pure: works on parsed settings.
  */
 
-/** Our command, whatever checkout or node it was installed from: `... notify-hook.cjs' <tool>`. */
+/**
+ * Our command, whatever checkout or node it was installed from: `... notify-hook.cjs' <tool>`, for
+ * PermissionRequest with its answer wait after it (`--answer-wait=<seconds>`).
+ */
 export function isOurCommand(command: unknown, tool: string): boolean {
-  return typeof command === 'string' && new RegExp(`notify-hook\\.cjs['"]?\\s+${tool}\\s*$`).test(command);
+  return (
+    typeof command === 'string' &&
+    new RegExp(`notify-hook\\.cjs['"]?\\s+${tool}(\\s+--answer-wait=[0-9]+)?\\s*$`).test(command)
+  );
+}
+
+/** Our command without its answer wait: installed with or without answers, it is the same install. */
+export function withoutAnswerWait(command: unknown): unknown {
+  return typeof command === 'string' ? command.replace(/\s+--answer-wait=[0-9]+\s*$/, '') : command;
 }
 
 type Json = Record<string, unknown>;
@@ -27,7 +38,7 @@ function ourEntries(group: unknown, tool: string): Json[] {
 }
 
 export interface InstalledState {
-  /** Events that run our hook with exactly `command`. */
+  /** Events that run our hook with exactly `command` (the answer wait aside). */
   current: string[];
   /** Events that run our hook with another command (an older checkout or node). */
   stale: string[];
@@ -40,15 +51,16 @@ export function installedState(settings: Json, tool: string, command: string): I
   for (const event of Object.keys(hooks)) {
     const entries = (groupsOf(hooks, event) ?? []).flatMap((group) => ourEntries(group, tool));
     if (entries.length === 0) continue;
-    (entries.every((entry) => entry['command'] === command) ? state.current : state.stale).push(event);
+    const current = entries.every((entry) => withoutAnswerWait(entry['command']) === command);
+    (current ? state.current : state.stale).push(event);
   }
   return state;
 }
 
 /**
- * Settings with our hook on every event of `events`: an entry with another command is brought up to
- * date in place, a missing one (`entry(event)`) is appended as a group of its own. Returns a copy;
- * `settings` is kept.
+ * Settings with our hook on every event of `events`: an entry with another command or timeout is
+ * brought up to date in place (fields the person added stay), a missing one (`entry(event)`) is
+ * appended as a group of its own. Returns a copy; `settings` is kept.
  */
 export function withOurHooks(
   settings: Json,
@@ -63,7 +75,7 @@ export function withOurHooks(
     const existing = groups.flatMap((group) => ourEntries(group, tool));
     const wanted = entry(event);
     if (existing.length > 0) {
-      for (const each of existing) each['command'] = wanted['command'];
+      for (const each of existing) Object.assign(each, wanted);
     } else {
       groups.push({ hooks: [wanted] });
     }

@@ -13,15 +13,26 @@ import {
   type FilePlan,
 } from './installer.js';
 import { MalformedSettingsError } from './settings-file.js';
-import { HOOK_TARGETS, type Scope } from './targets.js';
+import {
+  DEFAULT_PERMISSION_TIMEOUT_SECONDS,
+  HOOK_TARGETS,
+  MAX_PERMISSION_TIMEOUT_SECONDS,
+  MIN_PERMISSION_TIMEOUT_SECONDS,
+  type PermissionAnswers,
+  type Scope,
+} from './targets.js';
 
 export const HOOKS_USAGE =
-  'Usage: notifyctl hooks install|uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
+  'Usage: notifyctl hooks install <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
+  '                               [--permission-timeout <seconds> | --no-answers]\n' +
+  '       notifyctl hooks uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
   '       notifyctl hooks status [claude|codex|gemini]';
 
 const FLAGS: FlagTable = {
   '--scope': { kind: 'value', name: 'scope' },
   '--dry-run': { kind: 'switch', name: 'dry-run' },
+  '--permission-timeout': { kind: 'value', name: 'permission-timeout' },
+  '--no-answers': { kind: 'switch', name: 'no-answers' },
 };
 
 /** `notifyctl hooks install|uninstall|status`: Notify's hook entries in the agent tools' settings. */
@@ -46,6 +57,9 @@ async function runHooks(args: string[]): Promise<number> {
   const scope = optionText(parsed, 'scope') ?? 'user';
   if (scope !== 'user' && scope !== 'project') throw new CliError(`--scope must be user or project.`);
   const dryRun = parsed.options.has('dry-run');
+  const answerOptions = ['permission-timeout', 'no-answers'].filter((name) => parsed.options.has(name));
+  if (answerOptions.length > 0 && action !== 'install')
+    throw new CliError(`--${answerOptions[0]} belongs to install.\n${HOOKS_USAGE}`);
   if (action === 'status') {
     if (tool !== undefined && !isHookTool(tool))
       throw new CliError(`unknown tool '${tool}'.\n${HOOKS_USAGE}`);
@@ -59,7 +73,30 @@ async function runHooks(args: string[]): Promise<number> {
       `${tool === undefined ? 'a tool is required' : `unknown tool '${tool}'`}.\n${HOOKS_USAGE}`,
     );
   }
-  return change(action, tool, scope, dryRun);
+  return change(action, tool, scope, dryRun, readAnswers(parsed, tool));
+}
+
+/** Permission answers for install: on by default for tools that have them, off with --no-answers. */
+function readAnswers(parsed: ReturnType<typeof parseArgs>, tool: HookTool): PermissionAnswers | undefined {
+  const timeout = optionText(parsed, 'permission-timeout');
+  const off = parsed.options.has('no-answers');
+  if (!HOOK_TARGETS[tool].answers) {
+    if (timeout !== undefined || off)
+      throw new CliError(
+        `--${off ? 'no-answers' : 'permission-timeout'} applies to claude and codex only: ${HOOK_TARGETS[tool].label}'s hooks cannot answer its permission prompts.`,
+      );
+    return undefined;
+  }
+  if (off && timeout !== undefined)
+    throw new CliError(`--permission-timeout and --no-answers exclude each other.\n${HOOKS_USAGE}`);
+  if (off) return undefined;
+  if (timeout === undefined) return { timeoutSeconds: DEFAULT_PERMISSION_TIMEOUT_SECONDS };
+  const seconds = /^[0-9]{1,5}$/.test(timeout) ? Number(timeout) : NaN;
+  if (!(seconds >= MIN_PERMISSION_TIMEOUT_SECONDS && seconds <= MAX_PERMISSION_TIMEOUT_SECONDS))
+    throw new CliError(
+      `--permission-timeout must be a whole number of seconds from ${MIN_PERMISSION_TIMEOUT_SECONDS} to ${MAX_PERMISSION_TIMEOUT_SECONDS}.`,
+    );
+  return { timeoutSeconds: seconds };
 }
 
 async function change(
@@ -67,11 +104,14 @@ async function change(
   tool: HookTool,
   scope: Scope,
   dryRun: boolean,
+  answers: PermissionAnswers | undefined,
 ): Promise<number> {
   const target = HOOK_TARGETS[tool];
   const file = target.file(scope, process.env, process.cwd());
   const plan = withSettings(file, () =>
-    action === 'install' ? planInstall(file, tool, target, hookCommandLine(tool)) : planUninstall(file, tool),
+    action === 'install'
+      ? planInstall(file, tool, target, hookCommandLine(tool), answers)
+      : planUninstall(file, tool),
   );
   const name = `Notify's ${target.label} hooks`;
   if (!changes(plan)) {
@@ -80,6 +120,7 @@ async function change(
         ? `${name} are already installed in ${file}; nothing changed.`
         : `${name} are not installed in ${file}; nothing changed.`,
     );
+    if (action === 'install' && target.answers) console.log(answersLine(tool, scope, answers));
     return 0;
   }
   if (dryRun) {
@@ -95,6 +136,7 @@ async function change(
     } else if (backup !== undefined) {
       console.log(`The file as it was before: ${backup}`);
     }
+    if (target.answers) console.log(answersLine(tool, scope, answers));
     console.log(target.nextStep);
   } else {
     console.log(
@@ -107,6 +149,24 @@ async function change(
     }
   }
   return 0;
+}
+
+/** What install did about permission answers, and how to change it. */
+function answersLine(tool: HookTool, scope: Scope, answers: PermissionAnswers | undefined): string {
+  const again = `notifyctl hooks install ${tool}${scope === 'project' ? ' --scope project' : ''}`;
+  if (answers === undefined)
+    return `Permission answers are off: permission prompts are answered in the terminal only. To turn them on: ${again}`;
+  const wait = duration(answers.timeoutSeconds);
+  return (
+    `Permission answers are on: ${HOOK_TARGETS[tool].label}'s permission prompts wait up to ${wait} for your answer ` +
+    `from a toast, the tray, notifyctl answer or the web page, while its own dialog still works. To turn them off: ${again} --no-answers`
+  );
+}
+
+function duration(seconds: number): string {
+  if (seconds % 60 !== 0) return `${seconds} seconds`;
+  const minutes = seconds / 60;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
 
 function status(tools: readonly HookTool[]): number {

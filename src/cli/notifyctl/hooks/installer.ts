@@ -5,7 +5,7 @@ import { attributesOf, replaceFile } from '../../../config/replace-file.js';
 import type { HookTool } from '../../../domain/hooks/decision.js';
 import { installedState, withOurHooks, withoutOurHooks, type InstalledState } from './hook-entries.js';
 import { parseSettings, serializeSettings, type SettingsText } from './settings-file.js';
-import type { HookTarget } from './targets.js';
+import type { HookTarget, PermissionAnswers } from './targets.js';
 
 /** What a change would do to the file: its text before and after (undefined: no file). */
 export interface FilePlan {
@@ -37,9 +37,15 @@ export function readSettings(file: string): SettingsText {
   return parseSettings(text);
 }
 
-export function planInstall(file: string, tool: HookTool, target: HookTarget, command: string): FilePlan {
+export function planInstall(
+  file: string,
+  tool: HookTool,
+  target: HookTarget,
+  command: string,
+  answers?: PermissionAnswers,
+): FilePlan {
   const current = readSettings(file);
-  const next = withOurHooks(current.settings, tool, target.events, target.entry(command));
+  const next = withOurHooks(current.settings, tool, target.events, target.entry(command, answers));
   if (current.text !== undefined && isDeepStrictEqual(next, current.settings)) {
     return { file, before: current.text, after: current.text };
   }

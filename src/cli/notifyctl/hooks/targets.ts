@@ -10,13 +10,47 @@ export interface HookTarget {
   /** The settings file for a scope: user (home folder) or project (the current folder). */
   file(scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string;
   events: readonly string[];
-  /** The hook entry that runs `command` for each event, as the tool's settings spell it. */
-  entry(command: string): (event: string) => Record<string, unknown>;
+  /**
+   * The hook entry that runs `command` for each event, as the tool's settings spell it. With
+   * `answers`, PermissionRequest waits for the person's answer (claude and codex only).
+   */
+  entry(command: string, answers?: PermissionAnswers): (event: string) => Record<string, unknown>;
+  /** Whether the tool's PermissionRequest hook can answer its prompt (docs/agents.md). */
+  answers: boolean;
   /** What the person still has to do for the tool to run the hooks. */
   nextStep: string;
 }
 
 const home = (env: NodeJS.ProcessEnv) => env['HOME'] || homedir();
+
+/** Permission answers as installed: the tool's timeout for its PermissionRequest hook. */
+export interface PermissionAnswers {
+  timeoutSeconds: number;
+}
+
+/**
+ * Ten minutes: long enough to fetch a coffee and answer from the desk, the tray or the phone. The
+ * tool's own dialog stays open all along, so the wait costs nothing to a person at the terminal.
+ */
+export const DEFAULT_PERMISSION_TIMEOUT_SECONDS = 600;
+export const MIN_PERMISSION_TIMEOUT_SECONDS = 30;
+export const MAX_PERMISSION_TIMEOUT_SECONDS = 3600;
+/**
+ * The hook stops waiting this long before the tool would stop it: time for its start, for reading
+ * the payload (1 s at most) and for taking the buttons off the request (0.5 s).
+ */
+const ANSWER_MARGIN_SECONDS = 10;
+
+/** The PermissionRequest entry that waits for an answer, or undefined for every other event. */
+function answeringEntry(
+  command: string,
+  event: string,
+  answers: PermissionAnswers | undefined,
+): Record<string, unknown> | undefined {
+  if (answers === undefined || event !== 'PermissionRequest') return undefined;
+  const wait = answers.timeoutSeconds - ANSWER_MARGIN_SECONDS;
+  return { type: 'command', command: `${command} --answer-wait=${wait}`, timeout: answers.timeoutSeconds };
+}
 
 /** Claude Code and Codex take the timeout in seconds, Gemini CLI in milliseconds. */
 const TIMEOUT_SECONDS = 5;
@@ -44,7 +78,9 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       'ElicitationResult',
       'SessionEnd',
     ],
-    entry: (command) => () => ({ type: 'command', command, timeout: TIMEOUT_SECONDS }),
+    entry: (command, answers) => (event) =>
+      answeringEntry(command, event, answers) ?? { type: 'command', command, timeout: TIMEOUT_SECONDS },
+    answers: true,
     nextStep: 'Claude Code reads the hooks at the start of its next session.',
   },
   codex: {
@@ -54,11 +90,13 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
         ? join(env['CODEX_HOME'] || join(home(env), '.codex'), 'hooks.json')
         : join(cwd, '.codex', 'hooks.json'),
     events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse', 'Interrupt', 'SessionEnd'],
-    entry: (command) => (event) => ({
-      type: 'command',
-      command,
-      timeout: CODEX_CAPPED_EVENTS.has(event) ? CODEX_CAP_SECONDS : TIMEOUT_SECONDS,
-    }),
+    entry: (command, answers) => (event) =>
+      answeringEntry(command, event, answers) ?? {
+        type: 'command',
+        command,
+        timeout: CODEX_CAPPED_EVENTS.has(event) ? CODEX_CAP_SECONDS : TIMEOUT_SECONDS,
+      },
+    answers: true,
     nextStep: 'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.',
   },
   gemini: {
@@ -66,6 +104,7 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
     file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.gemini', 'settings.json'),
     events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
     entry: (command) => () => ({ name: 'notify', type: 'command', command, timeout: TIMEOUT_SECONDS * 1000 }),
+    answers: false,
     nextStep: 'Gemini CLI reads the hooks at the start of its next session.',
   },
 };
