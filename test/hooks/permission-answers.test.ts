@@ -160,6 +160,29 @@ describe('permission answers: the hook waits for the person and answers the tool
     assert.equal((await latest('claude-code:pa-key'))!.status, 'resolved');
   });
 
+  it("keeps the request as asked when Claude Code's permission_prompt notification comes 6 s in", async () => {
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-prompt' }, 30);
+    const request = await asked('claude', 'pa-prompt');
+    const notice: Record<string, unknown> = {
+      ...fixtureFile('claude')['Notification.permission_prompt']!,
+      session_id: 'pa-prompt',
+    };
+    const noticed = await runHook(['claude'], JSON.stringify(notice), broker.home.env);
+    assert.deepEqual(codeAndOutput(noticed), { code: 0, stdout: '' });
+    const kept = (await latest('claude-code:pa-prompt'))!;
+    assert.deepEqual(
+      { id: kept.id, message: kept.message, actions: kept.actions, updatedAt: kept.updatedAt },
+      { id: request.id, message: request.message, actions: request.actions, updatedAt: request.updatedAt },
+    );
+    await answer(request.id, 'allow');
+    assert.equal(JSON.parse((await hook.finished).stdout).hookSpecificOutput.decision.behavior, 'allow');
+    const after = await runHook(['claude'], JSON.stringify(notice), broker.home.env);
+    assert.equal(after.code, 0);
+    const next = (await latest('claude-code:pa-prompt'))!;
+    assert.notEqual(next.id, request.id, 'once answered, a permission notice raises as always');
+    assert.equal(next.message, notice['message']);
+  });
+
   it('denies with a message naming where the person denied', async () => {
     for (const [surface, message] of [
       [undefined, 'Denied from the command line (notifyctl answer)'],

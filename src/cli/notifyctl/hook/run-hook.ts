@@ -90,6 +90,19 @@ export async function runHook(
       occurredAt: new Date(),
       longSessionDigest: () => digest,
     })!;
+    const key = sessionKey(tool, decision.session, () => digest);
+    if (
+      decision.todo.action === 'raise' &&
+      decision.todo.kind === 'permission' &&
+      (await asksAlready(key, env))
+    ) {
+      logHookLine(
+        'INFO',
+        `${where}: raise permission -> left as it is: the request with answers is waiting`,
+        env,
+      );
+      return undefined;
+    }
     const outcome = await post(envelope, env);
     const what = decision.todo.action === 'raise' ? `raise ${decision.todo.kind}` : 'resolve';
     logHookLine(outcome.ok ? 'INFO' : 'WARN', `${where}: ${what} -> ${outcome.detail}`, env);
@@ -137,6 +150,33 @@ function parseObject(text: string): object | undefined {
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether the session's active condition is a permission request waiting for an answer (a hook with
+ * `--answer-wait` raised it). Claude Code's Notification `permission_prompt`, sent 6 s into the same
+ * prompt, says less: refreshing in place would take the command and the buttons away. Anything
+ * unexpected reads as no, and the raise goes on as always.
+ */
+async function asksAlready(key: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const { port, token } = brokerConnection(env);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+  try {
+    const response = await sendRequest({
+      method: 'GET',
+      url: new URL(
+        `http://127.0.0.1:${port}/v1/notifications?status=active&limit=1&key=${encodeURIComponent(key)}`,
+      ),
+      headers,
+      timeoutMs: HTTP_TIMEOUT_MS,
+    });
+    if (response.status !== 200) return false;
+    const [active] = JSON.parse(response.body) as { actions?: unknown; answer?: unknown }[];
+    return active !== undefined && Array.isArray(active.actions) && active.answer === undefined;
+  } catch {
+    return false;
   }
 }
 
