@@ -183,6 +183,39 @@ describe('permission answers: the hook waits for the person and answers the tool
     assert.equal(next.message, notice['message']);
   });
 
+  it('gives an answer only to the hook whose command the person saw', async () => {
+    const other = (session: string) => ({
+      ...CLAUDE,
+      session_id: session,
+      tool_input: { command: 'TOOL-INPUT-rm -rf build' },
+    });
+    const first = startHook('claude', { ...CLAUDE, session_id: 'pa-two' }, 30);
+    const asked1 = await asked('claude', 'pa-two');
+    const second = startHook('claude', other('pa-two'), 30);
+    const replaced = await waitFor(async () => {
+      const now = await latest('claude-code:pa-two');
+      return now?.message.endsWith('rm -rf build') ? now : undefined;
+    }, 'the second request');
+    assert.equal(replaced.id, asked1.id, 'one condition per session, refreshed in place');
+    await answer(replaced.id, 'allow');
+    assert.deepEqual(await first.finished, quiet, 'the person never saw the first command');
+    assert.equal(JSON.parse((await second.finished).stdout).hookSpecificOutput.decision.behavior, 'allow');
+
+    const stopped = startHook('claude', { ...CLAUDE, session_id: 'pa-two-stop' }, 30);
+    await asked('claude', 'pa-two-stop');
+    const waiting = startHook('claude', other('pa-two-stop'), 30);
+    await waitFor(
+      async () => (await latest('claude-code:pa-two-stop'))?.message.endsWith('rm -rf build'),
+      'the second request',
+    );
+    stopped.kill('SIGTERM');
+    assert.deepEqual(await stopped.finished, quiet);
+    const still = (await latest('claude-code:pa-two-stop'))!;
+    assert.equal(still.status, 'active', "the first hook's stop leaves the second's request open");
+    await answer(still.id, 'deny');
+    assert.equal(JSON.parse((await waiting.finished).stdout).hookSpecificOutput.decision.behavior, 'deny');
+  });
+
   it('denies with a message naming where the person denied', async () => {
     for (const [surface, message] of [
       [undefined, 'Denied from the command line (notifyctl answer)'],

@@ -43,6 +43,12 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
     });
   let stop: NodeJS.Signals | undefined;
   void stopRequested.then((signal) => (stop = signal));
+  // Settles the flag set by a signal that came while the payload was read.
+  await Promise.resolve();
+  if (stop !== undefined) {
+    logHookLine('INFO', `${where}: ${stop} before asking (answered in the terminal); nothing sent`, ask.env);
+    return undefined;
+  }
   let created: NotificationDto;
   try {
     created = await client(HTTP_TIMEOUT_MS).create({
@@ -61,10 +67,16 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
   ]);
   if ('stopped' in outcome || stop !== undefined) {
     const signal = 'stopped' in outcome ? outcome.stopped : stop!;
-    const closed = await client(HTTP_TIMEOUT_MS)
-      .setStatus(created.id, 'resolved')
+    const closed = await stillAsking(client(HTTP_TIMEOUT_MS), created)
+      .then((ours) =>
+        ours
+          ? client(HTTP_TIMEOUT_MS)
+              .setStatus(created.id, 'resolved')
+              .then(() => true)
+          : false,
+      )
       .then(
-        () => 'resolved it',
+        (resolved) => (resolved ? 'resolved it' : 'left it: it no longer asks what this hook asked'),
         (error: unknown) => `could not resolve it (${failure(error, port)})`,
       );
     logHookLine('INFO', `${where}: ${signal} while waiting (answered in the terminal); ${closed}`, ask.env);
@@ -77,14 +89,21 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
   const answered = outcome.notification;
   if (answered === undefined) {
     // The buttons would now answer nobody: the request stays, without them, for the terminal.
-    const left = await client(HTTP_TIMEOUT_MS)
-      .create({
-        ...ask.identity,
-        ...notificationOf(ask.question),
-        message: `${ask.question.message}${TERMINAL}`,
-      })
+    const left = await stillAsking(client(HTTP_TIMEOUT_MS), created)
+      .then((ours) =>
+        ours
+          ? client(HTTP_TIMEOUT_MS)
+              .create({
+                ...ask.identity,
+                ...notificationOf(ask.question),
+                message: `${ask.question.message}${TERMINAL}`,
+              })
+              .then(() => true)
+          : false,
+      )
       .then(
-        () => 'the request stays without its buttons',
+        (changed) =>
+          changed ? 'the request stays without its buttons' : 'it no longer asks what this hook asked',
         (error: unknown) => `could not take its buttons away (${failure(error, port)})`,
       );
     logHookLine(
@@ -96,6 +115,15 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
   }
   if (answered.answer === undefined) {
     logHookLine('INFO', `${where}: ${answered.status} without an answer; the tool's dialog decides`, ask.env);
+    return undefined;
+  }
+  if (!sameQuestion(answered, created)) {
+    // Another prompt of the session replaced this one in place: the person answered that one.
+    logHookLine(
+      'INFO',
+      `${where}: the answer was to another request of the session; the tool's dialog decides`,
+      ask.env,
+    );
     return undefined;
   }
   const decision = permissionDecision(ask.tool, ask.question, answered.answer);
@@ -118,6 +146,24 @@ function notificationOf(question: PermissionQuestion) {
     type: 'permission_required',
     priority: 'high',
   } as const;
+}
+
+/**
+ * The notification still shows what this hook asked. Another PermissionRequest of the same session
+ * (parallel tool calls) refreshes the session's condition in place, same id: its answer, or its
+ * closing, belongs to that hook, never to this one, since the person saw the other command.
+ */
+function sameQuestion(notification: NotificationDto, asked: NotificationDto): boolean {
+  return (
+    notification.title === asked.title &&
+    notification.message === asked.message &&
+    JSON.stringify(notification.actions) === JSON.stringify(asked.actions)
+  );
+}
+
+async function stillAsking(client: NotifyClient, asked: NotificationDto): Promise<boolean> {
+  const now = await client.get(asked.id);
+  return now.status === 'active' && now.answer === undefined && sameQuestion(now, asked);
 }
 
 type WaitOutcome = { notification: NotificationDto | undefined } | { failed: unknown };
