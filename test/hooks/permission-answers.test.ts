@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import type { NotificationDto } from '../../src/client/api-types.js';
@@ -334,6 +335,30 @@ describe('permission answers: the hook waits for the person and answers the tool
       assert.equal(closed.answer, undefined);
     });
   }
+
+  it('logs each step without the command, the token or the session', () => {
+    const [file] = readdirSync(broker.home.logDir).filter((name) => /^notify-\d{8}\.log$/.test(name));
+    const text = readFileSync(join(broker.home.logDir, file!), 'utf8');
+    const lines = text.split('\n').filter((line) => line.includes(' hook '));
+    for (const step of [
+      /\[INFO\] hook claude PermissionRequest: ask -> notification \S+, waiting for the answer$/,
+      /\[INFO\] hook claude PermissionRequest: answer allow from cli$/,
+      /\[INFO\] hook codex PermissionRequest: answer deny from cli$/,
+      /\[INFO\] hook claude PermissionRequest: no answer by the hook's deadline; the tool's dialog decides; the request stays without its buttons$/,
+      /\[WARN\] hook claude PermissionRequest: ask -> broker unreachable on port \d+ \(BrokerUnreachableError\)$/,
+      /\[INFO\] hook codex PermissionRequest: dismissed without an answer; the tool's dialog decides$/,
+      /\[INFO\] hook claude PermissionRequest: SIGTERM while waiting \(answered in the terminal\); resolved it$/,
+      /\[INFO\] hook claude PermissionRequest: the answer was to another request of the session; the tool's dialog decides$/,
+      /\[INFO\] hook claude PermissionRequest: SIGTERM while waiting \(answered in the terminal\); left it: it no longer asks what this hook asked$/,
+      /\[INFO\] hook claude Notification: raise permission -> left as it is: the request with answers is waiting$/,
+    ])
+      assert.ok(
+        lines.some((line) => step.test(line)),
+        `${step}\n${lines.join('\n')}`,
+      );
+    assert.ok(!text.includes(broker.token));
+    assert.doesNotMatch(text, /TOOL-INPUT-|PROMPT-|pa-ask|made-by-claude/);
+  });
 });
 
 function codeAndOutput(result: { code: number | null; stdout: string }) {

@@ -41,14 +41,18 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
       timeoutMs,
       ...(token !== undefined && { token }),
     });
+  /** Logs one line; returns nothing to print, which is how every way out but an answer ends. */
+  const log = (level: 'INFO' | 'WARN', text: string): undefined => {
+    logHookLine(level, `${where}: ${text}`, ask.env);
+    return undefined;
+  };
+  const failed = (error: unknown) => failure(error, port);
   let stop: NodeJS.Signals | undefined;
   void stopRequested.then((signal) => (stop = signal));
-  // Settles the flag set by a signal that came while the payload was read.
+  // Lets the line above see a signal that came while the payload was read.
   await Promise.resolve();
-  if (stop !== undefined) {
-    logHookLine('INFO', `${where}: ${stop} before asking (answered in the terminal); nothing sent`, ask.env);
-    return undefined;
-  }
+  if (stop !== undefined)
+    return log('INFO', `${stop} before asking (answered in the terminal); nothing sent`);
   let created: NotificationDto;
   try {
     created = await client(HTTP_TIMEOUT_MS).create({
@@ -57,83 +61,49 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
       actions: ask.question.actions,
     });
   } catch (error) {
-    logHookLine('WARN', `${where}: ask -> ${failure(error, port)}`, ask.env);
-    return undefined;
+    return log('WARN', `ask -> ${failed(error)}`);
   }
-  logHookLine('INFO', `${where}: ask -> notification ${created.id}, waiting for the answer`, ask.env);
+  log('INFO', `ask -> notification ${created.id}, waiting for the answer`);
   const outcome = await Promise.race([
     waitForAnswer(created.id, ask.deadline, client),
     stopRequested.then((signal) => ({ stopped: signal }) as const),
   ]);
+  const ifStillAsking = (change: () => Promise<unknown>) =>
+    stillAsking(client(HTTP_TIMEOUT_MS), created).then(async (ours) => ours && (await change(), true));
   if ('stopped' in outcome || stop !== undefined) {
     const signal = 'stopped' in outcome ? outcome.stopped : stop!;
-    const closed = await stillAsking(client(HTTP_TIMEOUT_MS), created)
-      .then((ours) =>
-        ours
-          ? client(HTTP_TIMEOUT_MS)
-              .setStatus(created.id, 'resolved')
-              .then(() => true)
-          : false,
-      )
-      .then(
-        (resolved) => (resolved ? 'resolved it' : 'left it: it no longer asks what this hook asked'),
-        (error: unknown) => `could not resolve it (${failure(error, port)})`,
-      );
-    logHookLine('INFO', `${where}: ${signal} while waiting (answered in the terminal); ${closed}`, ask.env);
-    return undefined;
+    const closed = await ifStillAsking(() => client(HTTP_TIMEOUT_MS).setStatus(created.id, 'resolved')).then(
+      (done) => (done ? 'resolved it' : 'left it: it no longer asks what this hook asked'),
+      (error: unknown) => `could not resolve it (${failed(error)})`,
+    );
+    return log('INFO', `${signal} while waiting (answered in the terminal); ${closed}`);
   }
-  if ('failed' in outcome) {
-    logHookLine('WARN', `${where}: waiting -> ${failure(outcome.failed, port)}`, ask.env);
-    return undefined;
-  }
+  if ('failed' in outcome) return log('WARN', `waiting -> ${failed(outcome.failed)}`);
   const answered = outcome.notification;
   if (answered === undefined) {
     // The buttons would now answer nobody: the request stays, without them, for the terminal.
-    const left = await stillAsking(client(HTTP_TIMEOUT_MS), created)
-      .then((ours) =>
-        ours
-          ? client(HTTP_TIMEOUT_MS)
-              .create({
-                ...ask.identity,
-                ...notificationOf(ask.question),
-                message: `${ask.question.message}${TERMINAL}`,
-              })
-              .then(() => true)
-          : false,
-      )
-      .then(
-        (changed) =>
-          changed ? 'the request stays without its buttons' : 'it no longer asks what this hook asked',
-        (error: unknown) => `could not take its buttons away (${failure(error, port)})`,
-      );
-    logHookLine(
-      'INFO',
-      `${where}: no answer by the hook's deadline; the tool's dialog decides; ${left}`,
-      ask.env,
+    const left = await ifStillAsking(() =>
+      client(HTTP_TIMEOUT_MS).create({
+        ...ask.identity,
+        ...notificationOf(ask.question),
+        message: `${ask.question.message}${TERMINAL}`,
+      }),
+    ).then(
+      (done) => (done ? 'the request stays without its buttons' : 'it no longer asks what this hook asked'),
+      (error: unknown) => `could not take its buttons away (${failed(error)})`,
     );
-    return undefined;
+    return log('INFO', `no answer by the hook's deadline; the tool's dialog decides; ${left}`);
   }
-  if (answered.answer === undefined) {
-    logHookLine('INFO', `${where}: ${answered.status} without an answer; the tool's dialog decides`, ask.env);
-    return undefined;
-  }
-  if (!sameQuestion(answered, created)) {
-    // Another prompt of the session replaced this one in place: the person answered that one.
-    logHookLine(
-      'INFO',
-      `${where}: the answer was to another request of the session; the tool's dialog decides`,
-      ask.env,
-    );
-    return undefined;
-  }
+  if (answered.answer === undefined)
+    return log('INFO', `${answered.status} without an answer; the tool's dialog decides`);
+  // Another prompt of the session replaced this one in place: the person answered that one.
+  if (!sameQuestion(answered, created))
+    return log('INFO', "the answer was to another request of the session; the tool's dialog decides");
   const decision = permissionDecision(ask.tool, ask.question, answered.answer);
   const what = `answer ${answered.answer.action} from ${answered.answer.surface}`;
-  logHookLine(
-    decision ? 'INFO' : 'WARN',
-    `${where}: ${what}${decision ? '' : ' offers no decision; the tool decides'}`,
-    ask.env,
-  );
-  return decision === undefined ? undefined : JSON.stringify(decision);
+  if (decision === undefined) return log('WARN', `${what} offers no decision; the tool's dialog decides`);
+  log('INFO', what);
+  return JSON.stringify(decision);
 }
 
 /** Said once the hook no longer waits: only the tool's own dialog can answer now. */
