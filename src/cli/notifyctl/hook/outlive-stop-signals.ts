@@ -5,7 +5,8 @@ import { logHookLine } from './hook-log.js';
  * `claude -p` sends SIGTERM about 44 ms after spawning the hook. The event must still reach the
  * broker, so a stop signal does not end the adapter: it finishes its one request and exits 0 by
  * itself, or at the latest STOP_GRACE_MS after the signal (its own limits, 1 s of stdin silence and
- * 0.5 s for the broker, fit in it; the tools escalate to SIGKILL only seconds later).
+ * 0.5 s for the broker, fit in it; the tools escalate to SIGKILL only seconds later). A permission
+ * hook waiting for the person's answer stops waiting instead (stopRequested) and resolves its request.
  *
  * A module of its own, imported first by main.ts, so that the handlers are in place before anything
  * else of the bundle runs: a signal that arrives sooner ends the process.
