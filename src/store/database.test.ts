@@ -72,11 +72,8 @@ describe('opening the database file', () => {
   });
 
   it('refuses a garbage file as damaged, naming it, and writes nothing to it', () => {
-    writeFileSync(
-      file.replace('data/notify.db', 'garbage.db'),
-      'this is not a database, just text '.repeat(200),
-    );
     const garbage = join(dir, 'garbage.db');
+    writeFileSync(garbage, 'this is not a database, just text '.repeat(200));
     const before = readFileSync(garbage);
     assert.throws(
       () => openDatabase(garbage),
