@@ -37,6 +37,7 @@ describe('parseCreateRequest (spec "POST /v1/notifications" and "Limits")', () =
       cwd: ' /home/me ',
       pid: 0,
       metadata: { a: [1, 2] },
+      actions: [{ id: 'yes', label: ' Yes ' }],
     });
     assert.deepEqual(request, {
       title: 'T',
@@ -50,6 +51,7 @@ describe('parseCreateRequest (spec "POST /v1/notifications" and "Limits")', () =
       cwd: '/home/me',
       pid: 0,
       metadata: { a: [1, 2] },
+      actions: [{ id: 'yes', label: 'Yes' }],
     });
   });
 

@@ -124,6 +124,7 @@ describe('providers, routes and choices on a real database file', () => {
     assert.equal(providers.hasEnabled(), true);
     assert.deepEqual([providers.get('p1')!.enabled, providers.get('p1')!.updatedAt], [true, 40]);
     assert.equal(providers.setEnabled('p1', false, 41), true);
+    assert.equal(providers.forDelivery('p1')!.enabled, false);
     assert.equal(providers.get('p1')!.enabled, false);
     assert.equal(providers.hasEnabled(), false);
     assert.equal(providers.setEnabled('nope', true, 42), false);
