@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { assertStorableJson } from './json-values.js';
+
+function refusal(value: unknown): string {
+  try {
+    assertStorableJson(value);
+  } catch (error) {
+    assert.equal((error as Error).name, 'InvalidRequestError');
+    return (error as Error).message;
+  }
+  assert.fail(`accepted ${JSON.stringify(value)}`);
+}
+
+describe('assertStorableJson: what SQLite would not give back as sent is refused', () => {
+  it('accepts ordinary JSON, including paired surrogates (emoji), null and booleans', () => {
+    for (const value of [
+      { title: 'ok 😀', n: 1.5, list: [null, true, 'x', { deep: ['\ud83d\ude00'] }] },
+      'plain',
+      0,
+      null,
+      [],
+      '\udbff\udfff',
+      'a\ud800\udc00b',
+    ]) {
+      assert.doesNotThrow(() => assertStorableJson(value), JSON.stringify(value));
+    }
+  });
+
+  const SURROGATES: [value: unknown, message: string][] = [
+    ['\udc00', 'request body must be valid Unicode text; it contains a lone surrogate'],
+    [{ title: 'x\ud800' }, 'title must be valid Unicode text; it contains a lone surrogate'],
+    [{ title: '\ud800x' }, 'title must be valid Unicode text; it contains a lone surrogate'],
+    [{ title: 'x\udfff' }, 'title must be valid Unicode text; it contains a lone surrogate'],
+    [{ title: '\udc00\ud800' }, 'title must be valid Unicode text; it contains a lone surrogate'],
+    [
+      { metadata: { sizes: [1, 2, '\ud83d'] } },
+      'metadata.sizes[2] must be valid Unicode text; it contains a lone surrogate',
+    ],
+    [[{ a: '\ude00' }], '[0].a must be valid Unicode text; it contains a lone surrogate'],
+    [
+      { metadata: { 'k\ud800': 1 } },
+      'metadata has a key that is not valid Unicode text; it contains a lone surrogate',
+    ],
+    [{ '\udc00': 1 }, 'request body has a key that is not valid Unicode text; it contains a lone surrogate'],
+  ];
+  for (const [value, message] of SURROGATES) {
+    it(`refuses ${JSON.stringify(value)} naming the field`, () => assert.equal(refusal(value), message));
+  }
+
+  it('refuses numbers beyond the double range, naming the field', () => {
+    assert.equal(
+      refusal(JSON.parse('{"metadata":{"big":[0,1e400]}}')),
+      'metadata.big[1] must be a finite number; it is beyond the range of a double',
+    );
+    assert.equal(
+      refusal(-Infinity),
+      'request body must be a finite number; it is beyond the range of a double',
+    );
+    assert.equal(refusal({ pid: NaN }), 'pid must be a finite number; it is beyond the range of a double');
+  });
+
+  it('walks nesting far deeper than the call stack would allow', () => {
+    let deep: unknown = '\ud800';
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    assert.match(
+      refusal({ m: deep }),
+      /^m\[0\]\[0\].* must be valid Unicode text; it contains a lone surrogate$/,
+    );
+  });
+});

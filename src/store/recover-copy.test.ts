@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { openDatabase, type Db } from './database.js';
+import { MIGRATIONS } from './migrations.js';
+import { NotificationStore } from './notification-store.js';
+import { copyReadableTables } from './recover-copy.js';
+import { quoteName, schemaCatalog } from './schema-catalog.js';
+
+const TABLES = [
+  'notifications',
+  'providers',
+  'provider_secrets',
+  'routes',
+  'outbox',
+  'choices',
+  'outbox_intake',
+];
+
+describe('the schema catalog a recovery trusts', () => {
+  it('lists every table of the newest schema in creation order, with the version that made it', () => {
+    const catalog = schemaCatalog();
+    assert.equal(catalog.version, MIGRATIONS.at(-1)!.version);
+    assert.deepEqual(
+      catalog.tables.map((table) => [table.name, table.since]),
+      [
+        ['notifications', 1],
+        ['providers', 3],
+        ['provider_secrets', 3],
+        ['routes', 3],
+        ['outbox', 3],
+        ['choices', 3],
+        ['outbox_intake', 4],
+      ],
+    );
+    const notifications = catalog.tables[0]!;
+    assert.ok(notifications.columns.includes('arc_event_id') && notifications.columns.includes('answer'));
+    assert.ok(notifications.fullIndexes.length > 0);
+    assert.ok(!notifications.fullIndexes.includes('notifications_arc_event'), 'a partial index is not full');
+    assert.ok(catalog.names.has('outbox_intake_before_update') && catalog.names.has('notifications'));
+  });
+
+  it('quotes names, doubling quotes inside', () => {
+    assert.equal(quoteName('plain'), '"plain"');
+    assert.equal(quoteName('we"ird'), '"we""ird"');
+  });
+});
+
+describe('copyReadableTables: copying what can be read into a new database', () => {
+  let dir: string;
+  let source: string;
+  let target: Db;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'notify-recover-copy-'));
+    source = join(dir, 'old.db');
+    target = openDatabase(join(dir, 'new.db'));
+  });
+  afterEach(() => {
+    target.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function fill(db: Db, count: number): void {
+    const store = new NotificationStore(db);
+    for (let n = 0; n < count; n++) {
+      store.upsert(
+        `n${n}`,
+        { agent: 'a', type: 'info', priority: 'normal', title: `t${n}`, message: 'm' },
+        n,
+        {},
+      );
+    }
+  }
+
+  it('copies every row of a sound file, and lists foreign objects it never copies', () => {
+    const db = openDatabase(source);
+    fill(db, 3);
+    db.exec(`INSERT INTO choices VALUES ('k', 'v');
+      CREATE TABLE extra (x); CREATE VIEW peek AS SELECT 1; CREATE TRIGGER sneaky AFTER INSERT ON choices BEGIN SELECT 1; END;`);
+    db.close();
+    const result = copyReadableTables(source, target, schemaCatalog());
+    const read = (table: string, recovered: number) => ({
+      table,
+      state: 'read',
+      recovered,
+      leftOut: 0,
+      unread: 0,
+      unreadExact: true,
+    });
+    assert.deepEqual(
+      result.tables,
+      TABLES.map((table) => read(table, table === 'notifications' ? 3 : table === 'choices' ? 1 : 0)),
+    );
+    assert.deepEqual(result.ignored.sort(), ['table extra', 'trigger sneaky', 'view peek']);
+    assert.deepEqual(target.prepare('SELECT id, title FROM notifications ORDER BY seq').all(), [
+      { id: 'n0', title: 't0' },
+      { id: 'n1', title: 't1' },
+      { id: 'n2', title: 't2' },
+    ]);
+  });
+
+  it('says which tables an older file predates, and which it should hold but does not', () => {
+    const db = openDatabase(source, MIGRATIONS.slice(0, 3));
+    db.exec(`INSERT INTO notifications (id, agent, type, priority, title, message, status, created_at, updated_at)
+      VALUES ('n1', 'a', 'info', 'low', 't', 'm', 'active', 1, 1), ('n2', 'a', 'info', 'low', 't', 'm', 'resolved', 2, 2)`);
+    db.exec('DROP TABLE choices');
+    db.close();
+    const states = copyReadableTables(source, target, schemaCatalog()).tables.map((table) => [
+      table.table,
+      table.state,
+    ]);
+    assert.deepEqual(states, [
+      ['notifications', 'read'],
+      ['providers', 'read'],
+      ['provider_secrets', 'read'],
+      ['routes', 'read'],
+      ['outbox', 'read'],
+      ['choices', 'missing'],
+      ['outbox_intake', 'predates'],
+    ]);
+    assert.equal(target.prepare('SELECT count(*) AS n FROM notifications').get()!['n' as never], 2);
+  });
+
+  it('refuses, unread, a name of the schema that the file holds as a view or without rowids', () => {
+    const db = openDatabase(source);
+    db.exec(`DROP TABLE choices; CREATE VIEW choices AS SELECT 'a' AS name, 'b' AS value;
+      DROP TABLE outbox_intake; CREATE TABLE outbox_intake (seq INTEGER PRIMARY KEY, items TEXT) WITHOUT ROWID;`);
+    db.close();
+    const tables = copyReadableTables(source, target, schemaCatalog()).tables;
+    assert.deepEqual(
+      tables.find((table) => table.table === 'choices'),
+      {
+        table: 'choices',
+        state: 'refused',
+        reason: 'it is a view, not a table',
+      },
+    );
+    assert.deepEqual(
+      tables.find((table) => table.table === 'outbox_intake'),
+      {
+        table: 'outbox_intake',
+        state: 'refused',
+        reason: 'it is a table without rowids, not a plain one',
+      },
+    );
+  });
+
+  it('refuses a table whose column is computed, and one with none of the columns', () => {
+    const db = openDatabase(source);
+    db.exec(`DROP TABLE choices; CREATE TABLE choices (name TEXT, value TEXT GENERATED ALWAYS AS ('x'));
+      DROP TABLE outbox_intake; CREATE TABLE outbox_intake (other TEXT);`);
+    db.close();
+    const tables = copyReadableTables(source, target, schemaCatalog()).tables;
+    assert.deepEqual(
+      tables.find((table) => table.table === 'choices'),
+      {
+        table: 'choices',
+        state: 'refused',
+        reason: 'its column value is computed, not stored',
+      },
+    );
+    assert.deepEqual(
+      tables.find((table) => table.table === 'outbox_intake'),
+      {
+        table: 'outbox_intake',
+        state: 'refused',
+        reason: "it has none of Notify's columns",
+      },
+    );
+  });
+
+  it('leaves out rows the new schema refuses, counting them', () => {
+    const db = openDatabase(source);
+    db.exec(`DROP TABLE choices; CREATE TABLE choices (name TEXT, value TEXT);
+      INSERT INTO choices VALUES ('a', '1'), ('a', '2'), ('b', NULL), ('c', '3');`);
+    db.close();
+    const choices = copyReadableTables(source, target, schemaCatalog()).tables.find(
+      (table) => table.table === 'choices',
+    );
+    assert.deepEqual(choices, {
+      table: 'choices',
+      state: 'read',
+      recovered: 2,
+      leftOut: 2,
+      unread: 0,
+      unreadExact: true,
+    });
+    assert.deepEqual(target.prepare('SELECT name, value FROM choices ORDER BY name').all(), [
+      { name: 'a', value: '1' },
+      { name: 'c', value: '3' },
+    ]);
+  });
+
+  it('reads on past a damaged page, and counts the rows lost there by the index that still lists them', () => {
+    const db = openDatabase(source);
+    const insert = db.prepare('INSERT INTO choices (name, value) VALUES (?, ?)');
+    db.transaction(() => {
+      for (let n = 0; n < 400; n++)
+        insert.run(`k${n}`, `value ${String(n).padStart(4, '0')} `.padEnd(600, '.'));
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    const bytes = readFileSync(source);
+    const pageSize = bytes.readUInt16BE(16);
+    const page = Math.floor(bytes.indexOf('value 0200 ') / pageSize);
+    // Garbage over the page header of the table leaf holding row 200 (its rows are only on that page).
+    bytes.fill(0xff, page * pageSize, page * pageSize + 16);
+    writeFileSync(source, bytes);
+
+    const choices = copyReadableTables(source, target, schemaCatalog()).tables.find(
+      (table) => table.table === 'choices',
+    );
+    assert.ok(choices?.state === 'read', JSON.stringify(choices));
+    assert.ok(choices.unread > 0 && choices.unread < 20, JSON.stringify(choices));
+    assert.equal(choices.recovered + choices.unread, 400);
+    assert.equal(choices.unreadExact, true);
+    assert.equal(choices.leftOut, 0);
+    const names = new Set(
+      target
+        .prepare<[], { name: string }>('SELECT name FROM choices')
+        .all()
+        .map((row) => row.name),
+    );
+    assert.ok(names.has('k0') && names.has('k399') && !names.has('k200'));
+  });
+
+  it('refuses a file of a newer schema, and calls every table unreadable when the file cannot be opened', () => {
+    const db = openDatabase(source);
+    db.pragma('user_version = 99');
+    db.close();
+    assert.throws(() => copyReadableTables(source, target, schemaCatalog()), {
+      message: `the damaged database's schema is version 99, newer than this Notify understands (${MIGRATIONS.at(-1)!.version}); recover it with the newer Notify`,
+    });
+    const missing = copyReadableTables(join(dir, 'absent.db'), target, schemaCatalog());
+    assert.deepEqual(missing.ignored, []);
+    assert.deepEqual(
+      missing.tables.map((table) => [table.table, table.state]),
+      TABLES.map((table) => [table, 'unreadable']),
+    );
+    assert.ok(missing.tables.every((table) => 'reason' in table && table.reason.length > 0));
+  });
+});
