@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { createTempHome, startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { after, describe, it } from 'node:test';
+import { useDunstDesktop } from '../support/desktop-broker.js';
 import { waitForLog } from '../support/broker-log.js';
-import { startDunst, type Dunst } from '../support/dunst.js';
-import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
 import { waitFor } from '../support/wait-for.js';
 
 interface Dto {
@@ -38,36 +36,19 @@ function drawnText(markup: string): string {
 
 for (const markup of ['full', 'strip', 'no'] as const) {
   describe(`answers in dunst with markup = ${markup} (Xvfb)`, () => {
-    let bus: PrivateBus;
-    let dunst: Dunst;
-    let broker: BrokerProcess;
     const dir = mkdtempSync(join(tmpdir(), 'notify-dmenu-'));
     const choice = join(dir, 'choice');
     const menu = join(dir, 'menu');
-
-    before(async () => {
-      // Stands in for dmenu: keeps the menu dunst offers, and picks the entry named in `choice`.
-      const dmenu = join(dir, 'dmenu');
-      writeFileSync(dmenu, `#!/bin/sh\ntee "${menu}" | grep -F -m1 -- "$(cat "${choice}")"\n`);
-      chmodSync(dmenu, 0o755);
-      bus = await startPrivateBus();
-      dunst = await startDunst(bus.address, { markup, dmenu });
-      const home = createTempHome();
-      home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-      broker = await startBroker({ home });
-      await waitForLog(home, 'toasts are on: notification server dunst');
-    });
-    after(async () => {
-      await broker.stop();
-      broker.home.cleanup();
-      await dunst.stop();
-      await bus.stop();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    // Stands in for dmenu: keeps the menu dunst offers, and picks the entry named in `choice`.
+    const dmenu = join(dir, 'dmenu');
+    writeFileSync(dmenu, `#!/bin/sh\ntee "${menu}" | grep -F -m1 -- "$(cat "${choice}")"\n`);
+    chmodSync(dmenu, 0o755);
+    const desktop = useDunstDesktop({ markup, dmenu });
+    after(() => rmSync(dir, { recursive: true, force: true }));
 
     async function ask(title: string, message: string): Promise<string> {
-      await dunst.ctl('close-all');
-      const response = await broker.request('POST', '/v1/notifications', {
+      await desktop.dunst.ctl('close-all');
+      const response = await desktop.broker.request('POST', '/v1/notifications', {
         title,
         message,
         agent: 'claude',
@@ -75,14 +56,14 @@ for (const markup of ['full', 'strip', 'no'] as const) {
         actions: ACTIONS,
       });
       assert.equal(response.status, 201);
-      await waitFor(async () => (await dunst.ctl('count', 'displayed')).trim() === '1', 'the toast');
+      await waitFor(async () => (await desktop.dunst.ctl('count', 'displayed')).trim() === '1', 'the toast');
       return ((await response.json()) as Dto).id;
     }
 
     async function shownText(title: string): Promise<string> {
-      // Closed toasts go to history, which tells what dunst drew.
-      await dunst.ctl('close-all');
-      const history = JSON.parse(await dunst.ctl('history')) as { data: HistoryEntry[][] };
+      // Closed toasts go to history, which tells what desktop.dunst drew.
+      await desktop.dunst.ctl('close-all');
+      const history = JSON.parse(await desktop.dunst.ctl('history')) as { data: HistoryEntry[][] };
       const entry = history.data[0]!.find((candidate) => candidate.summary.data === title)!;
       return drawnText(entry.message.data);
     }
@@ -93,15 +74,15 @@ for (const markup of ['full', 'strip', 'no'] as const) {
       const id = await ask(`Run it (${markup})?`, command);
       // docs/answers-toast.png comes from this dump (X Window Dump), cropped and converted to PNG.
       const keep = process.env['NOTIFY_ANSWER_SCREENSHOT'];
-      if (keep && markup === 'full') await dunst.screenshot(keep);
+      if (keep && markup === 'full') await desktop.dunst.screenshot(keep);
       writeFileSync(choice, 'answer.allow');
-      await dunst.ctl('context');
-      await waitForLog(broker.home, `answer: notification ${id} action allow surface toast`);
-      const stored = (await (await broker.request('GET', `/v1/notifications/${id}`)).json()) as Dto;
+      await desktop.dunst.ctl('context');
+      await waitForLog(desktop.broker.home, `answer: notification ${id} action allow surface toast`);
+      const stored = (await (await desktop.broker.request('GET', `/v1/notifications/${id}`)).json()) as Dto;
       assert.equal(stored.status, 'resolved');
       assert.equal(stored.answer?.action, 'allow');
       assert.match(readFileSync(menu, 'utf8'), /answer\.deny/);
-      const history = JSON.parse(await dunst.ctl('history')) as { data: HistoryEntry[][] };
+      const history = JSON.parse(await desktop.dunst.ctl('history')) as { data: HistoryEntry[][] };
       const entry = history.data[0]!.find((candidate) => candidate.summary.data === `Run it (${markup})?`);
       assert.ok(entry, `the answered toast went to history: ${JSON.stringify(history)}`);
       assert.equal(drawnText(entry.message.data), `${command}\nclaude`);
@@ -112,7 +93,7 @@ for (const markup of ['full', 'strip', 'no'] as const) {
       await ask(`Tags (${markup})?`, tagged);
       const text = await shownText(`Tags (${markup})?`);
       if (markup === 'no') {
-        // dunst does not declare body-markup here, and a rule could still strip: no answer buttons.
+        // desktop.dunst does not declare body-markup here, and a rule could still strip: no answer buttons.
         assert.equal(
           text,
           `${tagged}\nclaude\nAnswer with notifyctl pending / notifyctl answer: this notification server may hide part of the text.`,

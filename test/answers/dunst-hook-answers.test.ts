@@ -3,48 +3,28 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { createTempHome, startBroker, type BrokerProcess } from '../support/broker-process.js';
-import { waitForLog } from '../support/broker-log.js';
-import { startDunst, type Dunst } from '../support/dunst.js';
-import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
+import { after, describe, it } from 'node:test';
+import { useDunstDesktop } from '../support/desktop-broker.js';
 import { waitFor } from '../support/wait-for.js';
 import { fixtureFile, HOOK } from '../hooks/support.js';
 
 const REQUEST = fixtureFile('claude-code-2.1.332')['PermissionRequest']!;
 
 describe('a Claude Code permission answered from a real dunst toast (Xvfb)', () => {
-  let bus: PrivateBus;
-  let dunst: Dunst;
-  let broker: BrokerProcess;
   const dir = mkdtempSync(join(tmpdir(), 'notify-dmenu-'));
   const choice = join(dir, 'choice');
-
-  before(async () => {
-    // Stands in for dmenu: picks the context menu entry named in `choice`.
-    const dmenu = join(dir, 'dmenu');
-    // A whole action id: `answer.allow` must not pick `answer.allow_always`.
-    writeFileSync(dmenu, `#!/bin/sh\ngrep -E -m1 -- "$(cat "${choice}")([^a-z_]|$)"\n`);
-    chmodSync(dmenu, 0o755);
-    bus = await startPrivateBus();
-    dunst = await startDunst(bus.address, { markup: 'full', dmenu });
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    broker = await startBroker({ home });
-    await waitForLog(home, 'toasts are on: notification server dunst');
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-    await dunst.stop();
-    await bus.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // Stands in for dmenu: picks the context menu entry named in `choice`; a whole action id, so
+  // `answer.allow` does not pick `answer.allow_always`.
+  const dmenu = join(dir, 'dmenu');
+  writeFileSync(dmenu, `#!/bin/sh\ngrep -E -m1 -- "$(cat "${choice}")([^a-z_]|$)"\n`);
+  chmodSync(dmenu, 0o755);
+  const desktop = useDunstDesktop({ markup: 'full', dmenu });
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The installed permission hook, waiting; resolves with its stdout once it exits. */
   function waitingHook(session: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const child = spawn(process.execPath, [HOOK, 'claude', '--answer-wait=30'], {
-      env: broker.home.env,
+      env: desktop.broker.home.env,
       stdio: 'pipe',
     });
     let stdout = '';
@@ -61,11 +41,11 @@ describe('a Claude Code permission answered from a real dunst toast (Xvfb)', () 
     ['allow_always', { behavior: 'allow', updatedPermissions: REQUEST['permission_suggestions'] }],
   ] as const) {
     it(`${action}: the toast's button answers and the hook prints the decision`, async () => {
-      await dunst.ctl('close-all');
+      await desktop.dunst.ctl('close-all');
       const hook = waitingHook(`dunst-${action}`);
-      await waitFor(async () => (await dunst.ctl('count', 'displayed')).trim() === '1', 'the toast');
+      await waitFor(async () => (await desktop.dunst.ctl('count', 'displayed')).trim() === '1', 'the toast');
       writeFileSync(choice, `answer\\.${action}`);
-      await dunst.ctl('context');
+      await desktop.dunst.ctl('context');
       const finished = await hook;
       assert.deepEqual(
         { code: finished.code, stderr: finished.stderr, stdout: JSON.parse(finished.stdout) as unknown },
@@ -75,7 +55,10 @@ describe('a Claude Code permission answered from a real dunst toast (Xvfb)', () 
           stdout: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } },
         },
       );
-      await waitFor(async () => (await dunst.ctl('count', 'displayed')).trim() === '0', 'the toast to close');
+      await waitFor(
+        async () => (await desktop.dunst.ctl('count', 'displayed')).trim() === '0',
+        'the toast to close',
+      );
     });
   }
 });

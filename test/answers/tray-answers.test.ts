@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createTempHome, startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { describe, it } from 'node:test';
+import { useTrayDesktop } from '../support/desktop-broker.js';
 import { waitForLog } from '../support/broker-log.js';
-import { startNotificationServer, type TestNotificationServer } from '../support/notification-server.js';
-import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
-import { startWatcher, type MenuNode, type TestWatcher } from '../support/status-notifier-watcher.js';
+import { type MenuNode } from '../support/status-notifier-watcher.js';
 import { waitFor } from '../support/wait-for.js';
 
 /** Labels as the panel gets them (dbusmenu doubles `_`, its mnemonic mark), `---` for a separator. */
@@ -20,39 +18,17 @@ const childByLabel = (node: MenuNode, label: string): MenuNode => {
 };
 
 describe('answers in the tray menu', () => {
-  let bus: PrivateBus;
-  let server: TestNotificationServer;
-  let watcher: TestWatcher;
-  let broker: BrokerProcess;
-  let item: string;
-
-  before(async () => {
-    bus = await startPrivateBus();
-    server = await startNotificationServer(bus.address);
-    watcher = await startWatcher(bus.address);
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    broker = await startBroker({ home });
-    await waitForLog(home, 'tray icon registered as');
-    item = watcher.registered[0]!;
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-    watcher.stop();
-    server.stop();
-    await bus.stop();
-  });
+  const desktop = useTrayDesktop();
 
   const create = async (body: Record<string, unknown>) => {
-    const response = await broker.request('POST', '/v1/notifications', { agent: 'claude', ...body });
+    const response = await desktop.broker.request('POST', '/v1/notifications', { agent: 'claude', ...body });
     assert.equal(response.status, 201);
     return ((await response.json()) as { id: string }).id;
   };
   const entryOf = async (label: string) => {
     let entry: MenuNode | undefined;
     await waitFor(async () => {
-      const menu = await watcher.layout(item);
+      const menu = await desktop.watcher.layout(desktop.item);
       entry = labels(menu).includes(label) ? childByLabel(menu, label) : undefined;
       return entry !== undefined;
     }, `the menu entry ${label}`);
@@ -71,9 +47,9 @@ describe('answers in the tray menu', () => {
     const entry = await entryOf('claude: Run the script?');
     assert.deepEqual(labels(entry), ['python3 do__it.py --fast', 'Allow', 'Deny', '---', 'Dismiss']);
     assert.equal(entry[2][0]!.value[1]['enabled']?.value, false);
-    await watcher.click(item, childByLabel(entry, 'Allow')[0]);
-    await waitForLog(broker.home, `answer: notification ${id} action allow surface tray`);
-    const stored = (await (await broker.request('GET', `/v1/notifications/${id}`)).json()) as {
+    await desktop.watcher.click(desktop.item, childByLabel(entry, 'Allow')[0]);
+    await waitForLog(desktop.broker.home, `answer: notification ${id} action allow surface tray`);
+    const stored = (await (await desktop.broker.request('GET', `/v1/notifications/${id}`)).json()) as {
       status: string;
       answer: { action: string; surface: string };
     };
@@ -82,7 +58,7 @@ describe('answers in the tray menu', () => {
       ['resolved', 'allow', 'tray'],
     );
     await waitFor(
-      async () => !labels(await watcher.layout(item)).includes('claude: Run the script?'),
+      async () => !labels(await desktop.watcher.layout(desktop.item)).includes('claude: Run the script?'),
       'the entry leaving the menu',
     );
   });

@@ -3,39 +3,20 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { createTempHome, startBroker, type BrokerProcess } from '../support/broker-process.js';
-import { waitForLog } from '../support/broker-log.js';
-import { litShare, startDunst, type Dunst } from '../support/dunst.js';
-import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
+import { useDunstDesktop } from '../support/desktop-broker.js';
+import { litShare } from '../support/dunst.js';
 
 const run = promisify(execFile);
 
 /** What a person sees, asked from dunst itself. */
 describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
-  let bus: PrivateBus;
-  let dunst: Dunst;
-  let broker: BrokerProcess;
   const shots = mkdtempSync(join(tmpdir(), 'notify-shots-'));
+  const desktop = useDunstDesktop();
+  after(() => rmSync(shots, { recursive: true, force: true }));
 
-  before(async () => {
-    bus = await startPrivateBus();
-    dunst = await startDunst(bus.address);
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    broker = await startBroker({ home });
-    await waitForLog(home, 'toasts are on: notification server dunst');
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-    await dunst.stop();
-    await bus.stop();
-    rmSync(shots, { recursive: true, force: true });
-  });
-
-  const displayed = async () => Number((await dunst.ctl('count', 'displayed')).trim());
+  const displayed = async () => Number((await desktop.dunst.ctl('count', 'displayed')).trim());
   async function until(predicate: () => Promise<boolean>, what: string): Promise<void> {
     const deadline = Date.now() + 5000;
     while (!(await predicate())) {
@@ -45,7 +26,7 @@ describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
   }
 
   it('shows a toast for each notification sent through the API, drawn on the screen', async () => {
-    const approval = await broker.request('POST', '/v1/notifications', {
+    const approval = await desktop.broker.request('POST', '/v1/notifications', {
       title: 'Claude needs your approval',
       message: 'Run `npm publish` in notify? <yes/no>',
       agent: 'claude',
@@ -54,7 +35,7 @@ describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
       priority: 'high',
     });
     assert.equal(approval.status, 201);
-    const build = await broker.request('POST', '/v1/notifications', {
+    const build = await desktop.broker.request('POST', '/v1/notifications', {
       title: 'Build finished',
       message: 'All 312 tests passed',
       agent: 'ci',
@@ -65,7 +46,7 @@ describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
     await until(async () => (await displayed()) === 2, 'two toasts');
 
     const shot = join(shots, 'toast.xwd');
-    await dunst.screenshot(shot);
+    await desktop.dunst.screenshot(shot);
     // The screen starts black; two toasts paint a good share of it.
     const lit = litShare(readFileSync(shot));
     assert.ok(lit > 0.05, `the screen looks empty (${(lit * 100).toFixed(1)} % lit)`);
@@ -75,11 +56,11 @@ describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
   });
 
   it('takes the toast off the screen into dunst history when the notification is resolved', async () => {
-    await dunst.ctl('close-all');
+    await desktop.dunst.ctl('close-all');
     await until(async () => (await displayed()) === 0, 'an empty screen');
     const shown = 0;
     const created = (await (
-      await broker.request('POST', '/v1/notifications', {
+      await desktop.broker.request('POST', '/v1/notifications', {
         title: 'Codex is blocked',
         message: 'Waiting for the database password',
         agent: 'codex',
@@ -87,11 +68,13 @@ describe('toasts in a real notification daemon (dunst under Xvfb)', () => {
       })
     ).json()) as { id: string };
     await until(async () => (await displayed()) === shown + 1, 'the blocked toast');
-    const resolved = await broker.request('PATCH', `/v1/notifications/${created.id}`, { status: 'resolved' });
+    const resolved = await desktop.broker.request('PATCH', `/v1/notifications/${created.id}`, {
+      status: 'resolved',
+    });
     assert.equal(resolved.status, 200);
     await until(async () => (await displayed()) === shown, 'the toast closing');
     await until(
-      async () => (await dunst.ctl('history')).includes('Codex is blocked'),
+      async () => (await desktop.dunst.ctl('history')).includes('Codex is blocked'),
       'the toast in history',
     );
   });

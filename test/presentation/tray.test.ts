@@ -9,9 +9,9 @@ import {
   startBroker,
   type BrokerProcess,
 } from '../support/broker-process.js';
+import { useTrayDesktop } from '../support/desktop-broker.js';
 import { readLog, waitForLog } from '../support/broker-log.js';
 import { DbusConnection } from '../../src/presentation/dbus.js';
-import { startNotificationServer, type TestNotificationServer } from '../support/notification-server.js';
 import { startPrivateBus, type PrivateBus } from '../support/session-bus.js';
 import { startWatcher, type MenuNode, type TestWatcher } from '../support/status-notifier-watcher.js';
 
@@ -50,40 +50,18 @@ async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise
 }
 
 describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
-  let bus: PrivateBus;
-  let server: TestNotificationServer;
-  let watcher: TestWatcher;
-  let broker: BrokerProcess;
-  let item: string;
-
-  before(async () => {
-    bus = await startPrivateBus();
-    server = await startNotificationServer(bus.address);
-    watcher = await startWatcher(bus.address);
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    broker = await startBroker({ home });
-    await waitForLog(home, 'tray icon registered as');
-    item = watcher.registered[0]!;
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-    watcher.stop();
-    server.stop();
-    await bus.stop();
-  });
+  const desktop = useTrayDesktop();
 
   it('registers an item that says nothing needs attention when nothing is active', async () => {
-    assert.match(item, /^org\.kde\.StatusNotifierItem-\d+-1$/);
-    assert.equal(await watcher.property(item, 'Status'), 'Active');
-    assert.equal(await watcher.property(item, 'IconName'), 'emblem-default');
-    assert.equal(await watcher.property(item, 'Title'), 'Notify');
-    assert.equal(await watcher.property(item, 'Id'), 'notify');
-    assert.equal(await watcher.property(item, 'Menu'), '/MenuBar');
-    const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
+    assert.match(desktop.item, /^org\.kde\.StatusNotifierItem-\d+-1$/);
+    assert.equal(await desktop.watcher.property(desktop.item, 'Status'), 'Active');
+    assert.equal(await desktop.watcher.property(desktop.item, 'IconName'), 'emblem-default');
+    assert.equal(await desktop.watcher.property(desktop.item, 'Title'), 'Notify');
+    assert.equal(await desktop.watcher.property(desktop.item, 'Id'), 'notify');
+    assert.equal(await desktop.watcher.property(desktop.item, 'Menu'), '/MenuBar');
+    const tooltip = (await desktop.watcher.property(desktop.item, 'ToolTip')) as unknown[];
     assert.equal(tooltip[2], 'Nothing needs your attention');
-    assert.deepEqual(labels(await watcher.layout(item)), [
+    assert.deepEqual(labels(await desktop.watcher.layout(desktop.item)), [
       'Nothing needs your attention',
       '---',
       'Pause notifications',
@@ -94,39 +72,43 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
 
   it('needs attention with the count, the waiting agents and one menu entry per active notification', async () => {
     // News, not a request: listed in the menu, never counted as waiting.
-    await broker.request('POST', '/v1/notifications', {
+    await desktop.broker.request('POST', '/v1/notifications', {
       title: 'Build finished',
       message: 'm',
       agent: 'gemini',
       type: 'completed',
     });
-    await broker.request('POST', '/v1/notifications', {
+    await desktop.broker.request('POST', '/v1/notifications', {
       title: 'Approve deploy',
       message: 'm',
       type: 'input_required',
       agent: 'claude',
     });
-    await broker.request('POST', '/v1/notifications', {
+    await desktop.broker.request('POST', '/v1/notifications', {
       title: 'Tests failed',
       message: 'm',
       type: 'input_required',
       agent: 'codex',
     });
-    await broker.request('POST', '/v1/notifications', {
+    await desktop.broker.request('POST', '/v1/notifications', {
       title: 'Pick a name',
       message: 'm',
       type: 'input_required',
       agent: 'claude',
     });
-    await eventually(async () => assert.equal(await watcher.property(item, 'Status'), 'NeedsAttention'));
+    await eventually(async () =>
+      assert.equal(await desktop.watcher.property(desktop.item, 'Status'), 'NeedsAttention'),
+    );
     // Hosts that ignore AttentionIconName draw IconName: it must not be the all-clear check.
-    assert.equal(await watcher.property(item, 'IconName'), 'dialog-warning');
-    assert.equal(await watcher.property(item, 'AttentionIconName'), 'dialog-warning');
-    await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 3 waiting'));
-    const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
+    assert.equal(await desktop.watcher.property(desktop.item, 'IconName'), 'dialog-warning');
+    assert.equal(await desktop.watcher.property(desktop.item, 'AttentionIconName'), 'dialog-warning');
+    await eventually(async () =>
+      assert.equal(await desktop.watcher.property(desktop.item, 'Title'), 'Notify: 3 waiting'),
+    );
+    const tooltip = (await desktop.watcher.property(desktop.item, 'ToolTip')) as unknown[];
     assert.equal(tooltip[2], '3 notifications wait');
     assert.equal(tooltip[3], 'Waiting: claude (2), codex');
-    const menu = await watcher.layout(item);
+    const menu = await desktop.watcher.layout(desktop.item);
     assert.deepEqual(labels(menu).slice(0, 4), [
       'claude: Pick a name',
       'codex: Tests failed',
@@ -138,26 +120,32 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
 
   it('resolves and dismisses a notification from its menu entry', async () => {
     const list = async () =>
-      (await (await broker.request('GET', '/v1/notifications?status=active')).json()) as {
+      (await (await desktop.broker.request('GET', '/v1/notifications?status=active')).json()) as {
         id: string;
         title: string;
       }[];
-    let menu = await watcher.layout(item);
-    await watcher.click(item, childByLabel(childByLabel(menu, 'codex: Tests failed'), 'Resolve')[0]);
+    let menu = await desktop.watcher.layout(desktop.item);
+    await desktop.watcher.click(
+      desktop.item,
+      childByLabel(childByLabel(menu, 'codex: Tests failed'), 'Resolve')[0],
+    );
     await eventually(async () =>
       assert.equal(
         (await list()).some((n) => n.title === 'Tests failed'),
         false,
       ),
     );
-    await waitForLog(broker.home, 'tray menu: Resolve');
+    await waitForLog(desktop.broker.home, 'tray menu: Resolve');
 
-    menu = await watcher.layout(item);
+    menu = await desktop.watcher.layout(desktop.item);
     await eventually(async () => {
-      menu = await watcher.layout(item);
+      menu = await desktop.watcher.layout(desktop.item);
       assert.equal(labels(menu).includes('codex: Tests failed'), false);
     });
-    await watcher.click(item, childByLabel(childByLabel(menu, 'claude: Pick a name'), 'Dismiss')[0]);
+    await desktop.watcher.click(
+      desktop.item,
+      childByLabel(childByLabel(menu, 'claude: Pick a name'), 'Dismiss')[0],
+    );
     await eventually(async () =>
       assert.deepEqual(
         (await list()).map((n) => n.title),
@@ -167,48 +155,59 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
   });
 
   it('writes pause and do not disturb to config.json and shows them checked', async () => {
-    let menu = await watcher.layout(item);
-    await watcher.click(item, childByLabel(menu, 'Pause notifications')[0]);
-    await eventually(async () => assert.equal(readConfigFile(broker.home)['pauseNotifications'], true));
+    let menu = await desktop.watcher.layout(desktop.item);
+    await desktop.watcher.click(desktop.item, childByLabel(menu, 'Pause notifications')[0]);
+    await eventually(async () =>
+      assert.equal(readConfigFile(desktop.broker.home)['pauseNotifications'], true),
+    );
     // Applied with the write, not on the watcher's next look at the file.
-    const settings = (await (await broker.request('GET', '/v1/settings')).json()) as Record<string, unknown>;
+    const settings = (await (await desktop.broker.request('GET', '/v1/settings')).json()) as Record<
+      string,
+      unknown
+    >;
     assert.equal(settings['pauseNotifications'], true);
-    await watcher.click(item, childByLabel(menu, 'Do not disturb')[0]);
-    await eventually(async () => assert.equal(readConfigFile(broker.home)['doNotDisturb'], true));
-    assert.equal(typeof readConfigFile(broker.home)['authToken'], 'string', 'the rest of the file is kept');
+    await desktop.watcher.click(desktop.item, childByLabel(menu, 'Do not disturb')[0]);
+    await eventually(async () => assert.equal(readConfigFile(desktop.broker.home)['doNotDisturb'], true));
+    assert.equal(
+      typeof readConfigFile(desktop.broker.home)['authToken'],
+      'string',
+      'the rest of the file is kept',
+    );
     await eventually(async () => {
-      menu = await watcher.layout(item);
+      menu = await desktop.watcher.layout(desktop.item);
       assert.equal(childByLabel(menu, 'Pause notifications')[1]['toggle-state']?.value, 1);
       assert.equal(childByLabel(menu, 'Do not disturb')[1]['toggle-state']?.value, 1);
     });
   });
 
   it('escapes agent names in the tooltip, which panels such as KDE render as rich text', async () => {
-    await broker.request('POST', '/v1/notifications', {
+    await desktop.broker.request('POST', '/v1/notifications', {
       title: 'Look here',
       message: 'm',
       agent: `<a href="https://example.com">Eve</a> & 'Mallory'`,
       type: 'input_required',
     });
-    await eventually(async () => assert.equal(await watcher.property(item, 'Title'), 'Notify: 2 waiting'));
-    const tooltip = (await watcher.property(item, 'ToolTip')) as unknown[];
+    await eventually(async () =>
+      assert.equal(await desktop.watcher.property(desktop.item, 'Title'), 'Notify: 2 waiting'),
+    );
+    const tooltip = (await desktop.watcher.property(desktop.item, 'ToolTip')) as unknown[];
     assert.equal(
       tooltip[3],
       'Waiting: &lt;a href=&quot;https://example.com&quot;&gt;Eve&lt;/a&gt; &amp; &#39;Mallory&#39;, claude',
     );
     // Menu labels are plain text in dbusmenu: shown as sent.
     assert.equal(
-      labels(await watcher.layout(item))[0],
+      labels(await desktop.watcher.layout(desktop.item))[0],
       `<a href="https://example.com">Eve</a> & 'Mallory': Look here`,
     );
   });
 
   it('stops the broker cleanly from Quit', async () => {
-    const menu = await watcher.layout(item);
+    const menu = await desktop.watcher.layout(desktop.item);
     const exited = new Promise<number | null>((resolve) =>
-      broker.child.once('exit', (code) => resolve(code)),
+      desktop.broker.child.once('exit', (code) => resolve(code)),
     );
-    await watcher.click(item, childByLabel(menu, 'Quit Notify')[0]);
+    await desktop.watcher.click(desktop.item, childByLabel(menu, 'Quit Notify')[0]);
     assert.equal(await exited, 0);
   });
 });

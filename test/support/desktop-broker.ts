@@ -6,7 +6,9 @@ import {
   type ServerOptions,
   type TestNotificationServer,
 } from './notification-server.js';
+import { startDunst, type Dunst, type DunstOptions } from './dunst.js';
 import { startPrivateBus, type PrivateBus } from './session-bus.js';
+import { startWatcher, type TestWatcher } from './status-notifier-watcher.js';
 
 export interface DesktopSetup {
   bus: PrivateBus;
@@ -40,5 +42,61 @@ export function useDesktop(config: Record<string, unknown> = {}, server: ServerO
   const setup = {} as DesktopSetup;
   before(async () => Object.assign(setup, await startDesktop(config, server)));
   after(async () => stopDesktop(setup));
+  return setup;
+}
+
+export interface DunstDesktop {
+  bus: PrivateBus;
+  dunst: Dunst;
+  broker: BrokerProcess;
+}
+
+/** One broker for the enclosing suite whose toasts go to a real dunst (under Xvfb) on a private bus. */
+export function useDunstDesktop(options: DunstOptions = {}): DunstDesktop {
+  const setup = {} as DunstDesktop;
+  before(async () => {
+    const bus = await startPrivateBus();
+    const dunst = await startDunst(bus.address, options);
+    const home = createTempHome();
+    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    const broker = await startBroker({ home });
+    await waitForLog(home, 'toasts are on: notification server dunst');
+    Object.assign(setup, { bus, dunst, broker });
+  });
+  after(async () => {
+    await setup.broker.stop();
+    setup.broker.home.cleanup();
+    await setup.dunst.stop();
+    await setup.bus.stop();
+  });
+  return setup;
+}
+
+export interface TrayDesktop extends DesktopSetup {
+  watcher: TestWatcher;
+  /** The bus name the broker's tray item registered with the watcher. */
+  item: string;
+}
+
+/** One broker for the enclosing suite with a notification server and a panel's watcher on its bus. */
+export function useTrayDesktop(): TrayDesktop {
+  const setup = {} as TrayDesktop;
+  before(async () => {
+    const bus = await startPrivateBus();
+    const server = await startNotificationServer(bus.address);
+    const watcher = await startWatcher(bus.address);
+    const home = createTempHome();
+    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    const broker = await startBroker({ home });
+    await waitForLog(home, 'tray icon registered as');
+    Object.assign(setup, { bus, server, watcher, broker, item: watcher.registered[0]! });
+  });
+  after(async () => {
+    await setup.broker.stop();
+    setup.broker.home.cleanup();
+    setup.watcher.stop();
+    setup.server.stop();
+    await setup.bus.stop();
+  });
   return setup;
 }
