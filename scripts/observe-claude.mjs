@@ -274,7 +274,7 @@ async function observe(standIn, broker) {
           lines.length === 2 * asking &&
           !text.includes('esc to interrupt') &&
           !text.includes('Do you want to proceed?') &&
-          text.includes('? for shortcuts')
+          (text.includes('? for shortcuts') || text.includes('shift+tab to cycle'))
         );
       },
       30000,
@@ -467,6 +467,24 @@ async function observe(standIn, broker) {
     await until('the command to finish', () => existsSync(file), 15000);
     expect("Claude Code ignores the hook's late decision: the command runs to its end", existsSync(file));
     return [`the hook's way out: ${hookLines()[seen + 1]}`];
+  });
+
+  // Last: Claude Code's suggestion may change the session's permission mode.
+  await scenario('Notify answers first: Always allow', async (expect) => {
+    const file = join(project, 'always-allowed-from-notify');
+    const { request, dialog, bothAtOnce, seen } = await ask(`touch ${file}`);
+    expect(...bothAtOnce);
+    const offered = request.actions.map((action) => action.id).join(', ');
+    expect('the request offers allow, deny and allow_always', offered === 'allow, deny, allow_always');
+    notifyctl('answer', request.id, 'allow_always');
+    const text = await until("the tool's line", () =>
+      pane().includes('Allowed by PermissionRequest hook') && existsSync(file) ? pane() : undefined,
+    );
+    expect('the dialog goes away, the tool runs', !text.includes('Do you want to proceed?'));
+    expect('the hook logs the answer', hookLines()[seen + 1] === 'answer allow_always from cli');
+    const rule = /^\s*\d\. (Yes, and .*)$/m.exec(dialog)?.[1];
+    const mode = shown(text).at(-1)?.trim();
+    return [`the dialog's own "don't ask again" offered: ${rule}`, `the mode line after: ${mode}`];
   });
 
   console.log(`# Claude Code and Notify's waiting permission hook\n`);
