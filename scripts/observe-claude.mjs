@@ -6,7 +6,8 @@
 // Everything lives in a temp HOME: a real notifyd on a free port, `notifyctl hooks install claude`, a
 // ~/.claude.json past onboarding. Prints what it saw, with versions; exit 0 when every scenario behaved as
 // docs/answers.md says, 1 when one did not (its pane and the hook's log lines say how), 2 when it could not
-// run. Takes about a minute. Not part of `npm test`: it needs Claude Code and tmux, which CI does not have.
+// run. Takes about half a minute. Not part of `npm test`: it needs Claude Code and tmux, which CI does not
+// have.
 //
 // Usage: npm run build && node scripts/observe-claude.mjs [--claude <path>] [--keep]
 //   --claude  the claude binary (default: `claude` on PATH); for a scratch copy:
@@ -70,7 +71,6 @@ const captures = join(scratch, 'panes');
 for (const folder of [home, project, captures, join(home, '.config', 'notify')])
   mkdirSync(folder, { recursive: true });
 const logDir = join(home, '.local', 'state', 'notify', 'logs');
-const socket = `notify-observe-${process.pid}`;
 
 const env = {
   PATH: process.env['PATH'],
@@ -185,7 +185,17 @@ function notifyctlLater(...words) {
 }
 
 function tmux(...words) {
-  return spawnSync('tmux', ['-L', socket, ...words], { env, encoding: 'utf8' });
+  return spawnSync('tmux', ['-S', join(scratch, 'tmux.socket'), ...words], { env, encoding: 'utf8' });
+}
+
+/** Whether the process still runs (a zombie, which nobody may reap here, does not). */
+function running(pid) {
+  if (!(pid > 0)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 const pane = () => tmux('capture-pane', '-p', '-t', 'claude').stdout;
@@ -215,16 +225,25 @@ function hookLines() {
 async function main() {
   const standIn = await startStandIn();
   const broker = await startBroker();
-  const cleanups = [
-    () => standIn.close(),
-    () => broker.child.kill('SIGTERM'),
-    () => tmux('kill-server'),
-    () => (keep ? console.log(`\nKept: ${scratch}`) : rmSync(scratch, { recursive: true, force: true })),
-  ];
+  const brokerEnded = new Promise((resolve) => broker.child.once('exit', resolve));
+  const cleanUp = async () => {
+    const claudePid = Number(tmux('list-panes', '-t', 'claude', '-F', '#{pane_pid}').stdout.trim());
+    tmux('kill-server');
+    // Claude Code runs its SessionEnd hooks on its way out, and they write into the temp HOME.
+    for (let waited = 0; running(claudePid) && waited < 5000; waited += 50) await sleep(50);
+    broker.child.kill('SIGTERM');
+    await brokerEnded;
+    standIn.close();
+    if (keep) console.log(`\nKept: ${scratch}`);
+    else rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
+  };
+  // Ctrl+C must not leave Claude Code, tmux or notifyd behind.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
   try {
     return await observe(standIn, broker);
   } finally {
-    for (const cleanup of cleanups) cleanup();
+    await cleanUp();
   }
 }
 
