@@ -232,6 +232,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       maxSubscribers: MAX_STREAM_SUBSCRIBERS,
       maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
       heartbeatMs: STREAM_HEARTBEAT_MS,
+      sessionLive: (secret) => webSessions.authenticate(secret) !== undefined,
     },
     presentation: {
       showSample: () => toasts.showSample(),

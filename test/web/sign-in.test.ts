@@ -125,6 +125,28 @@ describe('the session cookie', () => {
     abort.abort();
   });
 
+  it('a stream opened with the cookie ends when its session is revoked, before the next event', async () => {
+    const cookie = await signIn(broker);
+    const { id } = (await (await asPage(broker, cookie, 'GET', '/v1/web/session')).json()) as { id: string };
+    const stream = await fetch(`${broker.baseUrl}/v1/stream`, { headers: { cookie } });
+    const reader = stream.body!.getReader();
+    let text = '';
+    const ended = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += Buffer.from(value).toString('utf8');
+      }
+    })();
+    await waitFor(() => text.includes('retry:'), 'the stream to start');
+    await broker.request('POST', '/v1/notifications', { title: 'seen while signed in', message: 'm' });
+    await waitFor(() => text.includes('seen while signed in'), 'the first event');
+    assert.equal((await broker.request('DELETE', `/v1/web/sessions/${id}`)).status, 204);
+    await broker.request('POST', '/v1/notifications', { title: 'after the sign-out', message: 'm' });
+    const all = await ended;
+    assert.ok(!all.includes('after the sign-out'), all);
+  });
+
   it('GET /v1/web/session answers the session and its CSRF token, to the cookie only', async () => {
     const cookie = await signIn(broker);
     const response = await asPage(broker, cookie, 'GET', '/v1/web/session');
