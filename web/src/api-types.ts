@@ -90,7 +90,7 @@ export interface WebSessionEntry {
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
-  userAgent: string;
+  userAgent: string | null;
   current: boolean;
 }
 
