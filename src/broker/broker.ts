@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadOrCreateConfig } from '../config/config-file.js';
 import type { NotifyPaths } from '../config/paths.js';
 import { permissionWarnings } from '../config/permissions.js';
@@ -34,6 +35,10 @@ import { createOutbound, type Outbound, type OutboundOptions } from './outbound.
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
+import { WebSessionStore } from '../store/web-session-store.js';
+import { WebSessions } from './web-sessions.js';
+import { PageOpener } from './page-opener.js';
+import { canOpenBrowser, openInBrowser } from '../presentation/open-in-browser.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** News resolves itself within this long after its time (resolveAfterMinutes). */
@@ -50,6 +55,9 @@ const STREAM_HEARTBEAT_MS = 15_000;
  */
 const STOP_GRACE_MS = 3000;
 
+/** The web page as `npm run build` writes it: dist/web beside dist/src. */
+const BUILT_WEB_PAGE = fileURLToPath(new URL('../../web', import.meta.url));
+
 export interface BrokerOptions {
   paths: NotifyPaths;
   clock?: Clock;
@@ -65,6 +73,13 @@ export interface BrokerOptions {
   onConfigWarning?: (warning: string) => void;
   /** The port to listen on instead of config.json's (notifyd --port, NOTIFY_PORT); the file keeps its own. */
   port?: number;
+  /** The folder of the built web page (index.html, assets/); dist/web by default. */
+  webRoot?: string;
+  /**
+   * The environment the web page is opened from the tray and toasts with ($BROWSER, PATH for xdg-open);
+   * the broker's own by default.
+   */
+  browserEnv?: NodeJS.ProcessEnv;
 }
 
 export interface RunningBroker {
@@ -136,12 +151,35 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   });
   // One writer of config.json for the API and the tray: validated, atomic, and applied at once.
   const configEditor = new ConfigEditor(paths.configFile, settings);
+  const webSessions = new WebSessions({
+    store: new WebSessionStore(db),
+    writes,
+    clock,
+    token: () => settings.current.authToken,
+    log,
+  });
+  // A token changed while Notify was stopped ends the sessions made under the old one.
+  await webSessions
+    .tokenChanged()
+    .catch((error: unknown) =>
+      log.error(`web page: sessions of an old token were not ended: ${(error as Error).message}`),
+    );
+  const browserEnv = options.browserEnv ?? process.env;
+  const canOpenPage = canOpenBrowser(browserEnv);
+  const pageOpener = new PageOpener({
+    sessions: webSessions,
+    port: () => settings.current.port,
+    canOpen: () => canOpenPage,
+    open: (url) => openInBrowser(url, browserEnv),
+    log,
+  });
   const presentation = new PresentationStatus(() => settings.current);
   const toasts = new ToastPresenter({
     status: (on, detail) => presentation.set('toasts', on, detail),
-    display: platformDisplay(process.platform, process.env),
+    display: platformDisplay(process.platform, process.env, canOpenPage),
     settings: () => settings.current,
     act: async (id, action) => {
+      if (action === 'default') return pageOpener.open('a toast');
       const answer = answeredAction(action);
       if (answer !== undefined) return service.answerAs(id, answer, 'toast');
       return action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id);
@@ -159,9 +197,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       status: (on, detail) => presentation.set('tray', on, detail),
       address: busAddress,
       active: () => service.list({ status: 'active', limit: '500' }),
-      settings: () => settings.current,
+      settings: () => ({ ...settings.current, canOpenPage }),
       run: async (command) => {
-        if (command.op === 'resolve')
+        if (command.op === 'open') await pageOpener.open('the tray');
+        else if (command.op === 'resolve')
           await service.changeStatus(command.notificationId, { status: 'resolved' });
         else if (command.op === 'answer')
           await service.answerAs(command.notificationId, command.action, 'tray');
@@ -208,6 +247,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       sounds,
     }),
     soundAdmin: new SoundAdmin({ library: sounds, player, settings: () => settings.current }),
+    web: {
+      root: options.webRoot ?? BUILT_WEB_PAGE,
+      sessions: webSessions,
+      port: () => settings.current.port,
+    },
   });
 
   const port = settings.current.port;
@@ -234,6 +278,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
+      if (changed.includes('authToken'))
+        webSessions
+          .tokenChanged()
+          .catch((error: unknown) =>
+            log.error(`web page: sessions of the old token were not ended: ${(error as Error).message}`),
+          );
       toasts.settingsChanged();
       tray?.refresh();
     },

@@ -2,7 +2,7 @@ import { answerRefusal, parseAnswerRequest, type Surface } from '../domain/answe
 import { parseCreateRequest } from '../domain/create-request.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import { needsPerson } from '../domain/attention.js';
-import { parseListQuery } from '../domain/list-query.js';
+import { encodeCursor, parseListQuery } from '../domain/list-query.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import { checkTransition, parseStatusChange } from '../domain/status-transition.js';
 import { effectivePriority, type TypeCatalog } from '../domain/type-definition.js';
@@ -97,6 +97,15 @@ export class NotificationService {
 
   list(query: Record<string, string | string[] | undefined>): NotificationRecord[] {
     return this.deps.store.list(parseListQuery(query));
+  }
+
+  /** As list; with cursor paging asked for, also the cursor of the next page when there is one. */
+  listPage(query: Record<string, string | string[] | undefined>): {
+    records: NotificationRecord[];
+    nextCursor?: string;
+  } {
+    const { records, nextBefore } = this.deps.store.page(parseListQuery(query));
+    return nextBefore === undefined ? { records } : { records, nextCursor: encodeCursor(nextBefore) };
   }
 
   async changeStatus(id: string, body: unknown): Promise<NotificationRecord> {

@@ -93,6 +93,20 @@ export const NOTIFICATION_SCHEMAS = {
       project: str(),
       agent: str(),
       limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+      q: str({
+        maxLength: 200,
+        description:
+          'search: each of its words (at most 10) appears in the title, message, agent or project; ASCII letters match either case',
+      }),
+      page: {
+        const: 1,
+        description:
+          'cursor paging: the first page; when more notifications match, the X-Next-Cursor response header holds the cursor of the next page',
+      },
+      before: str({
+        description:
+          'cursor paging: the page after the one whose X-Next-Cursor header this is (opaque); no X-Next-Cursor on the last page',
+      }),
     }),
     response: { 200: arrayOf(NOTIFICATION), 400: ERROR, 401: ERROR },
   },
@@ -111,7 +125,11 @@ export function notificationHandlers(service: NotificationService) {
   return {
     create: async (request: FastifyRequest, reply: FastifyReply) =>
       reply.code(201).send(toDto((await service.create(request.body)).record)),
-    list: async (request: ListRequest) => service.list(request.query).map(toDto),
+    list: async (request: ListRequest, reply: FastifyReply) => {
+      const { records, nextCursor } = service.listPage(request.query);
+      if (nextCursor !== undefined) reply.header('x-next-cursor', nextCursor);
+      return records.map(toDto);
+    },
     get: async (request: IdRequest) => toDto(service.get(request.params.id)),
     changeStatus: async (request: IdRequest) =>
       toDto(await service.changeStatus(request.params.id, request.body)),

@@ -12,6 +12,8 @@ export interface FreedesktopOptions {
   address: string | undefined;
   /** Pause between attempts to reach a bus that is gone. */
   reconnectMs?: number;
+  /** A click on a toast (its `default` action) opens the web page. */
+  openPage?: boolean;
 }
 
 /**
@@ -71,15 +73,22 @@ export class FreedesktopDisplay implements ToastDisplay {
   #buttonsAndBody(content: ToastContent): { body: string; actions: string[] } {
     const markup = this.#capabilities.has('body-markup');
     const body = markup ? escapeMarkup(content.body) : content.body;
-    if (!content.actionable || !this.#capabilities.has('actions')) return { body, actions: [] };
-    if (content.choices.length === 0) return { body, actions: ['resolve', 'Resolve', 'dismiss', 'Dismiss'] };
+    if (!this.#capabilities.has('actions')) return { body, actions: [] };
+    // Servers show no button for the default action: it is what a click on the toast does.
+    const open = this.options.openPage ? ['default', 'Open Notify'] : [];
+    if (!content.actionable) return { body, actions: open };
+    if (content.choices.length === 0)
+      return { body, actions: [...open, 'resolve', 'Resolve', 'dismiss', 'Dismiss'] };
     if (!markup && mayLoseText(content.body)) {
       return {
         body: `${body}\nAnswer with notifyctl pending / notifyctl answer: this notification server may hide part of the text.`,
-        actions: ['dismiss', 'Dismiss'],
+        actions: [...open, 'dismiss', 'Dismiss'],
       };
     }
-    return { body, actions: content.choices.flatMap((choice) => [answerKey(choice.id), choice.label]) };
+    return {
+      body,
+      actions: [...open, ...content.choices.flatMap((choice) => [answerKey(choice.id), choice.label])],
+    };
   }
 
   async close(displayId: number): Promise<void> {

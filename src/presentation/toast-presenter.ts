@@ -137,8 +137,8 @@ export class ToastPresenter {
     if (!id) return;
     try {
       await this.deps.act(id, action);
-      // An answer has its audit line from the service.
-      if (answeredAction(action) === undefined)
+      // An answer has its audit line from the service, the page's opening its own.
+      if (answeredAction(action) === undefined && action !== 'default')
         this.deps.log.info(
           `notification ${id} ${action === 'resolve' ? 'resolved' : 'dismissed'} from its toast`,
         );

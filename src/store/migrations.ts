@@ -190,4 +190,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ${keepIntakeNotificationWithAnswersBefore('DELETE')}
     `,
   },
+  {
+    version: 6,
+    description: 'web page sign-in: the sessions of the page, by the hash of their cookie',
+    sql: `
+      -- The cookie itself is never stored: a copy of the database signs nobody in. token_fingerprint ties a
+      -- session to the authToken it was made under, so a new token ends every session made before it.
+      CREATE TABLE web_sessions (
+        id                TEXT    PRIMARY KEY,
+        secret_hash       TEXT    NOT NULL UNIQUE,
+        token_fingerprint TEXT    NOT NULL,
+        user_agent        TEXT,
+        created_at        INTEGER NOT NULL,
+        last_seen_at      INTEGER NOT NULL,
+        expires_at        INTEGER NOT NULL
+      );
+    `,
+  },
 ];

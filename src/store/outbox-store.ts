@@ -365,8 +365,17 @@ export class OutboxStore {
     return this.#nextDue.get(after)?.at;
   }
 
-  list(state: OutboxState | undefined, limit: number): OutboxItem[] {
+  /** Newest first; with `notificationId`, that notification's items only (the lifecycle index). */
+  list(state: OutboxState | undefined, limit: number, notificationId?: string): OutboxItem[] {
     this.expandBeforeRead();
+    if (notificationId !== undefined) {
+      return this.db
+        .prepare<[string, string | null, string | null, number], Row>(
+          'SELECT * FROM outbox WHERE notification_id = ? AND (? IS NULL OR state = ?) ORDER BY seq DESC LIMIT ?',
+        )
+        .all(notificationId, state ?? null, state ?? null, limit)
+        .map(toItem);
+    }
     const rows = state
       ? this.db
           .prepare<[string, number], Row>('SELECT * FROM outbox WHERE state = ? ORDER BY seq DESC LIMIT ?')
