@@ -6,6 +6,7 @@
 import type { OutboxItemView } from '../../src/broker/outbox-service.js';
 import type { ProviderView } from '../../src/broker/provider-service.js';
 import type { RouteView } from '../../src/broker/route-service.js';
+import type { WebSessionView } from '../../src/broker/web-sessions.js';
 import type {
   NotificationDto,
   PresentationSettings,
@@ -75,23 +76,10 @@ export interface HistoryPage {
   nextCursor?: string;
 }
 
-/** GET /v1/web/session: the cookie session and the CSRF token its changes carry. */
-export interface WebSession {
-  id: string;
-  csrfToken: string;
-  createdAt: string;
-  expiresAt: string;
-  idleExpiresAt: string;
-}
+/** GET /v1/web/session: the cookie session and the CSRF token its changes carry (webHandlers.session). */
+export type WebSession = Omit<WebSessionView, 'lastSeenAt' | 'userAgent'> & { csrfToken: string };
 
-/** One entry of GET /v1/web/sessions. */
-export interface WebSessionEntry {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  userAgent: string | null;
-  current: boolean;
-}
+/** One entry of GET /v1/web/sessions (webHandlers.sessions). */
+export type WebSessionEntry = Omit<WebSessionView, 'idleExpiresAt'> & { current: boolean };
 
 export type OutboxCounts = Record<OutboxItemView['state'], number>;

@@ -120,7 +120,8 @@ export function createApi({ base, auth }: ApiOptions) {
     active: (limit = 100) => json<NotificationDto[]>('GET', `/v1/notifications?status=active&limit=${limit}`),
     recent: (limit: number) => json<NotificationDto[]>('GET', `/v1/notifications?limit=${limit}`),
     history: async (query: HistoryQuery): Promise<HistoryPage> => {
-      const params = new URLSearchParams({ page: '1' });
+      // The first page asks for cursor paging with page=1; the next ones name the cursor instead.
+      const params = new URLSearchParams(query.before === undefined ? { page: '1' } : {});
       for (const [name, value] of Object.entries(query)) {
         if (value !== undefined && value !== '') params.set(name, String(value));
       }

@@ -14,15 +14,18 @@ export function Providers() {
   const kinds = useLoad(() => api.providerKinds());
   const providers = useLoad(() => api.providers());
   const [editing, setEditing] = useState<string | undefined>(undefined);
+  /** A new key empties the new-provider form after a create. */
+  const [created, setCreated] = useState(0);
   /** The Test button's one sentence, by provider. */
   const [tests, setTests] = useState<Record<string, string>>({});
 
   const create = (input: ProviderInput, enableNow: boolean) =>
     feedback.run(async () => {
-      const created = await api.createProvider(input);
-      if (enableNow) await api.setProviderEnabled(created.id, true);
+      const provider = await api.createProvider(input);
+      if (enableNow) await api.setProviderEnabled(provider.id, true);
+      setCreated((count) => count + 1);
       providers.reload();
-      return `Provider ${created.name} created${enableNow ? ' and enabled' : ''}.`;
+      return `Provider ${provider.name} created${enableNow ? ' and enabled' : ''}.`;
     });
 
   const update = (provider: ProviderView) => (input: ProviderInput) =>
@@ -130,7 +133,7 @@ export function Providers() {
         ))}
       </ul>
       <h2>New provider</h2>
-      {kinds.data && <ProviderForm kinds={kinds.data} save={create} />}
+      {kinds.data && <ProviderForm key={created} kinds={kinds.data} save={create} />}
     </section>
   );
 }

@@ -22,13 +22,20 @@ export function Settings() {
   const feedback = useFeedback();
   const settings = useLoad(() => api.settings());
   const sounds = useLoad(() => api.sounds());
-  const change = (patch: SettingsPatch, said: string) =>
-    feedback.run(async () => {
-      await api.changeSettings(patch);
-      settings.reload();
+  const s = settings.data;
+  const change = (shown: PresentationSettings, patch: SettingsPatch, said: string) => {
+    // Shown at once: a controlled input that waited for the broker would flip back until it answers.
+    settings.set(shown);
+    return feedback.run(async () => {
+      try {
+        settings.set(await api.changeSettings(patch));
+      } catch (failure) {
+        settings.reload();
+        throw failure;
+      }
       return said;
     });
-  const s = settings.data;
+  };
   return (
     <section aria-labelledby="settings-heading">
       <h1 id="settings-heading">Settings</h1>
@@ -46,7 +53,11 @@ export function Settings() {
                   checked={s[field]}
                   onChange={(event) => {
                     const on = (event.currentTarget as HTMLInputElement).checked;
-                    void change({ [field]: on }, `${label.replace(/ \(.*/, '')}: ${on ? 'on' : 'off'}.`);
+                    void change(
+                      { ...s, [field]: on },
+                      { [field]: on },
+                      `${label.replace(/ \(.*/, '')}: ${on ? 'on' : 'off'}.`,
+                    );
                   }}
                 />
                 {label}
@@ -61,7 +72,11 @@ export function Settings() {
                 value={s.maxVisibleToasts}
                 onChange={(event) => {
                   const value = Number((event.currentTarget as HTMLInputElement).value);
-                  void change({ maxVisibleToasts: value }, `Toasts shown at once: ${value}.`);
+                  void change(
+                    { ...s, maxVisibleToasts: value },
+                    { maxVisibleToasts: value },
+                    `Toasts shown at once: ${value}.`,
+                  );
                 }}
               />
             </label>
@@ -77,6 +92,7 @@ export function Settings() {
                   onChange={(event) => {
                     const sound = (event.currentTarget as HTMLSelectElement).value;
                     void change(
+                      { ...s, soundsByPriority: { ...s.soundsByPriority, [priority]: sound } },
                       { soundsByPriority: { [priority]: sound } },
                       `Sound for ${priority}: ${sound}.`,
                     );

@@ -4,6 +4,8 @@ export interface Loaded<T> {
   data: T | undefined;
   error: string | undefined;
   reload: () => void;
+  /** Shows a value at once (an answer the broker just gave) without loading again. */
+  set: (value: T) => void;
 }
 
 /** Loads once per change of `key` and again on reload(); the broker's error sentence when it fails. */
@@ -27,7 +29,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string = ''): Loaded<T> 
     // `load` is a new closure each render; `key` and `round` say when to load again.
   }, [key, round]);
   const reload = useCallback(() => setRound((value) => value + 1), []);
-  return { data, error, reload };
+  return { data, error, reload, set: setData };
 }
 
 export function messageOf(failure: unknown): string {
