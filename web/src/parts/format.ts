@@ -7,7 +7,10 @@ export function age(iso: string, now: number = Date.now()): string {
   return `${Math.floor(seconds / 86400)}d`;
 }
 
+/** One formatter for every timestamp: building one per call (toLocaleString) is slow over long lists. */
+const LOCAL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
 /** A timestamp in the person's own locale and time zone. */
 export function when(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+  return iso ? LOCAL_TIME.format(new Date(iso)) : '—';
 }

@@ -1,5 +1,5 @@
 import type { NotificationDto } from '../api-types.js';
-import { age } from './format.js';
+import { age, when } from './format.js';
 import type { Feedback } from './feedback.js';
 import { NotificationActions } from './notification-actions.js';
 
@@ -18,7 +18,7 @@ export function NotificationRow({ notification, feedback, changed }: Props) {
         <a class="title" href={`#/n/${encodeURIComponent(n.id)}`}>
           {n.title}
         </a>
-        <time dateTime={n.createdAt} title={new Date(n.createdAt).toLocaleString()}>
+        <time dateTime={n.createdAt} title={when(n.createdAt)}>
           <span class="sr-only">age </span>
           {age(n.createdAt)}
         </time>
