@@ -76,10 +76,10 @@ const CLEARED_COOKIE = `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; M
 
 /** Handlers of /v1/web: sign-in links and the page's sessions. */
 export function webHandlers(deps: WebRouteDeps) {
-  const { sessions } = deps;
+  // deps.sessions is read per call: the OpenAPI script builds the table without services.
   return {
     loginCode: async (_request: FastifyRequest, reply: FastifyReply) => {
-      const { code, expiresAt } = sessions.mintLoginCode();
+      const { code, expiresAt } = deps.sessions.mintLoginCode();
       return reply.code(201).send({
         url: `http://127.0.0.1:${deps.port()}/login?code=${code}`,
         expiresAt: formatTimestamp(expiresAt),
@@ -87,13 +87,13 @@ export function webHandlers(deps: WebRouteDeps) {
     },
     session: async (request: FastifyRequest, reply: FastifyReply) => {
       const signedIn = webSessionOf(request)!;
-      const session = sessions.authenticate(signedIn.secret);
+      const session = deps.sessions.authenticate(signedIn.secret);
       // Revoked between the guard and here.
       if (!session) return sendError(request, reply, 401, 'unauthorized');
-      const view = sessions.view(session);
+      const view = deps.sessions.view(session);
       return {
         id: view.id,
-        csrfToken: sessions.csrfTokenOf(signedIn.secret),
+        csrfToken: deps.sessions.csrfTokenOf(signedIn.secret),
         createdAt: view.createdAt,
         expiresAt: view.expiresAt,
         idleExpiresAt: view.idleExpiresAt,
@@ -102,24 +102,24 @@ export function webHandlers(deps: WebRouteDeps) {
     sessions: async (request: FastifyRequest) => {
       const current = webSessionOf(request)?.id;
       return {
-        sessions: sessions.list().map((session) => {
-          const { id, createdAt, lastSeenAt, expiresAt, userAgent } = sessions.view(session);
+        sessions: deps.sessions.list().map((session) => {
+          const { id, createdAt, lastSeenAt, expiresAt, userAgent } = deps.sessions.view(session);
           return { id, createdAt, lastSeenAt, expiresAt, userAgent, current: id === current };
         }),
       };
     },
     revoke: async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-      if (!(await sessions.revoke(request.params.id))) throw new NotFoundError('session not found');
+      if (!(await deps.sessions.revoke(request.params.id))) throw new NotFoundError('session not found');
       if (request.params.id === webSessionOf(request)?.id) reply.header('set-cookie', CLEARED_COOKIE);
       return reply.code(204).send();
     },
     revokeAll: async (request: FastifyRequest, reply: FastifyReply) => {
-      const revoked = await sessions.revokeAll();
+      const revoked = await deps.sessions.revokeAll();
       if (webSessionOf(request)) reply.header('set-cookie', CLEARED_COOKIE);
       return { revoked };
     },
     logout: async (request: FastifyRequest, reply: FastifyReply) => {
-      await sessions.revoke(webSessionOf(request)!.id);
+      await deps.sessions.revoke(webSessionOf(request)!.id);
       return reply.code(204).header('set-cookie', CLEARED_COOKIE).send();
     },
   };

@@ -73,10 +73,9 @@ export class FreedesktopDisplay implements ToastDisplay {
   #buttonsAndBody(content: ToastContent): { body: string; actions: string[] } {
     const markup = this.#capabilities.has('body-markup');
     const body = markup ? escapeMarkup(content.body) : content.body;
-    if (!this.#capabilities.has('actions')) return { body, actions: [] };
+    if (!content.actionable || !this.#capabilities.has('actions')) return { body, actions: [] };
     // Servers show no button for the default action: it is what a click on the toast does.
     const open = this.options.openPage ? ['default', 'Open Notify'] : [];
-    if (!content.actionable) return { body, actions: open };
     if (content.choices.length === 0)
       return { body, actions: [...open, 'resolve', 'Resolve', 'dismiss', 'Dismiss'] };
     if (!markup && mayLoseText(content.body)) {

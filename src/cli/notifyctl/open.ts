@@ -42,7 +42,10 @@ export const openCommand: NotifyctlCommand = {
       const connection = resolveConnection(parsed);
       warnWhenTokenless(connection);
       return await withHints(connection, async () => {
-        const { url } = await createClient(connection).request<{ url: string }>('POST', '/v1/web/login-codes');
+        const { url } = await createClient(connection).request<{ url: string }>(
+          'POST',
+          '/v1/web/login-codes',
+        );
         if (parsed.options.has('print')) {
           printLine(url);
           return 0;
