@@ -216,6 +216,52 @@ describe('the web page in Chromium', () => {
     assert.equal(JSON.stringify(receiver.received.slice(before)).includes('Just news'), false);
   });
 
+  it("shows a notification's fields, lifecycle and deliveries on its own page", async () => {
+    await page.goto(`${broker.baseUrl}/#/history`);
+    await page.getByRole('link', { name: 'Disk almost full' }).click();
+    await page.getByRole('heading', { name: 'Disk almost full', level: 1 }).waitFor();
+    const deliveries = page.getByRole('table', { name: 'Outbox items of this notification' });
+    await deliveries.getByRole('cell', { name: 'delivered', exact: true }).waitFor();
+    assert.match(await deliveries.innerText(), /notification\.created/);
+    assert.match(await page.locator('dl.fields').innerText(), /priority\s+high/);
+    await page.getByRole('button', { name: 'Dismiss: Disk almost full' }).click();
+    await page.locator('ol.lifecycle').getByText('Now dismissed').waitFor();
+  });
+
+  it('searches the history and pages through it with Older and Newer', async () => {
+    for (let index = 1; index <= 55; index++) {
+      await create({ title: `Nightly report ${index}`, message: 'zebra stripes', agent: 'cron' });
+    }
+    await page.goto(`${broker.baseUrl}/#/history`);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('zebra');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const found = page.getByRole('list', { name: 'Notifications found' }).locator('> li');
+    await page.getByRole('link', { name: 'Nightly report 55', exact: true }).waitFor();
+    assert.equal(await found.count(), 50);
+    await page.getByRole('button', { name: 'Older' }).click();
+    await page.getByRole('link', { name: 'Nightly report 5', exact: true }).waitFor();
+    assert.deepEqual(
+      await found.locator('a.title').allInnerTexts(),
+      [5, 4, 3, 2, 1].map((n) => `Nightly report ${n}`),
+    );
+    assert.equal(await page.getByRole('button', { name: 'Older' }).isDisabled(), true);
+    await page.getByRole('button', { name: 'Newer' }).click();
+    await page.getByRole('link', { name: 'Nightly report 55', exact: true }).waitFor();
+  });
+
+  it('imports a sound file and lists it', async () => {
+    await page.goto(`${broker.baseUrl}/#/sounds`);
+    await page
+      .getByLabel('File')
+      .setInputFiles(new URL('../../../assets/sounds/knock.wav', import.meta.url).pathname);
+    await page.getByLabel('Name').fill('door-knock');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('status').getByText('Imported door-knock.').waitFor();
+    const sounds = await api<{ name: string; kind: string }[]>('GET', '/v1/sounds');
+    assert.deepEqual(sounds.find((sound) => sound.name === 'door-knock')?.kind, 'imported');
+    await page.getByRole('button', { name: 'Remove door-knock' }).waitFor();
+  });
+
   it('refuses a change without the CSRF token, and changes nothing', async () => {
     // Another tab of the signed-in browser: the 403 it provokes is logged on its console, not the page's.
     const tab = await context.newPage();

@@ -72,7 +72,7 @@ export function Sounds() {
           File <input type="file" name="file" accept=".wav,.mp3,audio/wav,audio/mpeg" />
         </label>
         <label>
-          Name <input name="name" pattern="[a-z0-9][a-z0-9_-]{0,63}" placeholder="from the file name" />
+          Name <input name="name" pattern="[a-z0-9][a-z0-9_\-]{0,63}" placeholder="from the file name" />
         </label>
         <button type="submit">Import</button>
       </form>
