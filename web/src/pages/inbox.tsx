@@ -6,6 +6,12 @@ import { applyChange, inboxOf, RECENT_COUNT, type InboxState } from '../parts/in
 import { NotificationRow } from '../parts/notification-row.js';
 import { messageOf } from '../parts/use-load.js';
 
+/**
+ * The inbox shows this many active notifications at most: a flood (a runaway script) keeps the page
+ * and the machine responsive, and History pages through the rest.
+ */
+const SHOWN_ACTIVE = 100;
+
 /** What waits for the person, live: the event stream keeps it current without a reload. */
 export function Inbox() {
   const api = useApi();
@@ -16,8 +22,8 @@ export function Inbox() {
   useEffect(() => {
     let current = true;
     const load = () =>
-      Promise.all([api.active(), api.recent(RECENT_COUNT + 10)]).then(
-        ([active, recent]) => current && setState(inboxOf(active, recent)),
+      Promise.all([api.active(SHOWN_ACTIVE), api.recent(RECENT_COUNT + 10)]).then(
+        ([active, recent]) => current && setState(inboxOf(active, recent, SHOWN_ACTIVE)),
         (failure: unknown) => current && setError(messageOf(failure)),
       );
     void load();
@@ -42,16 +48,25 @@ export function Inbox() {
       {state && (
         <>
           <h2>
-            Waiting <span class="count">{state.active.length}</span>
+            Waiting{' '}
+            <span class="count">
+              {state.active.length}
+              {state.complete ? '' : '+'}
+            </span>
           </h2>
           {state.active.length === 0 ? (
             <p class="empty">Nothing waits for you.</p>
           ) : (
             <ul class="notifications" aria-label="Active notifications" id="active">
-              {state.active.map((n) => (
+              {state.active.slice(0, SHOWN_ACTIVE).map((n) => (
                 <NotificationRow key={n.id} notification={n} feedback={feedback} changed={changed} />
               ))}
             </ul>
+          )}
+          {(state.active.length > SHOWN_ACTIVE || !state.complete) && (
+            <p class="more">
+              More are active than shown here: <a href="#/history">see History</a>.
+            </p>
           )}
           {state.recent.length > 0 && (
             <>

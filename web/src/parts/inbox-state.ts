@@ -8,6 +8,8 @@ export const RECENT_COUNT = 20;
 export interface InboxState {
   active: NotificationDto[];
   recent: NotificationDto[];
+  /** False when the first load hit its limit: more are active than the page has. */
+  complete: boolean;
 }
 
 /** Most urgent first, then newest. */
@@ -15,8 +17,9 @@ function byUrgency(a: NotificationDto, b: NotificationDto): number {
   return RANK[a.priority] - RANK[b.priority] || b.createdAt.localeCompare(a.createdAt);
 }
 
-export function inboxOf(active: NotificationDto[], recent: NotificationDto[]): InboxState {
+export function inboxOf(active: NotificationDto[], recent: NotificationDto[], limit: number): InboxState {
   return {
+    complete: active.length < limit,
     active: [...active].sort(byUrgency),
     recent: recent.filter((n) => n.status !== 'active').slice(0, RECENT_COUNT),
   };
@@ -26,6 +29,6 @@ export function inboxOf(active: NotificationDto[], recent: NotificationDto[]): I
 export function applyChange(state: InboxState, changed: NotificationDto): InboxState {
   const active = state.active.filter((n) => n.id !== changed.id);
   const recent = state.recent.filter((n) => n.id !== changed.id);
-  if (changed.status === 'active') return { active: [...active, changed].sort(byUrgency), recent };
-  return { active, recent: [changed, ...recent].slice(0, RECENT_COUNT) };
+  if (changed.status === 'active') return { ...state, active: [...active, changed].sort(byUrgency), recent };
+  return { ...state, active, recent: [changed, ...recent].slice(0, RECENT_COUNT) };
 }
