@@ -195,6 +195,31 @@ describe('the web page in Chromium', () => {
     await page.screenshot({ path: new URL('web-provider.png', DOCS).pathname, fullPage: true });
   });
 
+  it('changes a provider with its form and keeps a secret left empty', async () => {
+    await page.goto(`${broker.baseUrl}/#/providers`);
+    const card = page.locator('.card', { hasText: 'Team hook' });
+    await card.getByRole('button', { name: 'Change Team hook' }).click();
+    const form = card.getByRole('form', { name: 'Change Team hook' });
+    assert.equal(await form.getByLabel(/^bearerToken/).inputValue(), '');
+    await form.getByLabel('Name', { exact: true }).fill('Team hook');
+    await form.getByLabel('headerName').fill('X-Team');
+    await form.getByLabel(/^headerValue/).fill('blue');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Provider Team hook saved.').waitFor();
+    const [provider] = await api<{ settings: Record<string, unknown>; secrets: Record<string, boolean> }[]>(
+      'GET',
+      '/v1/providers',
+    );
+    assert.equal(provider!.settings['headerName'], 'X-Team');
+    assert.deepEqual(provider!.secrets, { signingSecret: false, bearerToken: true, headerValue: true });
+
+    const before = receiver.received.length;
+    await card.getByRole('button', { name: 'Test Team hook' }).click();
+    const test = await waitFor(() => receiver.received[before], 'the second test payload');
+    assert.equal(test.headers.authorization, 'Bearer s3cret-token');
+    assert.equal(test.headers['x-team'], 'blue');
+  });
+
   it('creates a route with the form; a matching notification reaches the receiver', async () => {
     await page.goto(`${broker.baseUrl}/#/routes`);
     const form = page.getByRole('form', { name: 'New route' });
