@@ -287,6 +287,37 @@ describe('the web page in Chromium', () => {
     await page.getByRole('button', { name: 'Remove door-knock' }).waitFor();
   });
 
+  it('shows a dead letter with its reason, retries it and purges what was delivered', async () => {
+    receiver.answer = () => ({ status: 400 });
+    const refused = await create({ title: 'Refused by the team hook', message: 'x', priority: 'critical' });
+    type Item = { id: number; notificationId: string; state: string; lastReason: string | null };
+    const dead = await waitFor(async () => {
+      const items = await api<Item[]>('GET', `/v1/outbox?notificationId=${refused.id}`);
+      return items.find((item) => item.state === 'dead');
+    }, 'the dead letter');
+    receiver.answer = () => ({ status: 204 });
+
+    await page.goto(`${broker.baseUrl}/#/outbox`);
+    const row = page.getByRole('row', { name: new RegExp(refused.id) });
+    await row.waitFor();
+    assert.match(await row.innerText(), new RegExp(`${dead.lastReason} \\(HTTP 400\\)`));
+    await row.getByRole('button', { name: `Retry item ${dead.id}` }).click();
+    await page.getByRole('status').getByText(`Item ${dead.id} is back in line.`).waitFor();
+    await waitFor(async () => {
+      const items = await api<Item[]>('GET', `/v1/outbox?notificationId=${refused.id}`);
+      return items.every((item) => item.state === 'delivered');
+    }, 'the retried delivery');
+
+    // Purge keeps the sends of notifications that still exist: their later updates need them.
+    const counts = () => api<{ delivered: number }>('GET', '/v1/outbox/counts');
+    const deliveredBefore = (await counts()).delivered;
+    await page.getByRole('button', { name: 'Purge delivered' }).click();
+    const said = page.getByRole('status').getByText(/^Purged [1-9]\d* delivered items?\.$/);
+    await said.waitFor();
+    const purged = Number(/\d+/.exec(await said.innerText())![0]);
+    assert.equal((await counts()).delivered, deliveredBefore - purged);
+  });
+
   it('refuses a change without the CSRF token, and changes nothing', async () => {
     // Another tab of the signed-in browser: the 403 it provokes is logged on its console, not the page's.
     const tab = await context.newPage();
