@@ -365,6 +365,24 @@ describe('the web page in Chromium', () => {
     );
   });
 
+  it('lists the signed-in browsers and revokes another one, which is then signed out', async () => {
+    const laptop = await browser.newContext({ userAgent: 'Laptop browser' });
+    const laptopPage = await laptop.newPage();
+    await laptopPage.goto(await signInLink(broker));
+    await laptopPage.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+
+    await page.goto(`${broker.baseUrl}/#/sessions`);
+    const other = page.locator('.card', { hasText: 'Laptop browser' });
+    await other.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('status').getByText('Session revoked.').waitFor();
+    assert.equal(await page.locator('.card').count(), 1);
+    assert.match(await page.locator('.card').innerText(), /this one/);
+
+    await laptopPage.reload();
+    await laptopPage.getByText('Run notifyctl open to sign in.').waitFor();
+    await laptop.close();
+  });
+
   it('logged no console error on any page', async () => {
     for (const name of ['history', 'types', 'sounds', 'outbox', 'sessions', 'inbox']) {
       await page.goto(`${broker.baseUrl}/#/${name}`);
