@@ -18,10 +18,6 @@ export interface PageOpenerDeps {
 export class PageOpener {
   constructor(private readonly deps: PageOpenerDeps) {}
 
-  get available(): boolean {
-    return this.deps.canOpen();
-  }
-
   async open(from: string): Promise<void> {
     if (!this.deps.canOpen()) return;
     const { code } = this.deps.sessions.mintLoginCode();

@@ -67,7 +67,8 @@ export function registerWebPage(app: FastifyInstance, deps: WebPageDeps): void {
   );
   app.get(
     '/login',
-    { config: page },
+    // A HEAD (a link checker, a preview) must not use the link up.
+    { config: page, exposeHeadRoute: false },
     async (
       request: FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>,
       reply,

@@ -246,15 +246,14 @@ export class NotificationStore {
       params['before'] = filter.before;
     }
     const clause = where.join(' AND ');
-    let statement = this.#listStatements.get(clause);
+    // Only a paged list needs each row's position (seq), for the next page's cursor.
+    const columns = filter.paged ? `${COLUMNS}, seq` : COLUMNS;
+    const sql = `SELECT ${columns} FROM notifications ${clause && `WHERE ${clause}`} ORDER BY seq DESC LIMIT @limit`;
+    let statement = this.#listStatements.get(sql);
     if (!statement) {
       // Raw mode: better-sqlite3 builds row objects slowly; arrays halve the cost of a 500-row page.
-      statement = this.db
-        .prepare<[Record<string, string | number>], RowValues>(
-          `SELECT ${COLUMNS}, seq FROM notifications ${clause && `WHERE ${clause}`} ORDER BY seq DESC LIMIT @limit`,
-        )
-        .raw(true);
-      this.#listStatements.set(clause, statement);
+      statement = this.db.prepare<[Record<string, string | number>], RowValues>(sql).raw(true);
+      this.#listStatements.set(sql, statement);
     }
     const rows = statement.all(params);
     const more = filter.paged === true && rows.length > filter.limit;

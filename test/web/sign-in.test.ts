@@ -90,6 +90,13 @@ describe('one-time sign-in links', () => {
     }
   });
 
+  it('are not used up by a HEAD request (a link checker)', async () => {
+    const url = await loginUrl(broker);
+    const head = await fetch(url, { method: 'HEAD', redirect: 'manual' });
+    assert.equal(head.status, 404);
+    assert.equal((await visit(url)).status, 303);
+  });
+
   it('are made only with the token: neither a session nor nothing makes one', async () => {
     const cookie = await signIn(broker);
     const headers = await pageHeaders(broker, cookie);
