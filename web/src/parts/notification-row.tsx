@@ -1,0 +1,50 @@
+import type { NotificationDto } from '../api-types.js';
+import { age, when } from './format.js';
+import type { Feedback } from './feedback.js';
+import { NotificationActions } from './notification-actions.js';
+
+interface Props {
+  notification: NotificationDto;
+  feedback: Feedback;
+  changed: (notification: NotificationDto) => void;
+}
+
+/** One notification in a list: what it is, who sent it, how urgent, how old, and what to do. */
+export function NotificationRow({ notification, feedback, changed }: Props) {
+  const n = notification;
+  return (
+    <li class={`notification priority-${n.priority} status-${n.status}`} data-id={n.id}>
+      <div class="head">
+        <a class="title" href={`#/n/${encodeURIComponent(n.id)}`}>
+          {n.title}
+        </a>
+        <time dateTime={n.createdAt} title={when(n.createdAt)}>
+          <span class="sr-only">age </span>
+          {age(n.createdAt)}
+        </time>
+      </div>
+      {n.message && <p class="message">{n.message}</p>}
+      <dl class="facts">
+        <dt>Agent</dt>
+        <dd>{n.agent}</dd>
+        {n.project && (
+          <>
+            <dt>Project</dt>
+            <dd>{n.project}</dd>
+          </>
+        )}
+        <dt>Type</dt>
+        <dd>{n.type}</dd>
+        <dt>Priority</dt>
+        <dd class="priority">{n.priority}</dd>
+        {n.status !== 'active' && (
+          <>
+            <dt>Status</dt>
+            <dd>{n.answer ? `answered ${n.answer.action}` : n.status}</dd>
+          </>
+        )}
+      </dl>
+      <NotificationActions notification={n} feedback={feedback} changed={changed} />
+    </li>
+  );
+}
