@@ -126,6 +126,24 @@ const STEPS: Step[] = [
     '',
   ],
   [
+    ['types', 'set', 'deploy_prod', '--remind-every', '10', '--remind-times', '2'],
+    0,
+    'deploy_prod             custom    enabled   priority=high  icon=dialog-warning  sound=knock  remind-every=10m  remind-times=2\n',
+    '',
+  ],
+  [
+    ['types', 'set', 'deploy_prod', '--remind-every', 'default', '--remind-times', 'default'],
+    0,
+    'deploy_prod             custom    enabled   priority=high  icon=dialog-warning  sound=knock\n',
+    '',
+  ],
+  [
+    ['types', 'set', 'deploy_prod', '--remind-times', '2.5'],
+    1,
+    '',
+    '--remind-times must be a whole number of reminders, 0 for none (or default).\n',
+  ],
+  [
     ['types', 'set', 'deploy_prod', '--needs-person', 'maybe'],
     1,
     '',

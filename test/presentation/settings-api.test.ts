@@ -237,7 +237,7 @@ describe('/v1/types', () => {
       'an unknown field',
       'deploy',
       { colour: 'red' },
-      'unknown field "colour"; allowed fields are enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes',
+      'unknown field "colour"; allowed fields are enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes, remindEveryMinutes, remindTimes',
     ],
     [
       'a bad priority',

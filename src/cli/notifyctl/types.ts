@@ -15,6 +15,8 @@ const SET_FLAGS: FlagTable = {
   '--sound': { kind: 'value', name: 'sound' },
   '--needs-person': { kind: 'value', name: 'needsPerson' },
   '--resolve-after': { kind: 'value', name: 'resolveAfter' },
+  '--remind-every': { kind: 'value', name: 'remindEvery' },
+  '--remind-times': { kind: 'value', name: 'remindTimes' },
   '--enabled': { kind: 'switch', name: 'enabled' },
   '--disabled': { kind: 'switch', name: 'disabled' },
 };
@@ -28,6 +30,8 @@ export function formatType(entry: TypeEntry): string {
     entry.sound !== undefined && `sound=${entry.sound}`,
     entry.needsPerson !== undefined && `needs-person=${entry.needsPerson ? 'yes' : 'no'}`,
     entry.resolveAfterMinutes !== undefined && `resolve-after=${entry.resolveAfterMinutes}m`,
+    entry.remindEveryMinutes !== undefined && `remind-every=${entry.remindEveryMinutes}m`,
+    entry.remindTimes !== undefined && `remind-times=${entry.remindTimes}`,
   ].filter(Boolean);
   return [
     entry.id.padEnd(22),
@@ -90,6 +94,25 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
       next.resolveAfterMinutes = minutes;
     }
   }
+  const remindEvery = text('remindEvery');
+  if (remindEvery !== undefined) {
+    if (clear(remindEvery)) delete next.remindEveryMinutes;
+    else {
+      const minutes = /^\d+(\.\d+)?$/.test(remindEvery.trim()) ? Number(remindEvery) : NaN;
+      if (Number.isNaN(minutes))
+        throw new CliError('--remind-every must be a number of minutes, 0 for "never" (or default).');
+      next.remindEveryMinutes = minutes;
+    }
+  }
+  const remindTimes = text('remindTimes');
+  if (remindTimes !== undefined) {
+    if (clear(remindTimes)) delete next.remindTimes;
+    else {
+      if (!/^\d+$/.test(remindTimes.trim()))
+        throw new CliError('--remind-times must be a whole number of reminders, 0 for none (or default).');
+      next.remindTimes = Number(remindTimes);
+    }
+  }
   for (const field of ['icon', 'sound'] as const) {
     const value = text(field);
     if (value === undefined) continue;
@@ -105,7 +128,17 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
 
 function definitionOf(entry: TypeEntry | undefined): TypeDefinitionBody {
   if (!entry) return {};
-  const { enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes } = entry;
+  const {
+    enabled,
+    defaultPriority,
+    lifetimeSeconds,
+    icon,
+    sound,
+    needsPerson,
+    resolveAfterMinutes,
+    remindEveryMinutes,
+    remindTimes,
+  } = entry;
   return Object.fromEntries(
     Object.entries({
       enabled,
@@ -115,6 +148,8 @@ function definitionOf(entry: TypeEntry | undefined): TypeDefinitionBody {
       sound,
       needsPerson,
       resolveAfterMinutes,
+      remindEveryMinutes,
+      remindTimes,
     }).filter(([, v]) => v !== undefined),
   );
 }
@@ -135,7 +170,7 @@ const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'set',
     synopsis:
-      '<id> [--priority P] [--lifetime S] [--icon NAME] [--sound NAME] [--needs-person yes|no] [--resolve-after M] [--enabled|--disabled]',
+      '<id> [--priority P] [--lifetime S] [--icon NAME] [--sound NAME] [--needs-person yes|no] [--resolve-after M] [--remind-every M] [--remind-times N] [--enabled|--disabled]',
     summary: 'create a type or change the given fields of one',
     flags: SET_FLAGS,
     run: async (client, parsed) => {
