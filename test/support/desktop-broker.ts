@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import { createTempHome, startBroker, type BrokerProcess } from './broker-process.js';
+import { createTempHome, startBroker, type BrokerProcess, type StartOptions } from './broker-process.js';
 import { waitForLog } from './broker-log.js';
 import {
   startNotificationServer,
@@ -51,17 +51,23 @@ export interface DunstDesktop {
   broker: BrokerProcess;
 }
 
-/** One broker for the enclosing suite whose toasts go to a real dunst (under Xvfb) on a private bus. */
-export function useDunstDesktop(options: DunstOptions = {}): DunstDesktop {
+/**
+ * One broker for the enclosing suite whose toasts go to a real dunst (under Xvfb) on a private bus;
+ * `broker` starts another entry point or adds environment variables (a driven clock, stand-in players).
+ */
+export function useDunstDesktop(
+  options: DunstOptions = {},
+  broker: Pick<StartOptions, 'script' | 'env' | 'config'> = {},
+): DunstDesktop {
   const setup = {} as DunstDesktop;
   before(async () => {
     const bus = await startPrivateBus();
     const dunst = await startDunst(bus.address, options);
     const home = createTempHome();
     home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    const broker = await startBroker({ home });
+    const started = await startBroker({ home, ...broker });
     await waitForLog(home, 'toasts are on: notification server dunst');
-    Object.assign(setup, { bus, dunst, broker });
+    Object.assign(setup, { bus, dunst, broker: started });
   });
   after(async () => {
     await setup.broker.stop();
