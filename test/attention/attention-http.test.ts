@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BUILTIN_SOUNDS_DIR } from '../../src/presentation/sound-library.js';
 import { createTempHome, startBroker, type BrokerProcess, type TempHome } from '../support/broker-process.js';
 import { readLog, waitForLog } from '../support/broker-log.js';
 import { createDrivenClock, type DrivenClock } from '../support/driven-clock.js';

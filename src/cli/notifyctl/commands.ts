@@ -13,6 +13,7 @@ import { providersCommand } from './providers-command.js';
 import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
 import { settingsCommand } from './settings.js';
+import { snoozeCommand } from './snooze.js';
 import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
 import { typesCommand } from './types.js';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   waitCommand,
   pendingCommand,
   answerCommand,
+  snoozeCommand,
   mcpCommand,
   serviceCommand,
   doctorCommand,
