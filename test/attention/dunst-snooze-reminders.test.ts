@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { waitForLog } from '../support/broker-log.js';
 import { useDunstDesktop } from '../support/desktop-broker.js';
+import { createDmenuStandIn } from '../support/dunst.js';
 import { createDrivenClock } from '../support/driven-clock.js';
 import { createStandInPlayers } from '../support/stand-in-player.js';
 import { waitFor } from '../support/wait-for.js';
@@ -13,21 +11,15 @@ const MINUTE = 60_000;
 
 /** What a person sees and hears: a real dunst under Xvfb, a sound player that records, a driven clock. */
 describe('snooze and reminders in a real dunst (issue 20)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'notify-dmenu-'));
-  const choice = join(dir, 'choice');
-  const menu = join(dir, 'menu');
-  // Stands in for dmenu: keeps the menu dunst offers, and picks the entry named in `choice`.
-  const dmenu = join(dir, 'dmenu');
-  writeFileSync(dmenu, `#!/bin/sh\ntee "${menu}" | grep -F -m1 -- "$(cat "${choice}")"\n`);
-  chmodSync(dmenu, 0o755);
+  const dmenu = createDmenuStandIn();
   const clock = createDrivenClock();
   const players = createStandInPlayers(['paplay']);
   const desktop = useDunstDesktop(
-    { dmenu },
+    { dmenu: dmenu.path },
     { ...clock.options, env: { ...clock.options.env, PATH: players.folder } },
   );
   after(() => {
-    rmSync(dir, { recursive: true, force: true });
+    dmenu.cleanup();
     clock.cleanup();
     players.cleanup();
   });
@@ -46,10 +38,10 @@ describe('snooze and reminders in a real dunst (issue 20)', () => {
     await waitFor(async () => (await displayed()) === 1, 'the toast');
     await players.waitForCalls(1);
 
-    writeFileSync(choice, 'Snooze 15 min');
+    dmenu.choose('Snooze 15 min');
     await desktop.dunst.ctl('context');
     await waitForLog(desktop.broker.home, `notification ${id} snoozed from its toast`);
-    assert.match(readFileSync(menu, 'utf8'), /Snooze 15 min/);
+    assert.match(dmenu.menu(), /Snooze 15 min/);
     await waitFor(async () => (await displayed()) === 0, 'the toast closing');
     const stored = (await (await desktop.broker.request('GET', `/v1/notifications/${id}`)).json()) as {
       status: string;

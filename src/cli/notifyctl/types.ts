@@ -53,6 +53,42 @@ function typeId(word: string): string {
   return id;
 }
 
+const DECIMAL = /^\d+(\.\d+)?$/;
+const WHOLE = /^\d+$/;
+
+/** The number flags of `types set`: option, the field it sets, what it takes, and the message if not. */
+const NUMBER_FLAGS: [
+  option: string,
+  field: 'lifetimeSeconds' | 'resolveAfterMinutes' | 'remindEveryMinutes' | 'remindTimes',
+  pattern: RegExp,
+  message: string,
+][] = [
+  [
+    'lifetime',
+    'lifetimeSeconds',
+    DECIMAL,
+    '--lifetime must be a number of seconds, 0 for "until acted on" (or default).',
+  ],
+  [
+    'resolveAfter',
+    'resolveAfterMinutes',
+    DECIMAL,
+    '--resolve-after must be a number of minutes, 0 for "never" (or default).',
+  ],
+  [
+    'remindEvery',
+    'remindEveryMinutes',
+    DECIMAL,
+    '--remind-every must be a number of minutes, 0 for "never" (or default).',
+  ],
+  [
+    'remindTimes',
+    'remindTimes',
+    WHOLE,
+    '--remind-times must be a whole number of reminders, 0 for none (or default).',
+  ],
+];
+
 /** The flags of `types set` over the type's current definition; `default` clears a field. */
 export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs): TypeDefinitionBody {
   const next: TypeDefinitionBody = { ...current };
@@ -67,16 +103,6 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
       next.defaultPriority = normalized;
     }
   }
-  const lifetime = text('lifetime');
-  if (lifetime !== undefined) {
-    if (clear(lifetime)) delete next.lifetimeSeconds;
-    else {
-      const seconds = /^\d+(\.\d+)?$/.test(lifetime.trim()) ? Number(lifetime) : NaN;
-      if (Number.isNaN(seconds))
-        throw new CliError('--lifetime must be a number of seconds, 0 for "until acted on" (or default).');
-      next.lifetimeSeconds = seconds;
-    }
-  }
   const needs = text('needsPerson');
   if (needs !== undefined) {
     const answer = needs.trim().toLowerCase();
@@ -84,34 +110,12 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
     else if (answer === 'yes' || answer === 'no') next.needsPerson = answer === 'yes';
     else throw new CliError('--needs-person must be yes or no (or default).');
   }
-  const resolveAfter = text('resolveAfter');
-  if (resolveAfter !== undefined) {
-    if (clear(resolveAfter)) delete next.resolveAfterMinutes;
-    else {
-      const minutes = /^\d+(\.\d+)?$/.test(resolveAfter.trim()) ? Number(resolveAfter) : NaN;
-      if (Number.isNaN(minutes))
-        throw new CliError('--resolve-after must be a number of minutes, 0 for "never" (or default).');
-      next.resolveAfterMinutes = minutes;
-    }
-  }
-  const remindEvery = text('remindEvery');
-  if (remindEvery !== undefined) {
-    if (clear(remindEvery)) delete next.remindEveryMinutes;
-    else {
-      const minutes = /^\d+(\.\d+)?$/.test(remindEvery.trim()) ? Number(remindEvery) : NaN;
-      if (Number.isNaN(minutes))
-        throw new CliError('--remind-every must be a number of minutes, 0 for "never" (or default).');
-      next.remindEveryMinutes = minutes;
-    }
-  }
-  const remindTimes = text('remindTimes');
-  if (remindTimes !== undefined) {
-    if (clear(remindTimes)) delete next.remindTimes;
-    else {
-      if (!/^\d+$/.test(remindTimes.trim()))
-        throw new CliError('--remind-times must be a whole number of reminders, 0 for none (or default).');
-      next.remindTimes = Number(remindTimes);
-    }
+  for (const [option, field, pattern, message] of NUMBER_FLAGS) {
+    const value = text(option);
+    if (value === undefined) continue;
+    if (clear(value)) delete next[field];
+    else if (pattern.test(value.trim())) next[field] = Number(value);
+    else throw new CliError(message);
   }
   for (const field of ['icon', 'sound'] as const) {
     const value = text(field);
@@ -126,31 +130,23 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
   return next;
 }
 
+/** The fields of a definition the API takes back: hand-written ones (say `color`) are left out. */
+const DEFINITION_FIELDS = [
+  'enabled',
+  'defaultPriority',
+  'lifetimeSeconds',
+  'icon',
+  'sound',
+  'needsPerson',
+  'resolveAfterMinutes',
+  'remindEveryMinutes',
+  'remindTimes',
+] as const;
+
 function definitionOf(entry: TypeEntry | undefined): TypeDefinitionBody {
   if (!entry) return {};
-  const {
-    enabled,
-    defaultPriority,
-    lifetimeSeconds,
-    icon,
-    sound,
-    needsPerson,
-    resolveAfterMinutes,
-    remindEveryMinutes,
-    remindTimes,
-  } = entry;
   return Object.fromEntries(
-    Object.entries({
-      enabled,
-      defaultPriority,
-      lifetimeSeconds,
-      icon,
-      sound,
-      needsPerson,
-      resolveAfterMinutes,
-      remindEveryMinutes,
-      remindTimes,
-    }).filter(([, v]) => v !== undefined),
+    DEFINITION_FIELDS.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]),
   );
 }
 
