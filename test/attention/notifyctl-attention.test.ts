@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { parseSnoozeDuration } from '../../src/cli/notifyctl/snooze.js';
 import { useBroker } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
+import { callJson, enabledRouteTo, OUTBOX_BROKER } from '../support/outbox-broker.js';
 
 describe('notifyctl snooze', () => {
   const broker = useBroker();
@@ -86,5 +87,35 @@ describe('notifyctl snooze', () => {
     const missing = await runNotifyctl(['snooze', 'nope', '15m'], { env: env() });
     assert.equal(missing.code, 3);
     assert.match(missing.stderr, /^Error 404 Not Found: notification not found\n/);
+  });
+});
+
+describe('notifyctl routes --quiet-hours', () => {
+  const broker = useBroker({ script: OUTBOX_BROKER });
+  const env = () => broker.home.env;
+
+  it('says whether a route sends during quiet hours, sets it, and refuses anything but send or wait', async () => {
+    const { routeId, providerId } = await enabledRouteTo(broker, 'http://127.0.0.1:9/unused', {
+      name: 'phone',
+    });
+    const send = await runNotifyctl(['routes', 'set', routeId, '--quiet-hours', 'send'], { env: env() });
+    assert.equal(send.stderr, '');
+    assert.equal(
+      send.stdout,
+      `${routeId} phone -> ${providerId} enabled (priority>=low, sends during quiet hours)\n`,
+    );
+    assert.equal(
+      (await callJson(broker, 'GET', `/v1/routes/${routeId}`)).body!['sendDuringQuietHours'],
+      true,
+    );
+    const wait = await runNotifyctl(['routes', 'set', routeId, '--quiet-hours', 'wait'], { env: env() });
+    assert.equal(wait.stdout, `${routeId} phone -> ${providerId} enabled (priority>=low)\n`);
+    const wrong = await runNotifyctl(['routes', 'set', routeId, '--quiet-hours', 'never'], { env: env() });
+    assert.deepEqual([wrong.code, wrong.stderr], [1, '--quiet-hours must be send or wait.\n']);
+    const refused = await callJson(broker, 'PATCH', `/v1/routes/${routeId}`, { sendDuringQuietHours: 'yes' });
+    assert.deepEqual(
+      [refused.status, refused.body!['error']],
+      [400, 'sendDuringQuietHours must be true or false'],
+    );
   });
 });
