@@ -20,6 +20,10 @@ import { ChangeFeed } from './change-feed.js';
 import { ChangeStream } from './change-stream.js';
 import { NotificationService } from './notification-service.js';
 import { NewsExpiryJob } from './news-expiry.js';
+import { AlertFeed } from './alert-feed.js';
+import { ReminderJob } from './reminder-job.js';
+import { reminderPolicy } from '../domain/reminders.js';
+import { TOAST_SNOOZE_MINUTES } from '../domain/snooze.js';
 import { RetentionJob } from './retention.js';
 import { SoundLibrary } from '../presentation/sound-library.js';
 import { SoundPlayer } from '../presentation/sound-player.js';
@@ -90,6 +94,11 @@ export interface RunningBroker {
   log: Logger;
   /** Whether toasts, the tray icon and sounds work, and why not: for the start banner. */
   presentation: PresentationStatus;
+  /**
+   * The clock moved other than by ticking (a resumed laptop, a test's driven clock): snooze ends,
+   * reminders and delivery due times are looked at again now.
+   */
+  clockChanged(): void;
   stop(): Promise<void>;
 }
 
@@ -124,10 +133,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const stream = new ChangeStream(STREAM_HISTORY, clock());
   changes.subscribe((change) => stream.append(change));
   const newId = createIdGenerator(clock);
+  const alerts = new AlertFeed((error) => log.error(`an alert listener failed: ${(error as Error).name}`));
   const outbound = createOutbound(db, paths, clock, newId, log, {
     ...deliveryTuning,
     kinds,
     deliverer: new WorkerDeliverer(kindsModule, log),
+    quietHours: () => settings.current.quietHours,
   });
   const service = new NotificationService({
     store,
@@ -139,6 +150,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     // The outbox items of a change commit with it (issue 9): a crash never loses a promised delivery.
     withinWrite: (change) => outbound.enqueuer.enqueue(change),
     log,
+    alerts,
   });
   const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
   const player = new SoundPlayer({ log });
@@ -148,6 +160,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     player,
     clock,
     log,
+    alerts,
   });
   // One writer of config.json for the API and the tray: validated, atomic, and applied at once.
   const configEditor = new ConfigEditor(paths.configFile, settings);
@@ -182,10 +195,30 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       if (action === 'default') return pageOpener.open('a toast');
       const answer = answeredAction(action);
       if (answer !== undefined) return service.answerAs(id, answer, 'toast');
+      if (action === 'snooze') return service.snoozeFor(id, TOAST_SNOOZE_MINUTES);
       return action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id);
     },
     log,
     soundsOn: soundsAvailable(),
+    clock,
+  });
+  const reminders = new ReminderJob({
+    store,
+    writes,
+    alerts,
+    types: () => settings.current.types,
+    quietHours: () => settings.current.quietHours,
+    clock,
+    log,
+  });
+  alerts.subscribe((event) => {
+    toasts.alert(event);
+    if (event.kind === 'snoozed') reminders.wake();
+  });
+  // Only a change that can bring an earlier due time: a new lifecycle or a type that reminds.
+  changes.subscribe((change) => {
+    if (change.record.status === 'active' && reminderPolicy(change.record.type, settings.current.types))
+      reminders.wake();
   });
   const busAddress =
     process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined;
@@ -274,6 +307,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   retention.start(RETENTION_INTERVAL_MS);
   const news = new NewsExpiryJob({ store, service, types: () => settings.current.types, clock, log });
   news.start(NEWS_INTERVAL_MS);
+  reminders.start();
   await sealPlainSecrets(outbound, log);
   outbound.start();
   settings.watch({
@@ -300,11 +334,16 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     settings,
     log,
     presentation,
+    clockChanged() {
+      reminders.wake();
+      outbound.dispatcher.wake();
+    },
     async stop() {
       settings.stop();
       stopSounds();
       retention.stop();
       news.stop();
+      reminders.stop();
       stream.end();
       toasts.stop();
       tray?.stop();

@@ -1,6 +1,7 @@
 import type { NotifyPaths } from '../config/paths.js';
 import type { ProviderKind } from '../delivery/provider.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/delivery/retry-policy.js';
+import type { QuietHours } from '../domain/quiet-hours.js';
 import type { Logger } from '../log/logger.js';
 import { loadMasterKey, type KeyStoreKind } from '../secrets/master-key.js';
 import { SecretVault } from '../secrets/secret-vault.js';
@@ -24,6 +25,8 @@ export interface OutboundOptions {
   policy?: RetryPolicy;
   concurrency?: Concurrency;
   random?: () => number;
+  /** The quiet hours a route's sends wait out unless it sends during them. */
+  quietHours?: () => QuietHours | undefined;
 }
 
 export interface Outbound {
@@ -67,6 +70,7 @@ export function createOutbound(
     providers: providerStore,
     kinds: options.kinds,
     clock,
+    ...(options.quietHours && { quietHours: options.quietHours }),
   });
   // The delivery thread costs memory for as long as it runs: it starts once a provider is enabled.
   const prepareWhenEnabled = () => {

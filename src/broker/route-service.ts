@@ -26,6 +26,7 @@ export interface RouteView {
   project: string | null;
   agent: string | null;
   includeMessage: boolean;
+  sendDuringQuietHours: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -39,6 +40,7 @@ const FIELDS = [
   'project',
   'agent',
   'includeMessage',
+  'sendDuringQuietHours',
 ];
 
 /** Route management: CRUD and enable/disable; a new route starts disabled. */
@@ -112,6 +114,7 @@ export class RouteService {
         route.providerId = value;
       } else if (field === 'enabled') route.enabled = booleanOf(value, field);
       else if (field === 'includeMessage') route.includeMessage = booleanOf(value, field);
+      else if (field === 'sendDuringQuietHours') route.sendDuringQuietHours = booleanOf(value, field);
       else if (field === 'minimumPriority') {
         const priority = typeof value === 'string' ? normalizePriority(value) : undefined;
         if (!priority)
@@ -152,6 +155,7 @@ function view(route: RouteRecord): RouteView {
     project: route.project ?? null,
     agent: route.agent ?? null,
     includeMessage: route.includeMessage,
+    sendDuringQuietHours: route.sendDuringQuietHours ?? false,
     createdAt: formatTimestamp(route.createdAt),
     updatedAt: formatTimestamp(route.updatedAt),
   };

@@ -23,6 +23,11 @@ const FILTERS: Record<string, JsonSchema> = {
   project: nullable(str({ maxLength: 200 })),
   agent: nullable(str({ maxLength: 100 })),
   includeMessage: { type: 'boolean', description: 'false: only the title leaves the machine' },
+  sendDuringQuietHours: {
+    type: 'boolean',
+    description:
+      'true: sends during quiet hours too; false (default): a send below their priority waits for their end',
+  },
 };
 
 const ROUTE: JsonSchema = object(
@@ -43,6 +48,7 @@ const ROUTE: JsonSchema = object(
     'project',
     'agent',
     'includeMessage',
+    'sendDuringQuietHours',
     'createdAt',
     'updatedAt',
   ],

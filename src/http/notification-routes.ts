@@ -3,6 +3,7 @@ import type { NotificationService } from '../broker/notification-service.js';
 import { toDto } from '../domain/notification.js';
 import { PRIORITIES } from '../domain/priority.js';
 import { SURFACES } from '../domain/answers.js';
+import { MAX_SNOOZE_MINUTES } from '../domain/snooze.js';
 import {
   arrayOf,
   closedObject,
@@ -56,6 +57,10 @@ export const NOTIFICATION: JsonSchema = object(
     metadata: { type: ['object', 'null'] },
     actions: ACTIONS,
     answer: { ...ANSWER, description: "the person's answer, which resolved the notification" },
+    snoozedUntil: str({
+      format: 'date-time',
+      description: 'snoozed: silent until then, when it alerts again if still active (an extension)',
+    }),
   },
   ['id', 'agent', 'type', 'priority', 'title', 'message', 'status', 'createdAt', 'updatedAt', 'metadata'],
 );
@@ -118,6 +123,14 @@ export const NOTIFICATION_SCHEMAS = {
     response: ONE,
   },
   dismiss: { summary: 'Dismiss', params: ID_PARAMS, response: { ...ONE, 429: ERROR } },
+  snooze: {
+    summary: 'Snooze: close its toast and keep it quiet for N minutes, then alert again if still active',
+    params: ID_PARAMS,
+    body: closedObject({ minutes: { type: 'integer', minimum: 1, maximum: MAX_SNOOZE_MINUTES } }, [
+      'minutes',
+    ]),
+    response: { ...ONE, 409: ERROR, 429: ERROR },
+  },
 } satisfies Record<string, RouteSchema>;
 
 /** Handlers of /v1/notifications; each one translates HTTP to a service call and back. */
@@ -134,5 +147,6 @@ export function notificationHandlers(service: NotificationService) {
     changeStatus: async (request: IdRequest) =>
       toDto(await service.changeStatus(request.params.id, request.body)),
     dismiss: async (request: IdRequest) => toDto(await service.dismiss(request.params.id)),
+    snooze: async (request: IdRequest) => toDto(await service.snooze(request.params.id, request.body)),
   };
 }

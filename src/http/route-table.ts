@@ -112,6 +112,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('GET', '/v1/notifications/:id', auth, N.get, notifications.get),
     route('PATCH', '/v1/notifications/:id', auth, N.changeStatus, notifications.changeStatus),
     route('POST', '/v1/notifications/:id/dismiss', limited, N.dismiss, notifications.dismiss),
+    route('POST', '/v1/notifications/:id/snooze', limited, N.snooze, notifications.snooze),
     route('POST', '/v1/notifications/:id/answer', limited, ANSWER_SCHEMAS.answer, answers.answer),
     route('GET', '/v1/notifications/:id/answer', auth, ANSWER_SCHEMAS.wait, answers.wait),
     route('POST', '/v1/events', limited, EVENT_SCHEMAS.receive, events.receive),

@@ -1,6 +1,10 @@
 import type * as Dbus from './dbus.js';
 import { answerKey, isToastAction, type ToastDisplay, type ToastDisplayEvents } from './toast-display.js';
 import { escapeMarkup, mayLoseText, type ToastContent } from './toast-style.js';
+import { TOAST_SNOOZE_MINUTES } from '../domain/snooze.js';
+
+/** Last, so a server that shows only the first few buttons keeps the answers. */
+const SNOOZE_BUTTON = ['snooze', `Snooze ${TOAST_SNOOZE_MINUTES} min`];
 
 export const NOTIFICATIONS_NAME = 'org.freedesktop.Notifications';
 export const NOTIFICATIONS_PATH = '/org/freedesktop/Notifications';
@@ -77,16 +81,20 @@ export class FreedesktopDisplay implements ToastDisplay {
     // Servers show no button for the default action: it is what a click on the toast does.
     const open = this.options.openPage ? ['default', 'Open Notify'] : [];
     if (content.choices.length === 0)
-      return { body, actions: [...open, 'resolve', 'Resolve', 'dismiss', 'Dismiss'] };
+      return { body, actions: [...open, 'resolve', 'Resolve', 'dismiss', 'Dismiss', ...SNOOZE_BUTTON] };
     if (!markup && mayLoseText(content.body)) {
       return {
         body: `${body}\nAnswer with notifyctl pending / notifyctl answer: this notification server may hide part of the text.`,
-        actions: [...open, 'dismiss', 'Dismiss'],
+        actions: [...open, 'dismiss', 'Dismiss', ...SNOOZE_BUTTON],
       };
     }
     return {
       body,
-      actions: [...open, ...content.choices.flatMap((choice) => [answerKey(choice.id), choice.label])],
+      actions: [
+        ...open,
+        ...content.choices.flatMap((choice) => [answerKey(choice.id), choice.label]),
+        ...SNOOZE_BUTTON,
+      ],
     };
   }
 

@@ -1,10 +1,10 @@
 import type { ToastContent } from './toast-style.js';
 
 /**
- * Resolve, Dismiss, one of the notification's own actions (`answer.<action id>`), or `default`: a
+ * Resolve, Dismiss, Snooze, one of the notification's own actions (`answer.<action id>`), or `default`: a
  * click on the toast itself, which opens the web page.
  */
-export type ToastAction = 'resolve' | 'dismiss' | 'default' | `answer.${string}`;
+export type ToastAction = 'resolve' | 'dismiss' | 'default' | 'snooze' | `answer.${string}`;
 
 const ANSWER_KEY = /^answer\.([a-z][a-z0-9_]{0,63})$/;
 
@@ -24,6 +24,7 @@ export function isToastAction(key: unknown): key is ToastAction {
     key === 'resolve' ||
     key === 'dismiss' ||
     key === 'default' ||
+    key === 'snooze' ||
     (typeof key === 'string' && ANSWER_KEY.test(key))
   );
 }

@@ -207,4 +207,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    description: 'attention: snoozes and reminders of notifications, routes that send during quiet hours',
+    sql: `
+      -- When a notification alerts again: a snooze's end, else its next reminder. Due times live here,
+      -- not in timers, so a restart loses none.
+      ALTER TABLE notifications ADD COLUMN snoozed_until INTEGER;
+      ALTER TABLE notifications ADD COLUMN remind_at INTEGER;
+      ALTER TABLE notifications ADD COLUMN reminders_sent INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX notifications_alert_due ON notifications (coalesce(snoozed_until, remind_at))
+        WHERE status = 'active';
+      ALTER TABLE routes ADD COLUMN send_during_quiet_hours INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -89,4 +89,38 @@ describe('NotificationStore on a real database file', () => {
     assert.deepEqual(ids({ agent: 'claude', status: 'active' }), ['a'], 'the same filter again');
     assert.deepEqual(store.list({ limit: 100, key: 'ka' })[0], store.get('a'));
   });
+
+  it('keeps snoozes and reminders: due ones come back earliest first, a stale schedule loses, a status change clears them', () => {
+    store.upsert('r1', { ...FULL, key: 'r1' }, 10, { remindAt: 310 });
+    store.upsert('r2', { ...FULL, key: 'r2' }, 20, { remindAt: 320 });
+    store.upsert('plain', BARE, 30);
+    assert.equal(store.nextAlertAt(), 310);
+    // A snooze takes over from the reminder until it ends.
+    assert.equal(store.snooze('r1', 900)?.snoozedUntil, 900);
+    assert.equal(store.nextAlertAt(), 320);
+    assert.deepEqual(
+      store.alertsDue(1000, 10).map(({ record, dueAt, schedule }) => [record.id, dueAt, schedule]),
+      [
+        ['r2', 320, { remindAt: 320, remindersSent: 0 }],
+        ['r1', 900, { snoozedUntil: 900, remindAt: 310, remindersSent: 0 }],
+      ],
+    );
+    assert.equal(store.reschedule('r1', 310, { remindersSent: 1 }), undefined, 'read before the snooze');
+    const back = store.reschedule('r1', 900, { remindAt: 1200, remindersSent: 0 });
+    assert.equal(back?.snoozedUntil, undefined);
+    assert.equal(store.nextAlertAt(), 320);
+    // An in-place update keeps the schedule; one that changes the type starts the new type's.
+    store.upsert('x', { ...FULL, key: 'r2', title: 'again' }, 40, { remindAt: 999 });
+    assert.equal(store.alertsDue(330, 10)[0]?.dueAt, 320);
+    store.upsert('x', { ...FULL, key: 'r2', type: 'blocked' }, 50);
+    assert.equal(store.alertsDue(330, 10).length, 0);
+    // Resolved: nothing is due; reopened: the reminders start over.
+    store.setStatus('r1', 'resolved', 60);
+    assert.equal(store.nextAlertAt(), undefined);
+    store.setStatus('r1', 'active', 70, 370);
+    assert.deepEqual(store.alertsDue(400, 10)[0]?.schedule, { remindAt: 370, remindersSent: 0 });
+    assert.equal(store.snooze('plain', 5)?.snoozedUntil, 5);
+    store.setStatus('plain', 'dismissed', 80);
+    assert.equal(store.snooze('plain', 500), undefined, 'a dismissed notification is not snoozed');
+  });
 });

@@ -66,7 +66,11 @@ type CompactItem = [
   providerId: string,
   operation: PlannedItem['operation'],
   includeMessage: 0 | 1,
+  notBefore?: number,
 ];
+
+/** The layout before the event and idempotency key were derived: IncludeMessage came last. */
+type LegacyCompactItem = [string, string, PlannedItem['operation'], string, string, 0 | 1];
 
 interface IntakeRow {
   seq: number;
@@ -134,7 +138,7 @@ export class OutboxStore {
       INSERT INTO outbox (notification_id, route_id, provider_id, operation, event, payload, idempotency_key,
         state, next_attempt_at, created_at, updated_at)
       VALUES (@notificationId, @routeId, @providerId, @operation, @event, @payload, @idempotencyKey,
-        'pending', @now, @now, @now)
+        'pending', max(@now, @notBefore), @now, @now)
       ON CONFLICT (idempotency_key) DO UPDATE SET state = 'pending', attempts = 0, payload = excluded.payload,
         event = excluded.event, provider_id = excluded.provider_id, next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at,
         updated_at = excluded.updated_at, reference = NULL, last_reason = NULL, last_status = NULL
@@ -164,7 +168,9 @@ export class OutboxStore {
           }
           const record = toRecord(JSON.parse(row.notification) as NotificationRow);
           const payloads: (string | undefined)[] = [];
-          for (const { routeId, providerId, operation, includeMessage } of compactItems(row.items)) {
+          for (const { routeId, providerId, operation, includeMessage, notBefore } of compactItems(
+            row.items,
+          )) {
             this.#insert.run({
               notificationId: row.notification_id,
               routeId,
@@ -176,6 +182,7 @@ export class OutboxStore {
               )),
               idempotencyKey: idempotencyKey(record, routeId, operation),
               now: row.created_at,
+              notBefore: notBefore ?? row.created_at,
             });
           }
         }
@@ -266,12 +273,11 @@ export class OutboxStore {
    * The payloads are built from the notification when the row is moved into the outbox.
    */
   enqueue(notificationId: string, items: readonly PlannedItem[], now: number): void {
-    const compact = items.map((item): CompactItem => [
-      item.routeId,
-      item.providerId,
-      item.operation,
-      item.includeMessage ? 1 : 0,
-    ]);
+    const compact = items.map(({ routeId, providerId, operation, includeMessage, notBefore }): CompactItem =>
+      notBefore === undefined
+        ? [routeId, providerId, operation, includeMessage ? 1 : 0]
+        : [routeId, providerId, operation, includeMessage ? 1 : 0, notBefore],
+    );
     this.#intake.run(notificationId, JSON.stringify(compact), now);
   }
 
@@ -433,17 +439,25 @@ export class OutboxStore {
 /**
  * An intake row's items. Rows written before the event and idempotency key were derived carried them
  * between the operation and IncludeMessage; such a row still reads right, because both follow from the
- * notification anyway.
+ * notification anyway. A send held by quiet hours carries its due time after IncludeMessage.
  */
-function compactItems(
-  text: string,
-): { routeId: string; providerId: string; operation: PlannedItem['operation']; includeMessage: 0 | 1 }[] {
-  return (JSON.parse(text) as CompactItem[]).map((item) => ({
-    routeId: item[0],
-    providerId: item[1],
-    operation: item[2],
-    includeMessage: item[item.length - 1] as 0 | 1,
-  }));
+function compactItems(text: string): {
+  routeId: string;
+  providerId: string;
+  operation: PlannedItem['operation'];
+  includeMessage: 0 | 1;
+  notBefore: number | undefined;
+}[] {
+  return (JSON.parse(text) as (CompactItem | LegacyCompactItem)[]).map((item) => {
+    const legacy = typeof item[3] === 'string';
+    return {
+      routeId: item[0],
+      providerId: item[1],
+      operation: item[2],
+      includeMessage: item[legacy ? item.length - 1 : 3] as 0 | 1,
+      notBefore: legacy ? undefined : (item[4] as number | undefined),
+    };
+  });
 }
 
 function toItem(row: Row): OutboxItem {

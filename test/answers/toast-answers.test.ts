@@ -50,6 +50,8 @@ describe('answers on toasts (a server that declares body-markup)', () => {
       'Allow',
       'answer.deny',
       'Deny',
+      'snooze',
+      'Snooze 15 min',
     ]);
     assert.equal(call.body, 'Bash(sort &lt; input.txt &gt; out.txt &amp;&amp; echo "a &amp; b")\nclaude');
     desktop.server.expire(call.id);
@@ -82,7 +84,16 @@ describe('answers on toasts (a server that declares body-markup)', () => {
 
   it('keeps Resolve and Dismiss on a notification without actions', async () => {
     const { call } = await shown(desktop, 'Plain', { actions: null });
-    assert.deepEqual(call.actions, ['default', 'Open Notify', 'resolve', 'Resolve', 'dismiss', 'Dismiss']);
+    assert.deepEqual(call.actions, [
+      'default',
+      'Open Notify',
+      'resolve',
+      'Resolve',
+      'dismiss',
+      'Dismiss',
+      'snooze',
+      'Snooze 15 min',
+    ]);
     desktop.server.expire(call.id);
   });
 });
@@ -102,6 +113,8 @@ describe('answers on toasts (a server without body-markup)', () => {
       'Allow',
       'answer.deny',
       'Deny',
+      'snooze',
+      'Snooze 15 min',
     ]);
     desktop.server.expire(call.id);
   });
@@ -112,7 +125,14 @@ describe('answers on toasts (a server without body-markup)', () => {
       call.body,
       `${COMMAND}\nclaude\nAnswer with notifyctl pending / notifyctl answer: this notification server may hide part of the text.`,
     );
-    assert.deepEqual(call.actions, ['default', 'Open Notify', 'dismiss', 'Dismiss']);
+    assert.deepEqual(call.actions, [
+      'default',
+      'Open Notify',
+      'dismiss',
+      'Dismiss',
+      'snooze',
+      'Snooze 15 min',
+    ]);
     desktop.server.expire(call.id);
   });
 });

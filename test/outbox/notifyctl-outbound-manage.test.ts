@@ -244,6 +244,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
         project: 'api',
         agent: null,
         includeMessage: true,
+        sendDuringQuietHours: false,
       });
       assert.match(createdAt, new RegExp(`^${AT}$`));
       assert.match(updatedAt, new RegExp(`^${AT}$`));

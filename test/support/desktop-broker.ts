@@ -1,7 +1,13 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { createTempHome, startBroker, type BrokerProcess, type TempHome } from './broker-process.js';
+import {
+  createTempHome,
+  startBroker,
+  type BrokerProcess,
+  type StartOptions,
+  type TempHome,
+} from './broker-process.js';
 import { waitForLog } from './broker-log.js';
 import {
   startNotificationServer,
@@ -72,16 +78,22 @@ export interface DunstDesktop {
   broker: BrokerProcess;
 }
 
-/** One broker for the enclosing suite whose toasts go to a real dunst (under Xvfb) on a private bus. */
-export function useDunstDesktop(options: DunstOptions = {}): DunstDesktop {
+/**
+ * One broker for the enclosing suite whose toasts go to a real dunst (under Xvfb) on a private bus;
+ * `broker` starts another entry point or adds environment variables (a driven clock, stand-in players).
+ */
+export function useDunstDesktop(
+  options: DunstOptions = {},
+  broker: Pick<StartOptions, 'script' | 'env' | 'config'> = {},
+): DunstDesktop {
   const setup = {} as DunstDesktop;
   before(async () => {
     const bus = await startPrivateBus();
     const dunst = await startDunst(bus.address, options);
     const home = desktopHome(bus.address);
-    const broker = await startBroker({ home });
+    const started = await startBroker({ home, ...broker });
     await waitForLog(home, 'toasts are on: notification server dunst');
-    Object.assign(setup, { bus, dunst, broker });
+    Object.assign(setup, { bus, dunst, broker: started });
   });
   after(async () => {
     await setup.broker.stop();

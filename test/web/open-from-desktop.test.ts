@@ -90,7 +90,14 @@ describe('without a program to open it with', () => {
       assert.ok(!labels(menu).includes('Open Notify'), labels(menu).join(' | '));
       await broker.request('POST', '/v1/notifications', { title: 't', message: 'm' });
       await server.until(() => server.calls.length === 1);
-      assert.deepEqual(server.calls[0]!.actions, ['resolve', 'Resolve', 'dismiss', 'Dismiss']);
+      assert.deepEqual(server.calls[0]!.actions, [
+        'resolve',
+        'Resolve',
+        'dismiss',
+        'Dismiss',
+        'snooze',
+        'Snooze 15 min',
+      ]);
     } finally {
       await broker.stop();
       home.cleanup();

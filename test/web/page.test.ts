@@ -375,6 +375,7 @@ describe('the web page in Chromium', () => {
     const other = page.locator('.card', { hasText: 'Laptop browser' });
     await other.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('status').getByText('Session revoked.').waitFor();
+    await other.waitFor({ state: 'detached' });
     assert.equal(await page.locator('.card').count(), 1);
     assert.match(await page.locator('.card').innerText(), /this one/);
 

@@ -15,6 +15,7 @@ import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
 import { sessionsCommand } from './sessions-command.js';
 import { settingsCommand } from './settings.js';
+import { snoozeCommand } from './snooze.js';
 import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
 import { typesCommand } from './types.js';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   answerCommand,
   openCommand,
   sessionsCommand,
+  snoozeCommand,
   mcpCommand,
   serviceCommand,
   doctorCommand,

@@ -14,7 +14,8 @@ import type { NotifyctlCommand } from './command.js';
 const NOTES = [
   'Options of add and set: --provider ID, --name NAME, --min-priority low|normal|high|critical,',
   '--type TYPE, --project NAME, --agent NAME (an empty value clears a filter), --title-only (only the',
-  'title leaves the machine), --with-message. New routes start disabled.',
+  'title leaves the machine), --with-message, --quiet-hours send|wait (whether it sends during quiet',
+  'hours; default wait). New routes start disabled.',
 ];
 
 /** Each route option: its flag, and the field of the API body it sets. */
@@ -31,6 +32,7 @@ const ROUTE_FLAGS: FlagTable = {
   ...Object.fromEntries(FIELDS.map(([flag, field]) => [flag, { kind: 'value', name: field }])),
   '--title-only': { kind: 'switch', name: 'title-only' },
   '--with-message': { kind: 'switch', name: 'with-message' },
+  '--quiet-hours': { kind: 'value', name: 'quiet-hours' },
 };
 
 interface Route {
@@ -43,6 +45,7 @@ interface Route {
   project: string | null;
   agent: string | null;
   includeMessage: boolean;
+  sendDuringQuietHours?: boolean;
 }
 
 const describe = (r: Route) => {
@@ -51,6 +54,7 @@ const describe = (r: Route) => {
   if (r.project) filters.push(`project=${r.project}`);
   if (r.agent) filters.push(`agent=${r.agent}`);
   if (!r.includeMessage) filters.push('title only');
+  if (r.sendDuringQuietHours) filters.push('sends during quiet hours');
   return `${r.id} ${r.name} -> ${r.providerId} ${r.enabled ? 'enabled' : 'disabled'} (${filters.join(', ')})`;
 };
 
@@ -66,6 +70,11 @@ function fieldsFrom(parsed: ParsedArgs): Record<string, unknown> {
   }
   if (parsed.options.has('title-only')) fields['includeMessage'] = false;
   if (parsed.options.has('with-message')) fields['includeMessage'] = true;
+  const quiet = optionText(parsed, 'quiet-hours');
+  if (quiet !== undefined) {
+    if (quiet !== 'send' && quiet !== 'wait') throw new CliError('--quiet-hours must be send or wait.');
+    fields['sendDuringQuietHours'] = quiet === 'send';
+  }
   return fields;
 }
 

@@ -22,6 +22,8 @@ export interface PlannedItem {
   operation: 'send' | 'update' | 'clear';
   /** The route's IncludeMessage: its payload (outboundOf) is built when the item leaves the intake. */
   includeMessage: boolean;
+  /** Not due before this time (epoch ms): a send waiting for the end of quiet hours. */
+  notBefore?: number;
 }
 
 export interface PlanInput {

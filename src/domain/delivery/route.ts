@@ -13,6 +13,8 @@ export interface Route {
   agent?: string;
   /** False: only the title leaves the machine. */
   includeMessage: boolean;
+  /** True: sends as usual during quiet hours; otherwise a send below their priority waits for their end. */
+  sendDuringQuietHours?: boolean;
 }
 
 type Subject = Pick<NotificationRecord, 'priority' | 'type' | 'project' | 'agent'>;
