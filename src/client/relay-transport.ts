@@ -5,11 +5,10 @@ import type { LookupAddress } from 'node:dns';
 
 /**
  * How `notify relay` talks to a relay (docs/relay-protocol.md), the one client path that leaves the
- * machine. It never carries the broker's token and never goes to the broker's port: the broker's own
- * transport (transport.ts) keeps that. The host is resolved once, the addresses are checked by the
- * caller against the URL rules, and every request connects to exactly those addresses, so a DNS answer
- * that changes between the check and the connection (DNS rebinding) cannot redirect it. Redirects are
- * not followed.
+ * machine. It never carries the broker's token: only the broker's own transport (transport.ts) does.
+ * The host is resolved once, the caller checks the addresses against the URL rules, and every request
+ * connects to exactly those addresses, so a DNS answer that changes between the check and the
+ * connection (DNS rebinding) cannot redirect it. Redirects are not followed.
  */
 
 export interface RelayExchange {
