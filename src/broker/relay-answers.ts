@@ -32,6 +32,8 @@ export interface RelayAnswersDeps {
 
 const RELAY_KIND = 'relay';
 const DEFAULT_BACKOFF = { firstMs: 1000, maxMs: 60_000 };
+/** The longest an event waits for the delivery it answers to be recorded: one attempt's time-out, and some. */
+const SETTLE_WAIT_MS = 20_000;
 /** A credential the keyring cannot open now is tried again after this. */
 const SECRETS_RETRY_MS = 60_000;
 
@@ -154,10 +156,24 @@ export class RelayAnswers {
     if (event.id !== undefined) this.deps.cursors.save(providerId, event.id, this.deps.clock());
   }
 
+  /**
+   * Whether the event names the lifecycle the relay confirmed last. A person can answer before this
+   * broker recorded the relay's confirmation of that very delivery: while one is under way, wait for it.
+   */
+  private async deliveredLifecycle(providerId: string, event: RelayEvent): Promise<boolean> {
+    const deadline = this.deps.clock() + SETTLE_WAIT_MS;
+    for (;;) {
+      const delivered = this.deps.outbox.deliveredReferences(event.notificationId, providerId);
+      if (delivered.includes(String(event.lifecycle))) return true;
+      if (!this.deps.outbox.hasUnsettled(event.notificationId, providerId) || this.deps.clock() > deadline)
+        return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   private async applyEvent(providerId: string, event: RelayEvent): Promise<void> {
     const where = `relay: provider ${providerId}: ${event.kind} for notification ${event.notificationId}`;
-    const delivered = this.deps.outbox.deliveredReferences(event.notificationId, providerId);
-    if (!delivered.includes(String(event.lifecycle))) {
+    if (!(await this.deliveredLifecycle(providerId, event))) {
       this.deps.log.info(
         `${where} (lifecycle ${event.lifecycle}) dropped: not the lifecycle delivered there`,
       );

@@ -118,6 +118,7 @@ export class OutboxStore {
   readonly #settleAll;
   readonly #carryReference;
   readonly #providerReferences;
+  readonly #unsettled;
   readonly #recordResult;
   readonly #orphans;
   readonly #claimAll: (
@@ -244,6 +245,9 @@ export class OutboxStore {
       SELECT reference FROM outbox INDEXED BY outbox_lifecycle
       WHERE notification_id = ? AND provider_id = ? AND operation = 'send' AND state = 'delivered'
         AND reference IS NOT NULL`);
+    this.#unsettled = db.prepare<[string, string], { one: number }>(`
+      SELECT 1 AS one FROM outbox INDEXED BY outbox_lifecycle
+      WHERE notification_id = ? AND provider_id = ? AND state IN ('pending', 'in_flight') LIMIT 1`);
     this.#settleAll = db.transaction((settlements: readonly Settlement[]) => {
       // A provider's last result is its latest one: one write per provider, not per item.
       const lastResults = new Map<string, LastResult>();
@@ -353,6 +357,11 @@ export class OutboxStore {
    */
   deliveredReferences(notificationId: string, providerId: string): string[] {
     return this.#providerReferences.all(notificationId, providerId).map((row) => row.reference);
+  }
+
+  /** Whether a delivery of the notification through the provider is still under way (pending or in flight). */
+  hasUnsettled(notificationId: string, providerId: string): boolean {
+    return this.#unsettled.get(notificationId, providerId) !== undefined;
   }
 
   /** What the lifecycle's send delivered: the reference an update or clear needs. */

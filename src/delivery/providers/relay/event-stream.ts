@@ -78,9 +78,9 @@ export async function followRelayEvents(options: RelayStreamOptions): Promise<Re
         });
       },
     });
-    response.body.setEncoding('utf8');
+    const decoder = new TextDecoder();
     try {
-      for await (const chunk of response.body) parser.feed(chunk as string);
+      for await (const chunk of response.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
     } finally {
       await handling;
     }
