@@ -27,7 +27,10 @@ export async function relayProfiles(broker: BrokerProcess): Promise<ProviderView
   return providers.filter((provider) => provider.kind === 'relay');
 }
 
-export async function profileOf(broker: BrokerProcess, relay: TestRelay): Promise<ProviderView | undefined> {
+export async function profileOf(
+  broker: BrokerProcess,
+  relay: { url: string },
+): Promise<ProviderView | undefined> {
   return (await relayProfiles(broker)).find((profile) => profile.settings['url'] === relay.url);
 }
 
