@@ -12,6 +12,7 @@ import {
   ENDED_PAIRING_RETENTION_MS,
   PAIRING_LIFETIME_MS,
   POLL_INTERVAL_SECONDS,
+  isForgotten,
   isOpen,
   pollOutcome,
   type Pairing,
@@ -72,7 +73,8 @@ export class Relay {
     return this.store.transaction(() => {
       const now = this.clock();
       const pairing = this.store.pairing(pairingId);
-      if (!pairing || !sameSecret(pairing.secretHash, hashSecret(pollSecret))) return undefined;
+      if (!pairing || isForgotten(pairing, now)) return undefined;
+      if (!sameSecret(pairing.secretHash, hashSecret(pollSecret))) return undefined;
       const outcome = pollOutcome(pairing, now);
       const interval = outcome.status === 'slow_down' ? outcome.interval : pairing.intervalSeconds;
       this.store.recordPoll(pairing.id, now, interval);

@@ -38,6 +38,12 @@ export function isExpired(pairing: Pairing, now: number): boolean {
   return (pairing.state === 'pending' || pairing.state === 'approved') && now >= pairing.expiresAt;
 }
 
+/** Past its retention a pairing is as good as deleted, whether or not the purge has run yet. */
+export function isForgotten(pairing: Pairing, now: number): boolean {
+  const end = pairing.state === 'rejected' || pairing.state === 'consumed' ? pairing.endedAt! : pairing.expiresAt;
+  return now >= end + ENDED_PAIRING_RETENTION_MS;
+}
+
 export function pollOutcome(pairing: Pairing, now: number): PollOutcome {
   if (pairing.state === 'consumed') return { status: 'consumed' };
   if (pairing.state === 'rejected') return { status: 'rejected' };

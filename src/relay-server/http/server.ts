@@ -49,6 +49,8 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
     ...(options.tls && { https: { cert: options.tls.cert, key: options.tls.key } }),
   }) as unknown as FastifyInstance;
 
+  // JSON and forms only: a text/plain body is 415, not a string handed to the routes.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
