@@ -20,7 +20,9 @@ before(async () => {
 after(async () => relay.cleanup());
 
 function eventsOf(reader: SseReader, type: string) {
-  return reader.events.filter((frame) => frame.event === type).map((frame) => ({ id: Number(frame.id), ...JSON.parse(frame.data!) }));
+  return reader.events
+    .filter((frame) => frame.event === type)
+    .map((frame) => ({ id: Number(frame.id), ...JSON.parse(frame.data!) }));
 }
 
 async function inboxItem(id: string): Promise<Record<string, unknown>> {
@@ -36,7 +38,12 @@ describe('delivery', () => {
     const created = await deliver(relay, credential, 'n-update', delivered());
     assert.equal(created.status, 201);
     assert.deepEqual(created.body, { id: 'n-update', lifecycle: 1, status: 'active' });
-    const updated = await deliver(relay, credential, 'n-update', delivered({ title: 'Run this now?', updated_at: '2026-11-25T17:43:00.000Z' }));
+    const updated = await deliver(
+      relay,
+      credential,
+      'n-update',
+      delivered({ title: 'Run this now?', updated_at: '2026-11-25T17:43:00.000Z' }),
+    );
     assert.equal(updated.status, 200);
     assert.deepEqual(updated.body, { id: 'n-update', lifecycle: 1, status: 'active' });
     assert.equal((await inboxItem('n-update'))['title'], 'Run this now?');
@@ -56,19 +63,39 @@ describe('delivery', () => {
 
   it('an update older than the stored one changes nothing', async () => {
     await deliver(relay, credential, 'n-stale', delivered({ updated_at: '2026-11-25T18:00:00.000Z' }));
-    const late = await deliver(relay, credential, 'n-stale', delivered({ title: 'Old', updated_at: '2026-11-25T17:00:00.000Z' }));
+    const late = await deliver(
+      relay,
+      credential,
+      'n-stale',
+      delivered({ title: 'Old', updated_at: '2026-11-25T17:00:00.000Z' }),
+    );
     assert.equal(late.status, 200);
     assert.equal((await inboxItem('n-stale'))['title'], 'Run this?');
   });
 
   it('resolve and dismiss from the sender; active again after that starts lifecycle 2 (201) without the old answer', async () => {
     await deliver(relay, credential, 'n-life', delivered());
-    const resolved = await api(relay, 'POST', '/v1/notifications/n-life/status', { bearer: credential, body: { status: 'resolved' } });
+    const resolved = await api(relay, 'POST', '/v1/notifications/n-life/status', {
+      bearer: credential,
+      body: { status: 'resolved' },
+    });
     assert.equal(resolved.status, 200);
     assert.deepEqual(resolved.body, { id: 'n-life', lifecycle: 1, status: 'resolved' });
-    const dismissedAfter = await api(relay, 'POST', '/v1/notifications/n-life/status', { bearer: credential, body: { status: 'dismissed' } });
-    assert.deepEqual(dismissedAfter.body, { id: 'n-life', lifecycle: 1, status: 'resolved' }, 'an ended notification stays ended');
-    const reopened = await deliver(relay, credential, 'n-life', delivered({ updated_at: '2026-11-25T17:50:00.000Z' }));
+    const dismissedAfter = await api(relay, 'POST', '/v1/notifications/n-life/status', {
+      bearer: credential,
+      body: { status: 'dismissed' },
+    });
+    assert.deepEqual(
+      dismissedAfter.body,
+      { id: 'n-life', lifecycle: 1, status: 'resolved' },
+      'an ended notification stays ended',
+    );
+    const reopened = await deliver(
+      relay,
+      credential,
+      'n-life',
+      delivered({ updated_at: '2026-11-25T17:50:00.000Z' }),
+    );
     assert.equal(reopened.status, 201);
     assert.deepEqual(reopened.body, { id: 'n-life', lifecycle: 2, status: 'active' });
     const item = await inboxItem('n-life');
@@ -77,23 +104,75 @@ describe('delivery', () => {
   });
 
   it('status of an id never delivered: 404; another status value: 400', async () => {
-    const missing = await api(relay, 'POST', '/v1/notifications/never/status', { bearer: credential, body: { status: 'resolved' } });
+    const missing = await api(relay, 'POST', '/v1/notifications/never/status', {
+      bearer: credential,
+      body: { status: 'resolved' },
+    });
     assert.equal(missing.status, 404);
     assert.equal(missing.body['error'], 'not_found');
-    const active = await api(relay, 'POST', '/v1/notifications/never/status', { bearer: credential, body: { status: 'active' } });
+    const active = await api(relay, 'POST', '/v1/notifications/never/status', {
+      bearer: credential,
+      body: { status: 'active' },
+    });
     assert.equal(active.status, 400);
   });
 
   const bad: [string, () => Promise<{ status: number; body: Record<string, unknown> }>, number, string][] = [
-    ['no Idempotency-Key', () => api(relay, 'PUT', '/v1/notifications/n-bad', { bearer: credential, body: delivered() }), 400, 'Idempotency-Key'],
+    [
+      'no Idempotency-Key',
+      () => api(relay, 'PUT', '/v1/notifications/n-bad', { bearer: credential, body: delivered() }),
+      400,
+      'Idempotency-Key',
+    ],
     ['no title', () => deliver(relay, credential, 'n-bad', delivered({ title: undefined })), 400, 'title'],
-    ['a message over 4000 characters', () => deliver(relay, credential, 'n-bad', delivered({ message: 'm'.repeat(4001) })), 400, 'message'],
-    ['an unknown priority', () => deliver(relay, credential, 'n-bad', delivered({ priority: 'urgent' })), 400, 'priority'],
-    ['an unknown status', () => deliver(relay, credential, 'n-bad', delivered({ status: 'open' })), 400, 'status'],
-    ['four actions', () => deliver(relay, credential, 'n-bad', delivered({ actions: [1, 2, 3, 4].map((n) => ({ id: `a${n}`, label: 'A' })) })), 400, 'actions'],
-    ['a bad created_at', () => deliver(relay, credential, 'n-bad', delivered({ created_at: 'yesterday' })), 400, 'created_at'],
-    ['an id with a slash-like character', () => deliver(relay, credential, 'n%20bad', delivered()), 400, 'notification id'],
-    ['a revoked-looking credential', () => deliver(relay, `nrc_${'Z'.repeat(43)}`, 'n-bad', delivered()), 401, 'credential'],
+    [
+      'a message over 4000 characters',
+      () => deliver(relay, credential, 'n-bad', delivered({ message: 'm'.repeat(4001) })),
+      400,
+      'message',
+    ],
+    [
+      'an unknown priority',
+      () => deliver(relay, credential, 'n-bad', delivered({ priority: 'urgent' })),
+      400,
+      'priority',
+    ],
+    [
+      'an unknown status',
+      () => deliver(relay, credential, 'n-bad', delivered({ status: 'open' })),
+      400,
+      'status',
+    ],
+    [
+      'four actions',
+      () =>
+        deliver(
+          relay,
+          credential,
+          'n-bad',
+          delivered({ actions: [1, 2, 3, 4].map((n) => ({ id: `a${n}`, label: 'A' })) }),
+        ),
+      400,
+      'actions',
+    ],
+    [
+      'a bad created_at',
+      () => deliver(relay, credential, 'n-bad', delivered({ created_at: 'yesterday' })),
+      400,
+      'created_at',
+    ],
+    [
+      'an id with a slash-like character',
+      () => deliver(relay, credential, 'n%20bad', delivered()),
+      400,
+      'notification id',
+    ],
+    [
+      'a revoked-looking credential',
+      () => deliver(relay, `nrc_${'Z'.repeat(43)}`, 'n-bad', delivered()),
+      401,
+      'credential',
+    ],
   ];
   for (const [what, call, status, named] of bad) {
     it(`refuses ${what} (${status}), naming ${named}, and stores nothing`, async () => {
@@ -104,7 +183,11 @@ describe('delivery', () => {
   }
 
   it('GET /v1/installation without or with a wrong credential: 401 invalid_auth', async () => {
-    for (const bearer of [undefined, 'nrc_wrong', credential.slice(0, -1) + (credential.endsWith('A') ? 'B' : 'A')]) {
+    for (const bearer of [
+      undefined,
+      'nrc_wrong',
+      credential.slice(0, -1) + (credential.endsWith('A') ? 'B' : 'A'),
+    ]) {
       const response = await api(relay, 'GET', '/v1/installation', bearer === undefined ? {} : { bearer });
       assert.equal(response.status, 401);
       assert.equal(response.body['error'], 'invalid_auth');
@@ -127,20 +210,31 @@ describe('answers and the event stream', () => {
       assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
       await deliver(relay, credential, 'n-answer', delivered());
       const item = await inboxItem('n-answer');
-      const answered = await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, { action: 'allow', lifecycle: 1 });
+      const answered = await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, {
+        action: 'allow',
+        lifecycle: 1,
+      });
       assert.equal(answered.status, 200, JSON.stringify(answered.body));
       assert.equal(answered.body['status'], 'resolved');
       assert.deepEqual((answered.body['answer'] as Record<string, unknown>)['action'], 'allow');
-      const second = await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, { action: 'deny', lifecycle: 1 });
+      const second = await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, {
+        action: 'deny',
+        lifecycle: 1,
+      });
       assert.equal(second.status, 409);
       assert.equal(second.body['error'], 'conflict');
-      await stream.until((reader) => eventsOf(reader, 'answer').some((event) => event.notification_id === 'n-answer'));
+      await stream.until((reader) =>
+        eventsOf(reader, 'answer').some((event) => event.notification_id === 'n-answer'),
+      );
       const answers = eventsOf(stream, 'answer').filter((event) => event.notification_id === 'n-answer');
       assert.equal(answers.length, 1);
       assert.equal(answers[0].lifecycle, 1);
       assert.equal(answers[0].action, 'allow');
       assert.ok(!Number.isNaN(Date.parse(answers[0].answered_at)));
-      const sender = await api(relay, 'POST', '/v1/notifications/n-answer/status', { bearer: credential, body: { status: 'dismissed' } });
+      const sender = await api(relay, 'POST', '/v1/notifications/n-answer/status', {
+        bearer: credential,
+        body: { status: 'dismissed' },
+      });
       assert.equal(sender.body['status'], 'resolved');
     } finally {
       stream.close();
@@ -153,23 +247,41 @@ describe('answers and the event stream', () => {
     const path = `/v1/inbox/notifications/${item['inbox_id']}/answer`;
     assert.equal((await web.inbox('POST', path, { action: 'always', lifecycle: 1 })).status, 400);
     assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 2 })).status, 409);
-    await api(relay, 'POST', '/v1/notifications/n-refuse/status', { bearer: credential, body: { status: 'resolved' } });
+    await api(relay, 'POST', '/v1/notifications/n-refuse/status', {
+      bearer: credential,
+      body: { status: 'resolved' },
+    });
     assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 1 })).status, 409);
     await deliver(relay, credential, 'n-refuse', delivered({ updated_at: '2026-11-25T18:10:00.000Z' }));
-    assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 1 })).status, 409, 'the old lifecycle');
-    assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 2 })).status, 200, 'the new lifecycle asks again');
+    assert.equal(
+      (await web.inbox('POST', path, { action: 'allow', lifecycle: 1 })).status,
+      409,
+      'the old lifecycle',
+    );
+    assert.equal(
+      (await web.inbox('POST', path, { action: 'allow', lifecycle: 2 })).status,
+      200,
+      'the new lifecycle asks again',
+    );
   });
 
   it('Last-Event-ID resumes after the last event seen; without it every stored event is replayed', async () => {
     for (const id of ['n-resume-1', 'n-resume-2']) {
       await deliver(relay, credential, id, delivered());
       const item = await inboxItem(id);
-      await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/status`, { status: 'dismissed', lifecycle: 1 });
+      await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/status`, {
+        status: 'dismissed',
+        lifecycle: 1,
+      });
     }
     const all = new SseReader(relay.port, { authorization: `Bearer ${credential}` }, '/v1/events');
-    await all.until((reader) => eventsOf(reader, 'status').some((event) => event.notification_id === 'n-resume-2'));
+    await all.until((reader) =>
+      eventsOf(reader, 'status').some((event) => event.notification_id === 'n-resume-2'),
+    );
     all.close();
-    const statuses = eventsOf(all, 'status').filter((event) => String(event.notification_id).startsWith('n-resume'));
+    const statuses = eventsOf(all, 'status').filter((event) =>
+      String(event.notification_id).startsWith('n-resume'),
+    );
     assert.deepEqual(
       statuses.map((event) => [event.notification_id, event.status, event.lifecycle]),
       [
@@ -178,17 +290,35 @@ describe('answers and the event stream', () => {
       ],
     );
     const ids = all.events.map((frame) => Number(frame.id));
-    assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'ids increase');
-    const resumed = new SseReader(relay.port, { authorization: `Bearer ${credential}`, 'last-event-id': String(statuses[0].id) }, '/v1/events');
+    assert.deepEqual(
+      [...ids].sort((a, b) => a - b),
+      ids,
+      'ids increase',
+    );
+    const resumed = new SseReader(
+      relay.port,
+      { authorization: `Bearer ${credential}`, 'last-event-id': String(statuses[0].id) },
+      '/v1/events',
+    );
     try {
-      await resumed.until((reader) => eventsOf(reader, 'status').some((event) => event.notification_id === 'n-resume-2'));
+      await resumed.until((reader) =>
+        eventsOf(reader, 'status').some((event) => event.notification_id === 'n-resume-2'),
+      );
       const replayed = resumed.events.map((frame) => Number(frame.id));
-      assert.ok(replayed.every((id) => id > statuses[0].id), `only events after ${statuses[0].id}: ${replayed}`);
+      assert.ok(
+        replayed.every((id) => id > statuses[0].id),
+        `only events after ${statuses[0].id}: ${replayed}`,
+      );
       // Live after the replay: a new answer arrives on the open stream.
       await deliver(relay, credential, 'n-resume-3', delivered());
       const item = await inboxItem('n-resume-3');
-      await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, { action: 'deny', lifecycle: 1 });
-      await resumed.until((reader) => eventsOf(reader, 'answer').some((event) => event.notification_id === 'n-resume-3'));
+      await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, {
+        action: 'deny',
+        lifecycle: 1,
+      });
+      await resumed.until((reader) =>
+        eventsOf(reader, 'answer').some((event) => event.notification_id === 'n-resume-3'),
+      );
     } finally {
       resumed.close();
     }
@@ -224,6 +354,9 @@ describe('revocation', () => {
     const listed = await web.inbox('GET', '/v1/inbox/notifications');
     assert.ok(!(listed.body['notifications'] as { id: string }[]).some((item) => item.id === 'n-revoked'));
     // The first installation is untouched.
-    assert.equal((await api(relay, 'GET', '/v1/installation', { bearer: credential })).body['id'], installationId);
+    assert.equal(
+      (await api(relay, 'GET', '/v1/installation', { bearer: credential })).body['id'],
+      installationId,
+    );
   });
 });

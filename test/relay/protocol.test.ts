@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startRelay, type RelayProcess } from '../support/relay-process.js';
-import { api, createPairing, decide, pollOnTime, setUpOperator, type WebSession } from '../support/relay-web.js';
+import {
+  api,
+  createPairing,
+  decide,
+  pollOnTime,
+  setUpOperator,
+  type WebSession,
+} from '../support/relay-web.js';
 
 let relay: RelayProcess;
 let web: WebSession;
@@ -60,7 +67,10 @@ describe('pairing creation', () => {
     const form = await post('sender_name=x', 'text/plain');
     assert.equal(form.status, 415);
     assert.equal(((await form.json()) as { error: string }).error, 'unsupported_media_type');
-    const huge = await post(JSON.stringify({ sender_name: 'x', pad: 'y'.repeat(70_000) }), 'application/json');
+    const huge = await post(
+      JSON.stringify({ sender_name: 'x', pad: 'y'.repeat(70_000) }),
+      'application/json',
+    );
     assert.equal(huge.status, 413);
     assert.equal(((await huge.json()) as { error: string }).error, 'payload_too_large');
   });
@@ -89,7 +99,9 @@ describe('polling', () => {
 
   it('a first poll before the interval has passed since creation is too fast', async () => {
     const pairing = await createPairing(relay);
-    const polled = await api(relay, 'POST', `/v1/pairings/${pairing.pairing_id}/poll`, { bearer: pairing.poll_secret });
+    const polled = await api(relay, 'POST', `/v1/pairings/${pairing.pairing_id}/poll`, {
+      bearer: pairing.poll_secret,
+    });
     assert.deepEqual(polled.body, { status: 'slow_down', interval: 10 });
   });
 
@@ -105,7 +117,9 @@ describe('polling', () => {
     assert.match(installation.id, /^i_/);
     const again = await pollOnTime(relay, pairing);
     assert.deepEqual(again.body, { status: 'consumed' });
-    const verified = await api(relay, 'GET', '/v1/installation', { bearer: approved.body['credential'] as string });
+    const verified = await api(relay, 'GET', '/v1/installation', {
+      bearer: approved.body['credential'] as string,
+    });
     assert.equal(verified.status, 200);
     assert.equal(verified.body['id'], installation.id);
     assert.equal(verified.body['name'], 'ada-desktop');
@@ -139,7 +153,10 @@ describe('polling', () => {
     assert.equal(polled.status, 401);
   });
 
-  const invalid: [string, (pairing: { pairing_id: string; poll_secret: string }) => [string, string | undefined]][] = [
+  const invalid: [
+    string,
+    (pairing: { pairing_id: string; poll_secret: string }) => [string, string | undefined],
+  ][] = [
     ['a wrong poll secret', (p) => [p.pairing_id, `nrp_${'A'.repeat(43)}`]],
     ['no Authorization header', (p) => [p.pairing_id, undefined]],
     ['an unknown pairing id', (p) => ['p_unknown', p.poll_secret]],
@@ -150,11 +167,15 @@ describe('polling', () => {
       const pairing = await createPairing(relay);
       const [id, secret] = make(pairing);
       relay.advance(5_000);
-      const polled = await api(relay, 'POST', `/v1/pairings/${id}/poll`, secret === undefined ? {} : { bearer: secret });
+      const polled = await api(
+        relay,
+        'POST',
+        `/v1/pairings/${id}/poll`,
+        secret === undefined ? {} : { bearer: secret },
+      );
       assert.equal(polled.status, 401);
       assert.equal(polled.body['error'], 'invalid_auth');
       assert.equal(polled.headers.get('www-authenticate'), 'Bearer');
     });
   }
 });
-

@@ -44,7 +44,11 @@ export class WebSession {
     return { status: response.status, headers: response.headers, text };
   }
 
-  async post(path: string, fields: Record<string, string>, extraHeaders: Record<string, string> = {}): Promise<PageResponse> {
+  async post(
+    path: string,
+    fields: Record<string, string>,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<PageResponse> {
     const response = await fetch(new URL(path, this.relay.url), {
       method: 'POST',
       headers: {
@@ -77,7 +81,7 @@ export class WebSession {
 /** The operator account through the printed setup link; the session is signed in afterwards. */
 export async function setUpOperator(relay: RelayProcess): Promise<WebSession> {
   const web = new WebSession(relay);
-  await waitFor(() => relay.setupUrl, 'the setup link on notify-relay\'s output');
+  await waitFor(() => relay.setupUrl, "the setup link on notify-relay's output");
   const setupPath = new URL(relay.setupUrl!).pathname + new URL(relay.setupUrl!).search;
   const form = await web.get(setupPath);
   assert.equal(form.status, 200, form.text);
@@ -118,13 +122,19 @@ export async function api(
     ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
 /** A new pairing request, in a fresh minute so the pairing limit (10 a minute per address) never trips across tests. */
 export async function createPairing(relay: RelayProcess, senderName = 'ada-laptop'): Promise<Pairing> {
   relay.advance(61_000);
-  const created = await api(relay, 'POST', '/v1/pairings', { body: { sender_name: senderName, client: 'notify/0.1.0' } });
+  const created = await api(relay, 'POST', '/v1/pairings', {
+    body: { sender_name: senderName, client: 'notify/0.1.0' },
+  });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   return created.body as unknown as Pairing;
 }
@@ -136,7 +146,11 @@ export async function pollOnTime(relay: RelayProcess, pairing: Pairing, interval
 }
 
 /** Approves (or rejects) a pairing on the page, as its person does. */
-export async function decide(web: WebSession, pairing: Pairing, decision: 'approve' | 'reject'): Promise<void> {
+export async function decide(
+  web: WebSession,
+  pairing: Pairing,
+  decision: 'approve' | 'reject',
+): Promise<void> {
   const page = await web.get(`/pair?code=${pairing.user_code}`);
   assert.equal(page.status, 200, page.text);
   const pairingId = /name="pairing_id" value="([^"]+)"/.exec(page.text)?.[1];
@@ -185,5 +199,9 @@ export async function deliver(
   body: Record<string, unknown>,
   key = `key-${++keys}-${Date.now()}`,
 ) {
-  return api(relay, 'PUT', `/v1/notifications/${id}`, { bearer: credential, body, headers: { 'idempotency-key': key } });
+  return api(relay, 'PUT', `/v1/notifications/${id}`, {
+    bearer: credential,
+    body,
+    headers: { 'idempotency-key': key },
+  });
 }

@@ -40,7 +40,8 @@ export function isExpired(pairing: Pairing, now: number): boolean {
 
 /** Past its retention a pairing is as good as deleted, whether or not the purge has run yet. */
 export function isForgotten(pairing: Pairing, now: number): boolean {
-  const end = pairing.state === 'rejected' || pairing.state === 'consumed' ? pairing.endedAt! : pairing.expiresAt;
+  const end =
+    pairing.state === 'rejected' || pairing.state === 'consumed' ? pairing.endedAt! : pairing.expiresAt;
   return now >= end + ENDED_PAIRING_RETENTION_MS;
 }
 

@@ -269,7 +269,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   app.get<{ Querystring: { code?: string } }>('/pair', async (request, reply) => {
     const user = person(request, reply);
     if (!user) return reply;
-    const typed = request.query.code;
+    const typed = typeof request.query.code === 'string' ? request.query.code : undefined;
     if (typed === undefined || typed.trim() === '')
       return html(reply, 200, enterCodePage(frame(request, reply, user), ''));
     const attempts = limits.codeAttempts.peek(user.id);
