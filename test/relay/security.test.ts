@@ -146,7 +146,7 @@ describe('CSRF and headers', () => {
       assert.equal(response.headers.get('content-security-policy'), CSP, path);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(response.headers.get('x-frame-options'), 'DENY');
-      assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(response.headers.get('referrer-policy'), 'same-origin');
     }
     const fresh = await fetch(`${relay.url}/sign-in`);
     const cookie = fresh.headers.getSetCookie()[0]!;

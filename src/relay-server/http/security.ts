@@ -24,7 +24,8 @@ export function securityHeaders(request: FastifyRequest): Record<string, string>
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     // Setup and invitation links carry a token in the query: never send it on to another site.
-    'referrer-policy': 'no-referrer',
+    // (Not no-referrer: under it Chromium sends `Origin: null` on our own form posts.)
+    'referrer-policy': 'same-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     ...(isHttps(request) && { 'strict-transport-security': 'max-age=31536000' }),
