@@ -266,6 +266,42 @@ describe('notify relay pair', () => {
     assert.equal(await profileOf(broker, test), undefined);
   });
 
+  it('applies the URL rules before any request: http needs localhost and --allow-private, names are resolved and checked', async () => {
+    const test = await relay();
+    const port = new URL(test.url).port;
+    const hint = 'pass --allow-private to pair with a relay on this machine or on a private network.';
+    const cases: [string[], string][] = [
+      [['--url', `http://127.0.0.1:${port}`], `--url http://127.0.0.1:${port} is on this machine; ${hint}`],
+      [['--url', `http://localhost:${port}`], `--url http://localhost:${port} is on this machine; ${hint}`],
+      [['--url', `https://localhost:${port}`], `localhost resolves to `],
+      [
+        ['--url', 'http://relay.example.com'],
+        '--url must use https: http is allowed only for localhost, and relay.example.com is not.',
+      ],
+      [
+        ['--url', 'relay.example.com'],
+        '--url must be an absolute URL such as https://relay.example.com; got "relay.example.com".',
+      ],
+      [[], 'relay pair requires --url <url>. Usage: notify relay pair --url https://relay.example.com.'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await notify(broker, 'relay', 'pair', ...args);
+      assert.equal(result.code, 1, args.join(' '));
+      assert.equal(result.stdout, '');
+      assert.ok(result.stderr.startsWith(message), `${args.join(' ')}: ${result.stderr}`);
+    }
+    assert.deepEqual(test.calls, [], 'the relay was never asked');
+    const viaName = await notify(
+      broker,
+      'relay',
+      'pair',
+      '--url',
+      `http://localhost:${port}`,
+      '--allow-private',
+    );
+    assert.equal(viaName.code, 0, viaName.stderr);
+  });
+
   it('refuses another installation than the one approved', async () => {
     const test = await relay({ installationOverride: { id: 'i_someone_else', name: 'x' } });
     const result = await pair(broker, test);

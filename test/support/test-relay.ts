@@ -163,7 +163,8 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       const id = `p_${randomBytes(6).toString('hex')}`;
       const secret = `nrp_${randomBytes(12).toString('hex')}`;
       pairings.set(id, { secret });
-      const origin = options.verificationOrigin ?? url;
+      // As the real relay does: its own origin as the client addressed it (the Host header).
+      const origin = options.verificationOrigin ?? `http://${request.headers.host ?? new URL(url).host}`;
       return send(response, 201, {
         pairing_id: id,
         user_code: 'WDJB-MJHT',
