@@ -44,7 +44,7 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
     // Only the nearest hop (our own proxy) is believed: a client cannot pick its address by sending X-Forwarded-For.
-    trustProxy: options.trustProxy ? 1 : false,
+    trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // Ids in paths are at most 100 characters; nothing legitimate comes near this.
     routerOptions: { maxParamLength: 200 },
     ...(options.tls && { https: { cert: options.tls.cert, key: options.tls.key } }),
