@@ -55,7 +55,12 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
-    (_request, body, done) => {
+    (request, body, done) => {
+      // The protocol and the inbox API speak JSON only; forms are for the pages.
+      if (request.url.startsWith('/v1/')) {
+        done(Object.assign(new Error('form body on the API'), { statusCode: 415 }), undefined);
+        return;
+      }
       const fields: Record<string, string> = {};
       for (const [name, value] of new URLSearchParams(body as string))
         if (!(name in fields)) fields[name] = value;
@@ -103,6 +108,10 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   });
 
   app.setNotFoundHandler(async (_request, reply) => sendError(reply, 'not_found', 'No such route.'));
+
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.code(204).header('cache-control', 'max-age=86400').send(),
+  );
 
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = ASSETS[request.params.name];
