@@ -4,8 +4,9 @@
  * node:http server doing the same SQLite insert into the same table (relay-baseline-server.ts), both as
  * separate processes on loopback, in the same run. wrk (one thread) sends a new id and Idempotency-Key
  * with every request (support/wrk-relay-put.lua), 16 connections, slices ordered relay, baseline,
- * baseline, relay. The ratio is printed; the target is ≥ 0.5× (the relay does several statements and
- * a credential hash per request where the baseline does one insert).
+ * baseline, relay. The ratio is printed, with server CPU per request (the figure a busy shared machine
+ * barely moves). No target: the relay does in one transaction what the baseline skips (credential
+ * lookup, idempotency read and record, lifecycle read), so the ratio shows what that costs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,7 +22,6 @@ import { loadWithWrk } from './support/wrk.js';
 const CONNECTIONS = 16;
 const SECONDS = 10;
 const WARM_UP_SECONDS = 2;
-const TARGET_RATIO = 0.5;
 const PUT_SCRIPT = fileURLToPath(new URL('../../bench/support/wrk-relay-put.lua', import.meta.url));
 const BASELINE_SERVER = fileURLToPath(new URL('./relay-baseline-server.js', import.meta.url));
 const BODY = JSON.stringify(
@@ -65,8 +65,6 @@ export async function runRelayIngestBench(): Promise<void> {
         label: 'req/s',
         broker: relayFigures.requestsPerSecond,
         baseline: baselineFigures.requestsPerSecond,
-        target: `≥ ${TARGET_RATIO.toFixed(2)}× baseline`,
-        pass: ratio >= TARGET_RATIO,
       },
       { label: 'p50 ms', broker: relayFigures.p50, baseline: baselineFigures.p50 },
       { label: 'p99 ms', broker: relayFigures.p99, baseline: baselineFigures.p99 },
