@@ -12,6 +12,7 @@ import { runHookAdapterBench } from './hook-adapter.js';
 import { runPresentationBench } from './presentation.js';
 import { runOutboxBench } from './outbox-throughput.js';
 import { runRelayDeliveryBench } from './relay-delivery.js';
+import { runRelayIngestBench } from './relay-ingest.js';
 
 interface Suite {
   name: string;
@@ -27,7 +28,8 @@ const suites: Suite[] = [
   { name: 'hooks', run: runHookAdapterBench },
   { name: 'presentation', run: runPresentationBench },
   { name: 'outbox', run: runOutboxBench },
-  { name: 'relay', run: runRelayDeliveryBench },
+  { name: 'relay', run: runRelayIngestBench },
+  { name: 'relay-delivery', run: runRelayDeliveryBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */

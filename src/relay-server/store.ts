@@ -389,14 +389,22 @@ export class RelayStore {
     delivered: Delivered,
     now: number,
   ): Stored {
-    this.statements.insertNotification.run({
+    const inserted = this.statements.insertNotification.run({
       ...delivered,
       installationId,
       notificationId,
       actions: JSON.stringify(delivered.actions),
       now,
     });
-    return this.notification(installationId, notificationId)!;
+    return {
+      ...delivered,
+      inboxId: Number(inserted.lastInsertRowid),
+      installationId,
+      notificationId,
+      lifecycle: 1,
+      answerAction: null,
+      answeredAt: null,
+    };
   }
 
   replaceNotification(stored: Stored, now: number): void {

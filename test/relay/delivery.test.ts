@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startRelay, type RelayProcess } from '../support/relay-process.js';
-import { api, deliver, delivered, pairSender, setUpOperator, type WebSession } from '../support/relay-web.js';
+import {
+  api,
+  deliver,
+  delivered,
+  OPERATOR,
+  pairSender,
+  setUpOperator,
+  WebSession,
+} from '../support/relay-web.js';
 import { SseReader } from '../support/sse-reader.js';
 
 let relay: RelayProcess;
@@ -326,6 +334,36 @@ describe('answers and the event stream', () => {
 
   it('the event stream refuses a wrong credential with 401 before it starts', async () => {
     const response = await api(relay, 'GET', '/v1/events', { bearer: 'nrc_nope' });
+    assert.equal(response.status, 401);
+  });
+});
+
+describe('the inbox stream', () => {
+  it('shows a signed-in person each change live, and stops after they sign out', async () => {
+    const tab = new WebSession(relay);
+    await tab.get('/sign-in');
+    assert.equal((await tab.post('/sign-in', OPERATOR)).status, 303);
+    await tab.get('/inbox');
+    const stream = new SseReader(relay.port, { cookie: tab.cookieHeader() }, '/v1/inbox/stream');
+    try {
+      await stream.until((reader) => reader.text.startsWith('retry:'));
+      await deliver(relay, credential, 'n-live', delivered({ title: 'Live one' }));
+      await stream.until((reader) => reader.events.some((frame) => frame.event === 'changed'));
+      const item = JSON.parse(stream.events.find((frame) => frame.event === 'changed')!.data!);
+      assert.equal(item.id, 'n-live');
+      assert.equal(item.title, 'Live one');
+      assert.equal(item.installation.id, installationId);
+      assert.equal((await tab.post('/sign-out', {})).status, 303);
+      await deliver(relay, credential, 'n-after', delivered({ title: 'After sign-out' }));
+      await stream.ended;
+      assert.doesNotMatch(stream.text, /After sign-out/);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses a browser without a session (401)', async () => {
+    const response = await fetch(`${relay.url}/v1/inbox/stream`);
     assert.equal(response.status, 401);
   });
 });

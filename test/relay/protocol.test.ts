@@ -64,9 +64,11 @@ describe('pairing creation', () => {
     const malformed = await post('{"sender_name":', 'application/json');
     assert.equal(malformed.status, 400);
     assert.equal(((await malformed.json()) as { error: string }).error, 'invalid_request');
-    const form = await post('sender_name=x', 'text/plain');
-    assert.equal(form.status, 415);
-    assert.equal(((await form.json()) as { error: string }).error, 'unsupported_media_type');
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const form = await post('sender_name=x', type);
+      assert.equal(form.status, 415, type);
+      assert.equal(((await form.json()) as { error: string }).error, 'unsupported_media_type');
+    }
     const huge = await post(
       JSON.stringify({ sender_name: 'x', pad: 'y'.repeat(70_000) }),
       'application/json',

@@ -10,6 +10,7 @@ export const NOTIFY_RELAY = fileURLToPath(new URL('../../src/relay-server/main.j
 export interface RelayProcess {
   url: string;
   port: number;
+  pid: number | undefined;
   /** The one-time operator setup link printed on the first start. */
   setupUrl: string | undefined;
   dataDir: string;
@@ -57,6 +58,7 @@ export async function startRelay(options: { args?: string[]; dataDir?: string } 
   return {
     url,
     port: Number(new URL(url).port),
+    pid: child.pid,
     get setupUrl() {
       return /Set up the operator account \(this link works once\): (\S+)\n/.exec(output)?.[1];
     },

@@ -44,14 +44,13 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
     if (!user) return sendError(reply, 'invalid_auth', 'Sign in first.');
     const stream = openEventStream(context, request, reply);
     stream.onEnd(
-      hub.onInbox(user.id, (change) =>
-        change.kind === 'changed'
-          ? stream.send({ type: 'changed', data: JSON.stringify(change.item) })
-          : stream.send({
-              type: 'removed',
-              data: JSON.stringify({ installation_id: change.installationId }),
-            }),
-      ),
+      hub.onInbox(user.id, (change) => {
+        // Signed out (in another tab) or expired: the stream stops before it shows anything more.
+        if (!signedInUser(context, request)) return stream.end();
+        if (change.kind === 'changed') stream.send({ type: 'changed', data: JSON.stringify(change.item) });
+        else
+          stream.send({ type: 'removed', data: JSON.stringify({ installation_id: change.installationId }) });
+      }),
     );
     return reply;
   });

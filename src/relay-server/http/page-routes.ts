@@ -1,6 +1,6 @@
 /** The relay's pages: first-start setup, sign-in, invitations, pairing approval, installations, inbox. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { normalizeUserCode, sameSecret, hashSecret } from '../secrets.js';
+import { hashSecret, newSecret, normalizeUserCode, sameSecret } from '../secrets.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../passwords.js';
 import type { User } from '../store.js';
 import { SESSION_LIFETIME_MS } from '../store.js';
@@ -8,7 +8,15 @@ import { messagePage, newAccountPage, peoplePage, signInPage } from '../pages/ac
 import type { PageFrame } from '../pages/html.js';
 import { confirmPairingPage, enterCodePage, inboxPage, installationsPage } from '../pages/pair-pages.js';
 import type { RouteContext } from './context.js';
-import { addCookie, csrfToken, isGenuine, localPath, originOf, SESSION_COOKIE } from './security.js';
+import {
+  addCookie,
+  CSRF_COOKIE,
+  csrfToken,
+  isGenuine,
+  localPath,
+  originOf,
+  SESSION_COOKIE,
+} from './security.js';
 import { sessionToken, signedInUser } from './session.js';
 
 type Form = Record<string, string>;
@@ -72,6 +80,8 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
 
   function signIn(request: FastifyRequest, reply: FastifyReply, user: User, next: string): FastifyReply {
     addCookie(reply, request, SESSION_COOKIE, relay.startSession(user), SESSION_LIFETIME_MS / 1000);
+    // A new CSRF token with the new session: one planted before sign-in is worth nothing after it.
+    addCookie(reply, request, CSRF_COOKIE, newSecret('nrx_'), SESSION_LIFETIME_MS / 1000);
     return seeOther(reply, localPath(next));
   }
 

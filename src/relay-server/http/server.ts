@@ -43,7 +43,8 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: options.trustProxy,
+    // Only the nearest hop (our own proxy) is believed: a client cannot pick its address by sending X-Forwarded-For.
+    trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // Ids in paths are at most 100 characters; nothing legitimate comes near this.
     routerOptions: { maxParamLength: 200 },
     ...(options.tls && { https: { cert: options.tls.cert, key: options.tls.key } }),
@@ -54,7 +55,12 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
-    (_request, body, done) => {
+    (request, body, done) => {
+      // The protocol and the inbox API speak JSON only; forms are for the pages.
+      if (request.url.startsWith('/v1/')) {
+        done(Object.assign(new Error('form body on the API'), { statusCode: 415 }), undefined);
+        return;
+      }
       const fields: Record<string, string> = {};
       for (const [name, value] of new URLSearchParams(body as string))
         if (!(name in fields)) fields[name] = value;
@@ -102,6 +108,10 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   });
 
   app.setNotFoundHandler(async (_request, reply) => sendError(reply, 'not_found', 'No such route.'));
+
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.code(204).header('cache-control', 'max-age=86400').send(),
+  );
 
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = ASSETS[request.params.name];
