@@ -12,6 +12,8 @@ import { runHookAdapterBench } from './hook-adapter.js';
 import { runPresentationBench } from './presentation.js';
 import { runOutboxBench } from './outbox-throughput.js';
 import { runWebPageBench } from './web-page.js';
+import { runRelayDeliveryBench } from './relay-delivery.js';
+import { runRelayIngestBench } from './relay-ingest.js';
 
 interface Suite {
   name: string;
@@ -28,6 +30,8 @@ const suites: Suite[] = [
   { name: 'presentation', run: runPresentationBench },
   { name: 'outbox', run: runOutboxBench },
   { name: 'web', run: runWebPageBench },
+  { name: 'relay', run: runRelayIngestBench },
+  { name: 'relay-delivery', run: runRelayDeliveryBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */

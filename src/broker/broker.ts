@@ -310,6 +310,13 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   reminders.start();
   await sealPlainSecrets(outbound, log);
   outbound.start();
+  outbound.followRelays({
+    answer: async (id, action) => void (await service.answerAs(id, action, 'relay')),
+    end: async (id, status) => {
+      if (service.get(id).status !== 'active') return;
+      await (status === 'dismissed' ? service.dismiss(id) : service.changeStatus(id, { status }));
+    },
+  });
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
@@ -350,7 +357,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       await app.close();
       clearTimeout(grace);
-      await outbound.dispatcher.stop();
+      await outbound.stop();
       writes.close();
       db.close();
       lock.release();

@@ -168,6 +168,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('POST', '/v1/providers/:id/enable', auth, P.enable, providers.enable),
     route('POST', '/v1/providers/:id/disable', auth, P.disable, providers.disable),
     route('POST', '/v1/providers/:id/test', auth, P.test, providers.test),
+    route('GET', '/v1/providers/:id/connection', auth, P.connection, providers.connection),
     route('GET', '/v1/routes', auth, R.list, routes.list),
     route('POST', '/v1/routes', auth, R.create, routes.create),
     route('GET', '/v1/routes/:id', auth, R.get, routes.get),

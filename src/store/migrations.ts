@@ -221,4 +221,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE routes ADD COLUMN send_during_quiet_hours INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 9,
+    description: 'relay answers: the last event of each relay provider applied, to resume from',
+    sql: `
+      -- The id of the last event of a relay's event stream that was applied, sent as Last-Event-ID when
+      -- notifyd reconnects: an answer given while the laptop slept arrives once it wakes, and only once.
+      CREATE TABLE relay_cursors (
+        provider_id   TEXT    PRIMARY KEY REFERENCES providers (id) ON DELETE CASCADE,
+        last_event_id TEXT    NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -120,6 +120,9 @@ export class OutboxStore {
   readonly #nextDue;
   readonly #providersWithWork;
   readonly #settleAll;
+  readonly #carryReference;
+  readonly #providerReferences;
+  readonly #unsettled;
   readonly #recordResult;
   readonly #orphans;
   readonly #claimAll: (
@@ -239,6 +242,19 @@ export class OutboxStore {
       },
     );
     this.#recordResult = db.prepare('UPDATE providers SET last_result = ? WHERE id = ?');
+    // An update or clear that returns a reference has the provider's latest word on what it shows (the
+    // relay's lifecycle after a reopen): kept on the lifecycle's send, which outlives the purge.
+    this.#carryReference = db.prepare(`
+      UPDATE outbox SET reference = @reference
+      WHERE operation = 'send' AND state = 'delivered' AND (notification_id, route_id) =
+        (SELECT notification_id, route_id FROM outbox WHERE seq = @seq AND operation <> 'send')`);
+    this.#providerReferences = db.prepare<[string, string], { reference: string }>(`
+      SELECT reference FROM outbox INDEXED BY outbox_lifecycle
+      WHERE notification_id = ? AND provider_id = ? AND operation = 'send' AND state = 'delivered'
+        AND reference IS NOT NULL`);
+    this.#unsettled = db.prepare<[string, string], { one: number }>(`
+      SELECT 1 AS one FROM outbox INDEXED BY outbox_lifecycle
+      WHERE notification_id = ? AND provider_id = ? AND state IN ('pending', 'in_flight') LIMIT 1`);
     this.#settleAll = db.transaction((settlements: readonly Settlement[]) => {
       // A provider's last result is its latest one: one write per provider, not per item.
       const lastResults = new Map<string, LastResult>();
@@ -253,6 +269,8 @@ export class OutboxStore {
           status: details.status ?? null,
           uncounted: details.uncounted ? 1 : 0,
         });
+        if (state === 'delivered' && details.reference !== undefined)
+          this.#carryReference.run({ seq, reference: details.reference });
         if (provider) lastResults.set(provider.id, provider.lastResult);
       }
       for (const [id, result] of lastResults) this.#recordResult.run(JSON.stringify(result), id);
@@ -337,6 +355,19 @@ export class OutboxStore {
   /** Records attempts' outcomes on their items and as their providers' last results, in one transaction. */
   settleAll(settlements: readonly Settlement[]): void {
     this.#settleAll(settlements);
+  }
+
+  /**
+   * The references of a notification's delivered sends through one provider (one per route to it),
+   * each the provider's latest word on it: the relay's lifecycle an answer must name.
+   */
+  deliveredReferences(notificationId: string, providerId: string): string[] {
+    return this.#providerReferences.all(notificationId, providerId).map((row) => row.reference);
+  }
+
+  /** Whether a delivery of the notification through the provider is still under way (pending or in flight). */
+  hasUnsettled(notificationId: string, providerId: string): boolean {
+    return this.#unsettled.get(notificationId, providerId) !== undefined;
   }
 
   /** What the lifecycle's send delivered: the reference an update or clear needs. */

@@ -18,6 +18,7 @@ const TABLES = [
   'choices',
   'outbox_intake',
   'web_sessions',
+  'relay_cursors',
 ];
 
 describe('the schema catalog a recovery trusts', () => {
@@ -35,6 +36,7 @@ describe('the schema catalog a recovery trusts', () => {
         ['choices', 3],
         ['outbox_intake', 4],
         ['web_sessions', 6],
+        ['relay_cursors', 9],
       ],
     );
     const notifications = catalog.tables[0]!;
@@ -123,6 +125,7 @@ describe('copyReadableTables: copying what can be read into a new database', () 
       ['choices', 'missing'],
       ['outbox_intake', 'predates'],
       ['web_sessions', 'predates'],
+      ['relay_cursors', 'predates'],
     ]);
     assert.equal(target.prepare('SELECT count(*) AS n FROM notifications').get()!['n' as never], 2);
   });
