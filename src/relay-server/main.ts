@@ -43,6 +43,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`notify-relay cannot start: ${(error as Error).message}`);
     return 1;
   }
+  // Listened for before the URL is printed: a stop sent the moment it appears is a clean stop too.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
   const clock = clockFromEnvironment(process.env);
   const store = new RelayStore(join(options.data, 'relay.db'));
   const hub = new Hub();
@@ -90,11 +95,7 @@ async function main(argv: string[]): Promise<number> {
   const purging = setInterval(() => relay.purge(), PURGE_EVERY_MS);
   purging.unref();
 
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  await stopRequested;
   clearInterval(purging);
   for (const end of [...context.streams]) end();
   await app.close();

@@ -107,6 +107,24 @@ describe('polling', () => {
     assert.deepEqual(polled.body, { status: 'slow_down', interval: 10 });
   });
 
+  it('a poll may carry no body, an empty body with Content-Type: application/json, or {}', async () => {
+    const pairing = await createPairing(relay);
+    for (const init of [
+      {},
+      { headers: { 'content-type': 'application/json' } },
+      { body: '{}', headers: { 'content-type': 'application/json' } },
+    ]) {
+      relay.advance(5_000);
+      const response = await fetch(`${relay.url}/v1/pairings/${pairing.pairing_id}/poll`, {
+        method: 'POST',
+        ...init,
+        headers: { authorization: `Bearer ${pairing.poll_secret}`, ...init.headers },
+      });
+      assert.equal(response.status, 200, JSON.stringify(init));
+      assert.deepEqual(await response.json(), { status: 'pending' });
+    }
+  });
+
   it('approved once with a credential and the installation, then consumed', async () => {
     const pairing = await createPairing(relay, 'ada-desktop');
     await decide(web, pairing, 'approve');

@@ -52,6 +52,12 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
 
   // JSON and forms only: a text/plain body is 415, not a string handed to the routes.
   app.removeContentTypeParser('text/plain');
+  // An empty JSON body (a poll sent with a Content-Type) is no body, not malformed JSON.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
@@ -70,16 +76,6 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(securityHeaders(request));
-  });
-
-  // A POST without a body (a poll) is fine; fastify would refuse an empty JSON body as invalid.
-  app.addHook('preParsing', async (request) => {
-    if (
-      request.headers['content-length'] === '0' &&
-      request.headers['content-type']?.startsWith('application/json')
-    ) {
-      delete request.headers['content-type'];
-    }
   });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
