@@ -72,6 +72,24 @@ describe(
       const home = homeOnDisk(mountPoint);
       let broker = await startBroker({ home });
       try {
+        // A route to a provider that is never reached: a create writes its outbox intake row in the
+        // notification's transaction, so a refused create must leave no outbox item, and a 201 must have one.
+        const provider = await broker.request('POST', '/v1/providers', {
+          kind: 'webhook',
+          name: 'unreachable',
+          settings: {
+            url: 'http://127.0.0.1:9/hook',
+            signingSecret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+          },
+        });
+        assert.equal(provider.status, 201);
+        const providerId = ((await provider.json()) as { id: string }).id;
+        const route = await broker.request('POST', '/v1/routes', { providerId, minimumPriority: 'low' });
+        assert.equal(route.status, 201);
+        const routeId = ((await route.json()) as { id: string }).id;
+        assert.equal((await broker.request('POST', `/v1/providers/${providerId}/enable`)).status, 200);
+        assert.equal((await broker.request('POST', `/v1/routes/${routeId}/enable`)).status, 200);
+
         const acked: string[] = [];
         const seed = await broker.request('POST', '/v1/notifications', body(-1));
         assert.equal(seed.status, 201);
@@ -139,6 +157,18 @@ describe(
           stored.map((notification) => notification.id).sort(),
           [...acked].sort(),
           'exactly the creates answered 201 are stored: none refused with 507 is',
+        );
+        const items = (await (await broker.request('GET', '/v1/outbox?limit=500')).json()) as {
+          notificationId: string;
+          operation: string;
+        }[];
+        assert.deepEqual(
+          items
+            .filter((item) => item.operation === 'send')
+            .map((item) => item.notificationId)
+            .sort(),
+          [...acked].sort(),
+          'each create answered 201 has its send in the outbox, and none refused with 507 has one',
         );
         const log = readdirSync(home.logDir)
           .map((name) => readFileSync(join(home.logDir, name), 'utf8'))
