@@ -55,6 +55,11 @@ describe('WriteQueue on a real database file', () => {
       results.map((result) => result.status),
       ['fulfilled', 'rejected', 'fulfilled'],
     );
+    assert.equal(
+      (results[1] as PromiseRejectedResult).reason.message,
+      'refused after its insert',
+      'the failed write gets its own error, for the caller to answer with',
+    );
     assert.ok(store.get('one'));
     assert.equal(store.get('two'), undefined, 'the failed write left nothing behind');
     assert.ok(store.get('three'));
@@ -121,29 +126,36 @@ describe('WriteQueue on a real database file', () => {
     assert.ok(store.get('after-release'), 'a write queued while locked commits once the lock is released');
     assert.equal(store.get('blocked'), undefined);
   });
-  it('refuses every write of a batch when one of them finds the database full, and stores none of them', async () => {
-    // Room for a few rows more: the first writes of the batch fit, a later one does not.
-    const pages = db.pragma('page_count', { simple: true }) as number;
-    db.pragma(`max_page_count = ${pages + 3}`);
-    const results = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, i) => writes.run(() => store.upsert(`batch-${i}`, draft, i))),
-    );
-    for (const result of results) {
-      assert.equal(result.status, 'rejected');
-      assert.ok(
-        result.reason instanceof StorageUnavailableError && result.reason.problem === 'full',
-        `refused as full: ${String(result.reason)}`,
+  it(
+    'refuses every write of a batch at once when one of them finds the database full, and stores none of them',
+    { timeout: 30_000 },
+    async () => {
+      // Room for a few rows more: the first writes of the batch fit, a later one does not.
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      db.pragma(`max_page_count = ${pages + 3}`);
+      // A full disk is no lock to wait for: the answer comes long before this wait would end.
+      const patient = new WriteQueue(db, { lockWaitMs: 600_000 });
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => patient.run(() => store.upsert(`batch-${i}`, draft, i))),
       );
-    }
-    assert.equal(store.list({ limit: 100 }).length, 0, 'nothing of the batch was stored');
-    db.pragma('max_page_count = 1073741823');
-    await writes.run(() => store.upsert('after', draft, 20));
-    assert.deepEqual(
-      store.list({ limit: 100 }).map((record) => record.id),
-      ['after'],
-      'the next write is stored on its own',
-    );
-  });
+      patient.close();
+      for (const result of results) {
+        assert.equal(result.status, 'rejected');
+        assert.ok(
+          result.reason instanceof StorageUnavailableError && result.reason.problem === 'full',
+          `refused as full: ${String(result.reason)}`,
+        );
+      }
+      assert.equal(store.list({ limit: 100 }).length, 0, 'nothing of the batch was stored');
+      db.pragma('max_page_count = 1073741823');
+      await writes.run(() => store.upsert('after', draft, 20));
+      assert.deepEqual(
+        store.list({ limit: 100 }).map((record) => record.id),
+        ['after'],
+        'the next write is stored on its own',
+      );
+    },
+  );
 
   it('waits for a lock held briefly by another program, half a second by default', async () => {
     const patient = new WriteQueue(db);
@@ -218,13 +230,22 @@ describe('WriteQueue on a real database file', () => {
   });
 
   it('truncates the write-ahead log once writes have stopped for the idle time', async () => {
-    const idle = new WriteQueue(db, { idleCheckpointMs: 150 });
-    try {
-      for (let i = 0; i < 6; i++) await idle.run(() => store.upsert(`busy-${i}`, draft, i));
-      assert.ok(walSize(file) > 0, 'the writes are in the log first');
+    const idle = new WriteQueue(db, { idleCheckpointMs: 300 });
+    const truncated = async (what: string) => {
       for (let waited = 0; walSize(file) > 0 && waited < 5000; waited += 20) await sleep(20);
-      assert.equal(walSize(file), 0, 'truncated once idle');
-      assert.equal(store.list({ limit: 100 }).length, 6, 'every write is in the database file');
+      assert.equal(walSize(file), 0, what);
+    };
+    try {
+      for (let i = 0; i < 4; i++) {
+        await idle.run(() => store.upsert(`busy-${i}`, draft, i));
+        await sleep(100);
+      }
+      assert.ok(walSize(file) > 0, 'the writes are in the log first');
+      await truncated('truncated once a burst of writes has stopped');
+      await idle.run(() => store.upsert('single', draft, 10));
+      assert.ok(walSize(file) > 0);
+      await truncated('truncated after a single write too');
+      assert.equal(store.list({ limit: 100 }).length, 5, 'every write is in the database file');
     } finally {
       idle.close();
     }
