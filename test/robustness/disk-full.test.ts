@@ -99,6 +99,10 @@ describe(
         const filler = fillDisk(mountPoint);
         // Creates in bursts, so the broker commits several in one transaction: a storage failure of one
         // must undo the whole batch and refuse each of its creates, never answer 201 for one it lost.
+        // Here that failure comes at COMMIT. One write failing alone, at its own statement, would need
+        // more than 64 KiB of pages it changes (SQLite's statement journal then spills to a temporary
+        // file, on this disk too when TMPDIR is on it); a single notification write stays below that even
+        // with every field at its limit, so that path is guarded by write-queue.test.ts instead.
         const refused: Response[] = [];
         for (let round = 0; round < 500 && refused.length === 0; round++) {
           const burst = await Promise.all(
