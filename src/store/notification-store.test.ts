@@ -175,4 +175,28 @@ describe('NotificationStore on a real database file', () => {
       ['recent', 'active'],
     );
   });
+  it('keeps a process id and leaves out the fields a notification was created without', () => {
+    store.upsert('p', { ...BARE, pid: 4242 }, 1);
+    assert.deepEqual(store.get('p'), {
+      ...BARE,
+      pid: 4242,
+      id: 'p',
+      status: 'active',
+      createdAt: 1,
+      updatedAt: 1,
+    });
+  });
+
+  it('lets a storage failure through on a status change, never as a taken key', () => {
+    store.upsert('s', BARE, 1);
+    store.setStatus('s', 'resolved', 2);
+    db.pragma('query_only = 1');
+    assert.throws(
+      () => store.setStatus('s', 'active', 3),
+      (error: unknown) =>
+        !(error instanceof ActiveKeyTakenError) && (error as { code?: string }).code === 'SQLITE_READONLY',
+    );
+    db.pragma('query_only = 0');
+    assert.equal(store.get('s')?.status, 'resolved');
+  });
 });

@@ -461,4 +461,40 @@ describe('the outbox intake: one row per change, expanded into items before anyt
       'the latest result of the batch, one per provider',
     );
   });
+  it("shows items still in the intake to a list, a send's state and the routes sent to, counting only sends", () => {
+    const outbox = new OutboxStore(db);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    assert.deepEqual(
+      outbox.list(undefined, 10).map((each) => [each.notificationId, each.routeId, each.state]),
+      [['n1', 'r1', 'pending']],
+    );
+    notify('n2');
+    outbox.enqueue('n2', [item('r1')], 6);
+    assert.deepEqual(outbox.sendOf('n2', 'r1'), { state: 'pending' });
+    notify('n3');
+    outbox.enqueue('n3', [item('r2', true, 'update')], 7);
+    assert.deepEqual([...outbox.sentRoutes('n3')], [], 'an update is no send');
+  });
+
+  it("tells an answered notification's resolve from a plain one", () => {
+    const outbox = new OutboxStore(db);
+    const notifications = new NotificationStore(db);
+    notify('asked', { actions: [{ id: 'ok', label: 'OK' }] });
+    notifications.answer('asked', { action: 'ok', surface: 'cli', answeredAt: 6 });
+    outbox.enqueue('asked', [item('r1', true, 'clear')], 6);
+    notify('plain');
+    notifications.setStatus('plain', 'resolved', 7);
+    outbox.enqueue('plain', [item('r1', true, 'clear')], 7);
+    assert.deepEqual(
+      outbox
+        .list(undefined, 10)
+        .reverse()
+        .map((each) => [each.notificationId, each.event]),
+      [
+        ['asked', 'notification.answered'],
+        ['plain', 'notification.resolved'],
+      ],
+    );
+  });
 });
