@@ -162,6 +162,25 @@ describe('relay pages in Chromium', () => {
     }
   });
 
+  it('signed out in another tab, the open inbox goes to sign-in at its next change and back after it', async () => {
+    await page.goto(`${relay.url}/inbox`);
+    await page.waitForSelector('li.notification .title:has-text("Phone one")');
+    const other = await context.newPage();
+    await other.goto(`${relay.url}/installations`);
+    await other.click('button:has-text("Sign out")');
+    await other.waitForURL(`${relay.url}/sign-in`);
+    await other.close();
+    await deliver(relay, credential, 'n-after', delivered({ title: 'After sign-out', actions: [] }));
+    // The stream ends at the change; the browser comes back after the relay's `retry: 5000` and is refused.
+    await page.waitForURL(/\/sign-in\?next=%2Finbox$/, { timeout: 15_000 });
+    assert.equal(await page.$('li.notification'), null, 'nothing delivered after sign-out shows');
+    await page.fill('input[name=username]', OPERATOR.username);
+    await page.fill('input[name=password]', OPERATOR.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${relay.url}/inbox`);
+    await page.waitForSelector('li.notification.status-active .title:has-text("After sign-out")');
+  });
+
   it('a form posted from another page (no CSRF token) is refused and revokes nothing', async () => {
     const installationId = (await api(relay, 'GET', '/v1/installation', { bearer: credential })).body[
       'id'
