@@ -77,12 +77,10 @@ export function Inbox({ linked = true }: Props) {
           {(state.active.length > SHOWN_ACTIVE || !state.complete) && (
             <p class="more">
               More are active than shown here
-              {linked ? (
+              {linked && (
                 <>
                   : <a href="#/history">see History</a>
                 </>
-              ) : (
-                ''
               )}
               .
             </p>
