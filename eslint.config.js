@@ -11,12 +11,4 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  {
-    // The relay's inbox page script runs in the browser, as a classic script.
-    files: ['assets/relay/**/*.js'],
-    languageOptions: {
-      sourceType: 'script',
-      globals: { document: 'readonly', location: 'readonly', fetch: 'readonly', EventSource: 'readonly' },
-    },
-  },
 );

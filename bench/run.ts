@@ -14,6 +14,7 @@ import { runOutboxBench } from './outbox-throughput.js';
 import { runWebPageBench } from './web-page.js';
 import { runRelayDeliveryBench } from './relay-delivery.js';
 import { runRelayIngestBench } from './relay-ingest.js';
+import { runRelayInboxBench } from './relay-inbox-live.js';
 
 interface Suite {
   name: string;
@@ -32,6 +33,7 @@ const suites: Suite[] = [
   { name: 'web', run: runWebPageBench },
   { name: 'relay', run: runRelayIngestBench },
   { name: 'relay-delivery', run: runRelayDeliveryBench },
+  { name: 'relay-inbox', run: runRelayInboxBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */

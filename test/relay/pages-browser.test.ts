@@ -88,7 +88,8 @@ describe('relay pages in Chromium', () => {
     const stream = new SseReader(relay.port, { authorization: `Bearer ${credential}` }, '/v1/events');
     try {
       await page.goto(`${relay.url}/inbox`);
-      await page.waitForSelector('#inbox-state:has-text("Nothing delivered yet.")');
+      await page.waitForSelector('#inbox .empty:has-text("Nothing waits for you.")');
+      assert.equal(await page.$('li.notification'), null, 'nothing delivered yet');
       await deliver(
         relay,
         credential,
@@ -106,21 +107,28 @@ describe('relay pages in Chromium', () => {
         'n-ask',
         delivered({ title: 'Run this?', message: '<img src=x onerror=alert(1)> npm publish' }),
       );
-      await page.waitForSelector('li.card[data-status="active"]');
-      const titles = await page.$$eval('li.card .title', (nodes) => nodes.map((node) => node.textContent));
+      await page.waitForSelector('li.notification.status-active');
+      const titles = await page.$$eval('li.notification .title', (nodes) =>
+        nodes.map((node) => node.textContent),
+      );
       assert.deepEqual(titles, ['Run this?', 'Tests passed'], 'active first');
       assert.equal(
-        await page.textContent('li.card.active .message'),
+        await page.textContent('li.notification.status-active .message'),
         '<img src=x onerror=alert(1)> npm publish',
         'shown as text, exactly',
       );
-      assert.equal(await page.$('li.card img'), null);
-      await page.click('li.card.active button:has-text("Allow")');
-      await page.waitForSelector('li.card .answer:has-text("Answered: Allow")');
+      assert.equal(await page.$('li.notification img'), null);
+      assert.match(
+        (await page.textContent('li.notification.status-active dl.facts')) ?? '',
+        /Sender\s*ada-laptop/,
+        'the row names the paired sender it came from',
+      );
+      await page.click('li.notification.status-active button:has-text("Allow")');
+      await page.waitForSelector('li.notification dd:has-text("answered Allow")');
       await stream.until((reader) => reader.events.some((frame) => frame.event === 'answer'));
       const answer = JSON.parse(stream.events.find((frame) => frame.event === 'answer')!.data!);
       assert.deepEqual([answer.notification_id, answer.lifecycle, answer.action], ['n-ask', 1, 'allow']);
-      assert.equal(await page.$('li.card[data-status="active"]'), null, 'answered means resolved');
+      assert.equal(await page.$('li.notification.status-active'), null, 'answered means resolved');
       // Readable on a phone: nothing wider than the screen.
       const overflow = (await page.evaluate(
         'document.documentElement.scrollWidth - window.innerWidth',
@@ -133,15 +141,15 @@ describe('relay pages in Chromium', () => {
 
   it('resolve at the desk clears it in the open inbox; Dismiss in the inbox reaches the sender', async () => {
     await deliver(relay, credential, 'n-desk', delivered({ title: 'Desk one', actions: [] }));
-    await page.waitForSelector('li.card[data-status="active"] .title:has-text("Desk one")');
+    await page.waitForSelector('li.notification.status-active .title:has-text("Desk one")');
     await api(relay, 'POST', '/v1/notifications/n-desk/status', {
       bearer: credential,
       body: { status: 'resolved' },
     });
-    await page.waitForSelector('li.card[data-status="active"]', { state: 'detached' });
+    await page.waitForSelector('li.notification.status-active', { state: 'detached' });
     await deliver(relay, credential, 'n-phone', delivered({ title: 'Phone one', actions: [] }));
-    await page.click('li.card[data-status="active"] button:has-text("Dismiss")');
-    await page.waitForSelector('li.card[data-status="dismissed"] .title:has-text("Phone one")');
+    await page.click('li.notification.status-active button:has-text("Dismiss")');
+    await page.waitForSelector('li.notification.status-dismissed .title:has-text("Phone one")');
     const stream = new SseReader(relay.port, { authorization: `Bearer ${credential}` }, '/v1/events');
     try {
       await stream.until((reader) => reader.events.some((frame) => frame.event === 'status'));
@@ -152,6 +160,25 @@ describe('relay pages in Chromium', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it('signed out in another tab, the open inbox goes to sign-in at its next change and back after it', async () => {
+    await page.goto(`${relay.url}/inbox`);
+    await page.waitForSelector('li.notification .title:has-text("Phone one")');
+    const other = await context.newPage();
+    await other.goto(`${relay.url}/installations`);
+    await other.click('button:has-text("Sign out")');
+    await other.waitForURL(`${relay.url}/sign-in`);
+    await other.close();
+    await deliver(relay, credential, 'n-after', delivered({ title: 'After sign-out', actions: [] }));
+    // The stream ends at the change; the browser comes back after the relay's `retry: 5000` and is refused.
+    await page.waitForURL(/\/sign-in\?next=%2Finbox$/, { timeout: 15_000 });
+    assert.equal(await page.$('li.notification'), null, 'nothing delivered after sign-out shows');
+    await page.fill('input[name=username]', OPERATOR.username);
+    await page.fill('input[name=password]', OPERATOR.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${relay.url}/inbox`);
+    await page.waitForSelector('li.notification.status-active .title:has-text("After sign-out")');
   });
 
   it('a form posted from another page (no CSRF token) is refused and revokes nothing', async () => {
@@ -207,6 +234,7 @@ describe('relay pages in Chromium', () => {
     assert.equal(refused.status, 401);
     assert.equal(refused.body['error'], 'invalid_auth');
     await page.goto(`${relay.url}/inbox`);
-    await page.waitForSelector('#inbox-state:has-text("Nothing delivered yet.")');
+    await page.waitForSelector('#inbox .empty:has-text("Nothing waits for you.")');
+    assert.equal(await page.$('li.notification'), null, 'what it delivered is gone');
   });
 });

@@ -141,7 +141,23 @@ describe('CSRF and headers', () => {
   });
 
   it('pages, the API and assets carry the strict CSP and the other security headers; cookies are HttpOnly and SameSite=Strict', async () => {
-    for (const path of ['/sign-in', '/inbox', '/pair', '/assets/inbox.js', '/.well-known/notify-relay']) {
+    // The inbox's script and stylesheet: the web page's components, named by content hash.
+    const inbox = (await web.get('/inbox')).text;
+    const script = /<script type="module" src="(\/assets\/inbox-[A-Z0-9]{8}\.js)"><\/script>/.exec(
+      inbox,
+    )?.[1];
+    const stylesheet = /<link rel="stylesheet" href="(\/assets\/inbox-[A-Z0-9]{8}\.css)">/.exec(inbox)?.[1];
+    assert.ok(script && stylesheet, inbox);
+    for (const [path, type] of [
+      [script, 'text/javascript; charset=utf-8'],
+      [stylesheet, 'text/css; charset=utf-8'],
+    ] as const) {
+      const asset = await web.get(path);
+      assert.equal(asset.status, 200, path);
+      assert.equal(asset.headers.get('content-type'), type);
+      assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    }
+    for (const path of ['/sign-in', '/inbox', '/pair', script, '/.well-known/notify-relay']) {
       const response = await web.get(path);
       assert.equal(response.headers.get('content-security-policy'), CSP, path);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');

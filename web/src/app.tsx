@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api } from './api.js';
 import { ApiContext } from './parts/api-context.js';
+import { InboxApiContext } from './parts/inbox-api.js';
 import { PAGES, useHashRoute, type Route } from './parts/hash-route.js';
 import { messageOf } from './parts/use-load.js';
 import { History } from './pages/history.js';
@@ -56,7 +57,9 @@ export function App({ api, needsSession }: Props) {
   }
   return (
     <ApiContext.Provider value={api}>
-      <Shell />
+      <InboxApiContext.Provider value={api}>
+        <Shell />
+      </InboxApiContext.Provider>
     </ApiContext.Provider>
   );
 }

@@ -7,6 +7,7 @@ import { SESSION_LIFETIME_MS } from '../store.js';
 import { messagePage, newAccountPage, peoplePage, signInPage } from '../pages/account-pages.js';
 import type { PageFrame } from '../pages/html.js';
 import { confirmPairingPage, enterCodePage, inboxPage, installationsPage } from '../pages/pair-pages.js';
+import { INBOX_ASSETS } from './assets.js';
 import type { RouteContext } from './context.js';
 import {
   addCookie,
@@ -47,12 +48,17 @@ function accountProblem(username: string, password: string, again: string): stri
 export function registerPageRoutes(app: FastifyInstance, context: RouteContext): void {
   const { relay, limits } = context;
 
-  function frame(request: FastifyRequest, reply: FastifyReply, user?: User, scripts?: string[]): PageFrame {
+  function frame(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user?: User,
+    assets?: PageFrame['assets'],
+  ): PageFrame {
     return {
       relayName: relay.name,
       csrf: csrfToken(request, reply),
       ...(user && { user: { username: user.username, isOperator: user.isOperator } }),
-      ...(scripts && { scripts }),
+      ...(assets && { assets }),
     };
   }
 
@@ -379,6 +385,6 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   app.get('/inbox', async (request, reply) => {
     const user = person(request, reply);
     if (!user) return reply;
-    return html(reply, 200, inboxPage(frame(request, reply, user, ['/assets/inbox.js'])));
+    return html(reply, 200, inboxPage(frame(request, reply, user, INBOX_ASSETS)));
   });
 }

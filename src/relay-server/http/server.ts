@@ -1,8 +1,8 @@
 /** The relay's HTTP server: limits, parsers, security headers and one error shape around every route. */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { readFileSync } from 'node:fs';
 import type { RouteContext } from './context.js';
 import { registerApiRoutes } from './api-routes.js';
+import { ASSETS } from './assets.js';
 import { sendError } from './errors.js';
 import { registerEventRoutes } from './event-routes.js';
 import { registerInboxRoutes } from './inbox-routes.js';
@@ -11,17 +11,6 @@ import { securityHeaders } from './security.js';
 
 export const MAX_BODY_BYTES = 65_536;
 const MAX_FORM_BYTES = 8_192;
-
-/** The page assets, read once: dist/src/relay-server/http → assets/relay at the package root. */
-const ASSETS: Record<string, { type: string; text: string }> = Object.fromEntries(
-  [
-    ['relay.css', 'text/css; charset=utf-8'],
-    ['inbox.js', 'text/javascript; charset=utf-8'],
-  ].map(([name, type]) => [
-    name!,
-    { type: type!, text: readFileSync(new URL(`../../../../assets/relay/${name}`, import.meta.url), 'utf8') },
-  ]),
-);
 
 /** Paths with a route: any other method on them is 405, not 404. */
 const API_PATHS = [
@@ -110,9 +99,12 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   );
 
   app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
-    const asset = ASSETS[request.params.name];
+    const asset = ASSETS.get(request.params.name);
     if (!asset) return sendError(reply, 'not_found', 'No such asset.');
-    return reply.header('cache-control', 'no-cache').type(asset.type).send(asset.text);
+    return reply
+      .header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .type(asset.type)
+      .send(asset.text);
   });
 
   registerApiRoutes(app, context);

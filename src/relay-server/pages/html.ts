@@ -14,7 +14,8 @@ export interface PageFrame {
   csrf: string;
   /** Signed in: the navigation and the sign-out button. */
   user?: { username: string; isOperator: boolean };
-  scripts?: string[];
+  /** The page's own script and stylesheet (the inbox), after the relay's stylesheet in the cascade. */
+  assets?: { script: string; stylesheet: string };
 }
 
 export function page(frame: PageFrame, title: string, body: string): string {
@@ -25,11 +26,15 @@ export function page(frame: PageFrame, title: string, body: string): string {
         frame.user.username,
       )}</button></form></nav>`
     : '';
-  const scripts = (frame.scripts ?? []).map((src) => `<script src="${escape(src)}" defer></script>`).join('');
+  // The inbox's stylesheet (the web page's) comes first, so the relay's own frame keeps its look.
+  const stylesheets = [...(frame.assets ? [frame.assets.stylesheet] : []), '/assets/relay.css']
+    .map((href) => `<link rel="stylesheet" href="${escape(href)}">`)
+    .join('');
+  const script = frame.assets ? `<script type="module" src="${escape(frame.assets.script)}"></script>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="csrf-token" content="${escape(frame.csrf)}"><title>${escape(title)} · ${escape(frame.relayName)}</title>
-<link rel="stylesheet" href="/assets/relay.css">${scripts}</head>
+${stylesheets}${script}</head>
 <body><header><span class="brand">${escape(frame.relayName)}</span>${nav}</header>
 <main>${body}</main></body></html>
 `;

@@ -49,10 +49,7 @@ ${installations.length === 0 ? '<p class="muted">None yet. Run <code>notify rela
   );
 }
 
+/** The inbox itself is the web page's inbox (web/src/relay-main.tsx), rendered into #inbox. */
 export function inboxPage(frame: PageFrame): string {
-  return page(
-    frame,
-    'Inbox',
-    `<h1>Inbox</h1><p id="inbox-state" class="muted" role="status">Loading…</p><ul id="inbox" class="inbox"></ul>`,
-  );
+  return page(frame, 'Inbox', `<div id="inbox"></div><noscript>The inbox needs JavaScript.</noscript>`);
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { NotificationDto } from '../api-types.js';
-import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
+import { useInboxApi } from '../parts/inbox-api.js';
 import { applyChange, inboxOf, RECENT_COUNT, type InboxState } from '../parts/inbox-state.js';
 import { NotificationRow } from '../parts/notification-row.js';
 import { messageOf } from '../parts/use-load.js';
@@ -12,9 +12,14 @@ import { messageOf } from '../parts/use-load.js';
  */
 const SHOWN_ACTIVE = 100;
 
+interface Props {
+  /** Whether titles open the notification's page and History exists (the broker's page, not the relay's). */
+  linked?: boolean;
+}
+
 /** What waits for the person, live: the event stream keeps it current without a reload. */
-export function Inbox() {
-  const api = useApi();
+export function Inbox({ linked = true }: Props) {
+  const api = useInboxApi();
   const feedback = useFeedback();
   const [state, setState] = useState<InboxState | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -59,13 +64,25 @@ export function Inbox() {
           ) : (
             <ul class="notifications" aria-label="Active notifications" id="active">
               {state.active.slice(0, SHOWN_ACTIVE).map((n) => (
-                <NotificationRow key={n.id} notification={n} feedback={feedback} changed={changed} />
+                <NotificationRow
+                  key={n.id}
+                  notification={n}
+                  feedback={feedback}
+                  changed={changed}
+                  linked={linked}
+                />
               ))}
             </ul>
           )}
           {(state.active.length > SHOWN_ACTIVE || !state.complete) && (
             <p class="more">
-              More are active than shown here: <a href="#/history">see History</a>.
+              More are active than shown here
+              {linked && (
+                <>
+                  : <a href="#/history">see History</a>
+                </>
+              )}
+              .
             </p>
           )}
           {state.recent.length > 0 && (
@@ -73,7 +90,13 @@ export function Inbox() {
               <h2>Recently handled</h2>
               <ul class="notifications" aria-label="Recently handled notifications" id="recent">
                 {state.recent.map((n) => (
-                  <NotificationRow key={n.id} notification={n} feedback={feedback} changed={changed} />
+                  <NotificationRow
+                    key={n.id}
+                    notification={n}
+                    feedback={feedback}
+                    changed={changed}
+                    linked={linked}
+                  />
                 ))}
               </ul>
             </>

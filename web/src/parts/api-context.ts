@@ -4,7 +4,7 @@ import type { Api } from '../api.js';
 
 export const ApiContext = createContext<Api | undefined>(undefined);
 
-/** The API the page was started with (main.tsx provides it; the relay will provide its own). */
+/** The API the page was started with (main.tsx provides it). */
 export function useApi(): Api {
   const api = useContext(ApiContext);
   if (api === undefined) throw new Error('useApi outside ApiContext.Provider');

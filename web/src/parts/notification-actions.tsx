@@ -1,6 +1,6 @@
 import type { NotificationDto } from '../api-types.js';
-import { useApi } from './api-context.js';
 import type { Feedback } from './feedback.js';
+import { useInboxApi } from './inbox-api.js';
 
 interface Props {
   notification: NotificationDto;
@@ -11,7 +11,7 @@ interface Props {
 
 /** The answers a notification offers, then resolve and dismiss; nothing once it is no longer active. */
 export function NotificationActions({ notification, feedback, changed }: Props) {
-  const api = useApi();
+  const api = useInboxApi();
   if (notification.status !== 'active') return null;
   const { id, title } = notification;
   const act = (label: string, action: () => Promise<NotificationDto>) => () =>
