@@ -48,7 +48,7 @@ export class OutboxEnqueuer {
       record: change.record,
       routes: live.routes,
       providers: live.providers,
-      sentRoutes: change.kind === 'created' ? new Set() : this.deps.outbox.sentRoutes(change.record.id),
+      sends: change.kind === 'created' ? new Map() : this.deps.outbox.sendsOf(change.record.id),
     });
     if (items.length > 0) this.deps.outbox.enqueue(change.record.id, items, this.deps.clock());
     return items.length;

@@ -89,6 +89,7 @@ describe('outbox soak', () => {
         enabled: true,
         minimumPriority: 'low',
         includeMessage: true,
+        delaySeconds: 0,
         createdAt: now,
         updatedAt: now,
       });
