@@ -75,6 +75,12 @@ export interface RunningBroker {
   log: Logger;
   /** Whether toasts, the tray icon and sounds work, and why not: for the start banner. */
   presentation: PresentationStatus;
+  /**
+   * The clock moved on by more than the time that passed (BrokerOptions.clock driven by a test, a wall
+   * clock set forward): the outbox dispatcher looks at once at what fell due, such as a route's delay
+   * that ended, instead of at its next timer.
+   */
+  clockMoved(): void;
   stop(): Promise<void>;
 }
 
@@ -249,6 +255,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     settings,
     log,
     presentation,
+    clockMoved: () => outbound.dispatcher.wake(),
     async stop() {
       settings.stop();
       stopSounds();

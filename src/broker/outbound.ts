@@ -66,7 +66,6 @@ export function createOutbound(
     routes: routeStore,
     providers: providerStore,
     kinds: options.kinds,
-    clock,
   });
   // The delivery thread costs memory for as long as it runs: it starts once a provider is enabled.
   const prepareWhenEnabled = () => {

@@ -5,14 +5,12 @@ import type { OutboxStore } from '../store/outbox-store.js';
 import type { ProviderStore } from '../store/provider-store.js';
 import type { RouteStore } from '../store/route-store.js';
 import type { NotificationChange } from './change-feed.js';
-import type { Clock } from './clock.js';
 
 export interface OutboxEnqueuerDeps {
   outbox: OutboxStore;
   routes: RouteStore;
   providers: ProviderStore;
   kinds: readonly ProviderKind[];
-  clock: Clock;
 }
 
 interface LiveRoutes {
@@ -50,7 +48,8 @@ export class OutboxEnqueuer {
       providers: live.providers,
       sends: change.kind === 'created' ? new Map() : this.deps.outbox.sendsOf(change.record.id),
     });
-    if (items.length > 0) this.deps.outbox.enqueue(change.record.id, items, this.deps.clock());
+    // At the change's own time: a route's delay counts from the moment the notification changed.
+    if (items.length > 0) this.deps.outbox.enqueue(change.record.id, items, change.record.updatedAt);
     return items.length;
   }
 

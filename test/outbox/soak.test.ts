@@ -94,7 +94,7 @@ describe('outbox soak', () => {
         updatedAt: now,
       });
     }
-    const enqueuer = new OutboxEnqueuer({ outbox, routes, providers, kinds: [TEST_PROVIDER_KIND], clock });
+    const enqueuer = new OutboxEnqueuer({ outbox, routes, providers, kinds: [TEST_PROVIDER_KIND] });
     const service = new NotificationService({
       store: new NotificationStore(db),
       clock,
