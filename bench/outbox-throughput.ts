@@ -148,7 +148,7 @@ interface Slice {
 }
 
 /** User plus system time of the broker's main thread, from /proc; NaN elsewhere. */
-function mainThreadCpuSeconds(broker: BrokerProcess): number {
+export function mainThreadCpuSeconds(broker: BrokerProcess): number {
   const pid = broker.child.pid;
   try {
     const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');

@@ -11,6 +11,7 @@ import { runStreamBench } from './stream-fanout.js';
 import { runHookAdapterBench } from './hook-adapter.js';
 import { runPresentationBench } from './presentation.js';
 import { runOutboxBench } from './outbox-throughput.js';
+import { runDelayedRoutesBench } from './delayed-routes.js';
 
 interface Suite {
   name: string;
@@ -26,6 +27,7 @@ const suites: Suite[] = [
   { name: 'hooks', run: runHookAdapterBench },
   { name: 'presentation', run: runPresentationBench },
   { name: 'outbox', run: runOutboxBench },
+  { name: 'delay', run: runDelayedRoutesBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */

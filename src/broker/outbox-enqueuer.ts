@@ -39,7 +39,9 @@ export class OutboxEnqueuer {
 
   enqueue(change: NotificationChange): number {
     const live = this.live();
-    if (live.routes.length === 0) return 0;
+    // Without routes only a status change can matter: it cancels sends that still wait (a route
+    // disabled or deleted during its delay).
+    if (live.routes.length === 0 && change.kind !== 'status') return 0;
     const items = planDeliveries({
       change:
         change.kind === 'status' ? { kind: 'status', previous: change.previous } : { kind: change.kind },

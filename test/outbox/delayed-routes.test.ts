@@ -234,6 +234,21 @@ describe('a route that waits', () => {
     );
   });
 
+  it('still cancels the waiting send when its route was disabled during the delay', async () => {
+    const request = await create({ title: 'route switched off meanwhile' });
+    assert.equal((await json('POST', `/v1/routes/${routeId}/disable`)).status, 200);
+    assert.equal(
+      (await json('PATCH', `/v1/notifications/${request['id']}`, { status: 'resolved' })).status,
+      200,
+    );
+    await driven.advance((DELAY_S + 1) * 1000);
+    assert.deepEqual(
+      (await itemsOf(request['id'] as string)).map((item) => item['state']),
+      ['cancelled'],
+    );
+    assert.equal(receiver.received.length, 0);
+  });
+
   it('refuses a delay that is not whole seconds from 0 to a day, and changes nothing', async () => {
     for (const delaySeconds of [-1, 86_401, 1.5, '300', null]) {
       const refused = await json('PATCH', `/v1/routes/${routeId}`, { delaySeconds, name: 'renamed' });

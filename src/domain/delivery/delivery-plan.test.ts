@@ -212,6 +212,24 @@ describe('planDeliveries for a route that waits', () => {
     assert.deepEqual(plan({ kind: 'updated' }, 'active', 'sent'), ['update']);
   });
 
+  it('cancels a waiting send whose route was disabled or deleted during the delay, or whose provider was disabled', () => {
+    const items = planDeliveries({
+      change: { kind: 'status', previous: 'active' },
+      record: { ...record, status: 'resolved' },
+      routes: [{ ...waiting, enabled: false }],
+      providers: new Map([['p1', { ...syncing, enabled: false }]]),
+      sends: new Map([
+        ['r1', 'waiting'],
+        ['gone', 'waiting'],
+        ['sent-gone', 'sent'],
+      ]),
+    });
+    assert.deepEqual(
+      items.map((item) => `${item.operation} ${item.routeId}`),
+      ['cancel r1', 'cancel gone'],
+    );
+  });
+
   it('arms a cancelled send again, with a new wait, when the notification is reopened or updated while active', () => {
     assert.deepEqual(plan({ kind: 'status', previous: 'resolved' }, 'active', 'cancelled'), [
       'send after 300s',

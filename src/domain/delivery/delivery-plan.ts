@@ -44,7 +44,10 @@ export interface PlanInput {
   record: NotificationRecord;
   routes: readonly Route[];
   providers: ReadonlyMap<string, ProviderFacts>;
-  /** The routes that have a send of this notification that has not dead-lettered, and its standing. */
+  /**
+   * The routes that have a send of this notification that has not dead-lettered, and its standing;
+   * also those no longer among `routes`.
+   */
   sends: ReadonlyMap<string, SendStanding>;
 }
 
@@ -91,6 +94,14 @@ export function planDeliveries(input: PlanInput): PlannedItem[] {
     if (standing !== 'sent') continue;
     const sync = syncOperation(change, record.status, provider);
     if (sync) items.push(make(sync));
+  }
+  // A send waits whatever became of its route meanwhile (disabled, deleted, its provider disabled):
+  // handling the request still calls it off. Only the route names the send to cancel.
+  if (record.status !== 'active') {
+    const planned = new Set(items.map((item) => item.routeId));
+    for (const [routeId, standing] of input.sends)
+      if (standing === 'waiting' && !planned.has(routeId))
+        items.push({ routeId, providerId: '', operation: 'cancel', includeMessage: false });
   }
   return items;
 }
