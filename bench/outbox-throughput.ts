@@ -165,7 +165,7 @@ interface Backlog {
 }
 
 /** Waits until the broker has no delivery pending or in flight; how many it finished meanwhile. */
-async function awaitDrained(broker: BrokerProcess): Promise<Backlog> {
+export async function awaitDrained(broker: BrokerProcess): Promise<Backlog> {
   const counts = async () =>
     (await (await broker.request('GET', '/v1/outbox/counts')).json()) as Record<string, number>;
   const started = performance.now();

@@ -231,6 +231,8 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_provider_due ON outbox (provider_id, next_attempt_at, seq) WHERE state = 'pending';
       CREATE INDEX outbox_state ON outbox (state, seq);
       CREATE INDEX outbox_lifecycle ON outbox (notification_id, route_id, seq);
+      -- The sends that wait (listed and counted as 'waiting'): few, whatever the size of the outbox.
+      CREATE INDEX outbox_waiting ON outbox (seq) WHERE state = 'pending' AND wait_until IS NOT NULL;
     `,
   },
 ];

@@ -38,9 +38,6 @@ export interface Settlement {
   provider?: { id: string; lastResult: LastResult };
 }
 
-/** The state an outbox row shows (ShownState), in SQL. */
-const SHOWN_STATE = `CASE WHEN state = 'pending' AND wait_until IS NOT NULL THEN 'waiting' ELSE state END`;
-
 /** Intake rows moved into the outbox table per statement. */
 const INTAKE_CHUNK = 500;
 /**
@@ -449,14 +446,23 @@ export class OutboxStore {
   /** Items newest first, all or those showing one state. */
   list(state: ShownState | undefined, limit: number): OutboxItem[] {
     this.expandBeforeRead();
+    // Each through an index: the outbox can hold hundreds of thousands of delivered items.
     const rows =
       state === undefined
         ? this.db.prepare<[number], Row>('SELECT * FROM outbox ORDER BY seq DESC LIMIT ?').all(limit)
-        : this.db
-            .prepare<[string, number], Row>(
-              `SELECT * FROM outbox WHERE ${SHOWN_STATE} = ? ORDER BY seq DESC LIMIT ?`,
-            )
-            .all(state, limit);
+        : state === 'waiting'
+          ? this.db
+              .prepare<[number], Row>(
+                `SELECT * FROM outbox INDEXED BY outbox_waiting WHERE state = 'pending' AND wait_until IS NOT NULL
+                 ORDER BY seq DESC LIMIT ?`,
+              )
+              .all(limit)
+          : this.db
+              .prepare<[string, number], Row>(
+                `SELECT * FROM outbox INDEXED BY outbox_state WHERE state = ?
+                   AND (state <> 'pending' OR wait_until IS NULL) ORDER BY seq DESC LIMIT ?`,
+              )
+              .all(state, limit);
     return rows.map(toItem);
   }
 
@@ -470,12 +476,19 @@ export class OutboxStore {
   counts(): Record<ShownState, number> {
     this.expandBeforeRead();
     const counts = { waiting: 0, pending: 0, in_flight: 0, delivered: 0, dead: 0, cancelled: 0 };
+    // From the state index and the small index of waiting sends, never from the table's rows.
     const rows = this.db
-      .prepare<[], { state: ShownState; n: number }>(
-        `SELECT ${SHOWN_STATE} AS state, count(*) AS n FROM outbox GROUP BY 1`,
+      .prepare<[], { state: OutboxState; n: number }>(
+        'SELECT state, count(*) AS n FROM outbox INDEXED BY outbox_state GROUP BY state',
       )
       .all();
     for (const row of rows) counts[row.state] = row.n;
+    counts.waiting = this.db
+      .prepare<[], { n: number }>(
+        `SELECT count(*) AS n FROM outbox INDEXED BY outbox_waiting WHERE state = 'pending' AND wait_until IS NOT NULL`,
+      )
+      .get()!.n;
+    counts.pending -= counts.waiting;
     return counts;
   }
 
