@@ -12,6 +12,10 @@ import { runHookAdapterBench } from './hook-adapter.js';
 import { runPresentationBench } from './presentation.js';
 import { runOutboxBench } from './outbox-throughput.js';
 import { runDelayedRoutesBench } from './delayed-routes.js';
+import { runWebPageBench } from './web-page.js';
+import { runRelayDeliveryBench } from './relay-delivery.js';
+import { runRelayIngestBench } from './relay-ingest.js';
+import { runRelayInboxBench } from './relay-inbox-live.js';
 
 interface Suite {
   name: string;
@@ -28,6 +32,10 @@ const suites: Suite[] = [
   { name: 'presentation', run: runPresentationBench },
   { name: 'outbox', run: runOutboxBench },
   { name: 'delay', run: runDelayedRoutesBench },
+  { name: 'web', run: runWebPageBench },
+  { name: 'relay', run: runRelayIngestBench },
+  { name: 'relay-delivery', run: runRelayDeliveryBench },
+  { name: 'relay-inbox', run: runRelayInboxBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */

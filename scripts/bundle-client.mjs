@@ -18,7 +18,29 @@ const common = {
   logOverride: { 'empty-import-meta': 'silent' },
 };
 
-await build({ ...common, entryPoints: ['dist/src/cli/notify/main.js'], outfile: 'dist/notify.cjs' });
+// `notify relay` is a bundle of its own beside notify.cjs, loaded only by that command: the other
+// commands then never parse its code (a third of the client) at start-up.
+const RELAY_BUNDLE = './notify-relay-client.cjs';
+const relayApart = {
+  name: 'relay-apart',
+  setup(builder) {
+    builder.onResolve({ filter: /\/relay\/relay-command\.js$/ }, () => ({
+      path: RELAY_BUNDLE,
+      external: true,
+    }));
+  },
+};
+await build({
+  ...common,
+  entryPoints: ['dist/src/cli/notify/main.js'],
+  outfile: 'dist/notify.cjs',
+  plugins: [relayApart],
+});
+await build({
+  ...common,
+  entryPoints: ['dist/src/cli/notify/relay/relay-command.js'],
+  outfile: `dist/${RELAY_BUNDLE.slice(2)}`,
+});
 // The agents' hook adapter (docs/agents.md) runs on every hook event of every agent session.
 await build({
   ...common,

@@ -9,9 +9,12 @@ export interface BaselineProcess {
   stop(): Promise<void>;
 }
 
-/** Starts bench/baseline-server.js as its own process, like notifyd, and waits until it listens. */
-export async function startBaseline(databaseFile: string): Promise<BaselineProcess> {
-  const child = spawn(process.execPath, [SERVER, databaseFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts bench/baseline-server.js (or another baseline server printing `baseline listening on <port>`)
+ * as its own process, like notifyd, and waits until it listens.
+ */
+export async function startBaseline(databaseFile: string, server = SERVER): Promise<BaselineProcess> {
+  const child = spawn(process.execPath, [server, databaseFile], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {

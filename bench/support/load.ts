@@ -9,6 +9,8 @@ export interface LoadOptions {
   body?: string;
   /** The server's process id: its CPU time per request is then measured too (Linux only). */
   pid?: number;
+  /** wrk only: another Lua script (absolute path) and environment for it, e.g. to vary each request. */
+  wrk?: { script: string; env: Record<string, string> };
 }
 
 /**

@@ -11,7 +11,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * store/migrations.ts (openDatabase migrates a fresh file). Rows are spread over the last few days
  * only, so the retention job of a restarted broker keeps them all.
  */
-export function seedNotifications(file: string, total: number, now = Date.now()): number {
+export function seedNotifications(
+  file: string,
+  total: number,
+  now = Date.now(),
+  /** How many of the new rows (the newest) stay active; by default a third of them, in turn. */
+  activeRows?: number,
+): number {
   const db = openDatabase(file);
   try {
     const existing = (db.prepare('SELECT count(*) AS n FROM notifications').get() as { n: number }).n;
@@ -22,7 +28,12 @@ export function seedNotifications(file: string, total: number, now = Date.now())
     const missing = Math.max(0, total - existing);
     db.transaction(() => {
       for (let i = 0; i < missing; i++) {
-        const status = STATUSES[i % 3]!;
+        const status =
+          activeRows === undefined
+            ? STATUSES[i % 3]!
+            : i >= missing - activeRows
+              ? 'active'
+              : STATUSES[1 + (i % 2)]!;
         const created = now - 3 * DAY_MS + Math.floor((i / missing) * 3 * DAY_MS);
         const updated = created + 1000;
         insert.run(

@@ -18,11 +18,17 @@ interface WrkResult {
  * much CPU as the server it measures). Any socket error or non-2xx answer fails the run.
  */
 export async function loadWithWrk(options: LoadOptions, seconds: number): Promise<Sample> {
-  const args = ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', SCRIPT];
+  const script = options.wrk?.script ?? SCRIPT;
+  const args = ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(options.url);
   const cpuBefore = cpuTimeMs(options.pid);
-  const output = await run(args, { WRK_METHOD: options.method, WRK_BODY: options.body ?? '' });
+  const output = await run(args, {
+    WRK_METHOD: options.method,
+    WRK_BODY: options.body ?? '',
+    WRK_REPORT_LUA: SCRIPT,
+    ...options.wrk?.env,
+  });
   const cpuAfter = cpuTimeMs(options.pid);
   const line = output.split('\n').find((text) => text.startsWith('WRK_RESULT '));
   if (!line) throw new Error(`wrk printed no result:\n${output}`);

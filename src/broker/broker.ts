@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadOrCreateConfig } from '../config/config-file.js';
 import type { NotifyPaths } from '../config/paths.js';
 import { permissionWarnings } from '../config/permissions.js';
@@ -19,6 +20,10 @@ import { ChangeFeed } from './change-feed.js';
 import { ChangeStream } from './change-stream.js';
 import { NotificationService } from './notification-service.js';
 import { NewsExpiryJob } from './news-expiry.js';
+import { AlertFeed } from './alert-feed.js';
+import { ReminderJob } from './reminder-job.js';
+import { reminderPolicy } from '../domain/reminders.js';
+import { TOAST_SNOOZE_MINUTES } from '../domain/snooze.js';
 import { RetentionJob } from './retention.js';
 import { SoundLibrary } from '../presentation/sound-library.js';
 import { SoundPlayer } from '../presentation/sound-player.js';
@@ -34,6 +39,10 @@ import { createOutbound, type Outbound, type OutboundOptions } from './outbound.
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
+import { WebSessionStore } from '../store/web-session-store.js';
+import { WebSessions } from './web-sessions.js';
+import { PageOpener } from './page-opener.js';
+import { canOpenBrowser, openInBrowser } from '../presentation/open-in-browser.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** News resolves itself within this long after its time (resolveAfterMinutes). */
@@ -50,6 +59,9 @@ const STREAM_HEARTBEAT_MS = 15_000;
  */
 const STOP_GRACE_MS = 3000;
 
+/** The web page as `npm run build` writes it: dist/web beside dist/src. */
+const BUILT_WEB_PAGE = fileURLToPath(new URL('../../web', import.meta.url));
+
 export interface BrokerOptions {
   paths: NotifyPaths;
   clock?: Clock;
@@ -65,6 +77,13 @@ export interface BrokerOptions {
   onConfigWarning?: (warning: string) => void;
   /** The port to listen on instead of config.json's (notifyd --port, NOTIFY_PORT); the file keeps its own. */
   port?: number;
+  /** The folder of the built web page (index.html, assets/); dist/web by default. */
+  webRoot?: string;
+  /**
+   * The environment the web page is opened from the tray and toasts with ($BROWSER, PATH for xdg-open);
+   * the broker's own by default.
+   */
+  browserEnv?: NodeJS.ProcessEnv;
 }
 
 export interface RunningBroker {
@@ -76,11 +95,10 @@ export interface RunningBroker {
   /** Whether toasts, the tray icon and sounds work, and why not: for the start banner. */
   presentation: PresentationStatus;
   /**
-   * The clock moved on by more than the time that passed (BrokerOptions.clock driven by a test, a wall
-   * clock set forward): the outbox dispatcher looks at once at what fell due, such as a route's delay
-   * that ended, instead of at its next timer.
+   * The clock moved other than by ticking (a resumed laptop, a test's driven clock): snooze ends,
+   * reminders and delivery due times are looked at again now.
    */
-  clockMoved(): void;
+  clockChanged(): void;
   stop(): Promise<void>;
 }
 
@@ -115,10 +133,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const stream = new ChangeStream(STREAM_HISTORY, clock());
   changes.subscribe((change) => stream.append(change));
   const newId = createIdGenerator(clock);
+  const alerts = new AlertFeed((error) => log.error(`an alert listener failed: ${(error as Error).name}`));
   const outbound = createOutbound(db, paths, clock, newId, log, {
     ...deliveryTuning,
     kinds,
     deliverer: new WorkerDeliverer(kindsModule, log),
+    quietHours: () => settings.current.quietHours,
   });
   const service = new NotificationService({
     store,
@@ -130,6 +150,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     // The outbox items of a change commit with it (issue 9): a crash never loses a promised delivery.
     withinWrite: (change) => outbound.enqueuer.enqueue(change),
     log,
+    alerts,
   });
   const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
   const player = new SoundPlayer({ log });
@@ -139,21 +160,65 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     player,
     clock,
     log,
+    alerts,
   });
   // One writer of config.json for the API and the tray: validated, atomic, and applied at once.
   const configEditor = new ConfigEditor(paths.configFile, settings);
+  const webSessions = new WebSessions({
+    store: new WebSessionStore(db),
+    writes,
+    clock,
+    token: () => settings.current.authToken,
+    log,
+  });
+  // A token changed while Notify was stopped ends the sessions made under the old one.
+  await webSessions
+    .tokenChanged()
+    .catch((error: unknown) =>
+      log.error(`web page: sessions of an old token were not ended: ${(error as Error).message}`),
+    );
+  const browserEnv = options.browserEnv ?? process.env;
+  const canOpenPage = canOpenBrowser(browserEnv);
+  const pageOpener = new PageOpener({
+    sessions: webSessions,
+    port: () => settings.current.port,
+    canOpen: () => canOpenPage,
+    open: (url) => openInBrowser(url, browserEnv),
+    log,
+  });
   const presentation = new PresentationStatus(() => settings.current);
   const toasts = new ToastPresenter({
     status: (on, detail) => presentation.set('toasts', on, detail),
-    display: platformDisplay(process.platform, process.env),
+    display: platformDisplay(process.platform, process.env, canOpenPage),
     settings: () => settings.current,
     act: async (id, action) => {
+      if (action === 'default') return pageOpener.open('a toast');
       const answer = answeredAction(action);
       if (answer !== undefined) return service.answerAs(id, answer, 'toast');
+      if (action === 'snooze') return service.snoozeFor(id, TOAST_SNOOZE_MINUTES);
       return action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id);
     },
     log,
     soundsOn: soundsAvailable(),
+    clock,
+  });
+  const reminders = new ReminderJob({
+    store,
+    writes,
+    alerts,
+    types: () => settings.current.types,
+    quietHours: () => settings.current.quietHours,
+    clock,
+    log,
+  });
+  alerts.subscribe((event) => {
+    toasts.alert(event);
+    if (event.kind === 'snoozed') reminders.wake();
+  });
+  // Only a change that can bring an earlier due time: a new lifecycle or a type that reminds.
+  changes.subscribe((change) => {
+    if (change.record.status === 'active' && reminderPolicy(change.record.type, settings.current.types))
+      reminders.wake();
   });
   const busAddress =
     process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined;
@@ -165,9 +230,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       status: (on, detail) => presentation.set('tray', on, detail),
       address: busAddress,
       active: () => service.list({ status: 'active', limit: '500' }),
-      settings: () => settings.current,
+      settings: () => ({ ...settings.current, canOpenPage }),
       run: async (command) => {
-        if (command.op === 'resolve')
+        if (command.op === 'open') await pageOpener.open('the tray');
+        else if (command.op === 'resolve')
           await service.changeStatus(command.notificationId, { status: 'resolved' });
         else if (command.op === 'answer')
           await service.answerAs(command.notificationId, command.action, 'tray');
@@ -199,6 +265,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       maxSubscribers: MAX_STREAM_SUBSCRIBERS,
       maxBufferedBytes: MAX_STREAM_BUFFER_BYTES,
       heartbeatMs: STREAM_HEARTBEAT_MS,
+      sessionLive: (secret) => webSessions.authenticate(secret) !== undefined,
     },
     presentation: {
       showSample: () => toasts.showSample(),
@@ -214,6 +281,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       sounds,
     }),
     soundAdmin: new SoundAdmin({ library: sounds, player, settings: () => settings.current }),
+    web: {
+      root: options.webRoot ?? BUILT_WEB_PAGE,
+      sessions: webSessions,
+      port: () => settings.current.port,
+    },
   });
 
   const port = settings.current.port;
@@ -235,11 +307,25 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   retention.start(RETENTION_INTERVAL_MS);
   const news = new NewsExpiryJob({ store, service, types: () => settings.current.types, clock, log });
   news.start(NEWS_INTERVAL_MS);
+  reminders.start();
   await sealPlainSecrets(outbound, log);
   outbound.start();
+  outbound.followRelays({
+    answer: async (id, action) => void (await service.answerAs(id, action, 'relay')),
+    end: async (id, status) => {
+      if (service.get(id).status !== 'active') return;
+      await (status === 'dismissed' ? service.dismiss(id) : service.changeStatus(id, { status }));
+    },
+  });
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);
+      if (changed.includes('authToken'))
+        webSessions
+          .tokenChanged()
+          .catch((error: unknown) =>
+            log.error(`web page: sessions of the old token were not ended: ${(error as Error).message}`),
+          );
       toasts.settingsChanged();
       tray?.refresh();
     },
@@ -255,19 +341,23 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     settings,
     log,
     presentation,
-    clockMoved: () => outbound.dispatcher.wake(),
+    clockChanged() {
+      reminders.wake();
+      outbound.dispatcher.wake();
+    },
     async stop() {
       settings.stop();
       stopSounds();
       retention.stop();
       news.stop();
+      reminders.stop();
       stream.end();
       toasts.stop();
       tray?.stop();
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       await app.close();
       clearTimeout(grace);
-      await outbound.dispatcher.stop();
+      await outbound.stop();
       writes.close();
       db.close();
       lock.release();

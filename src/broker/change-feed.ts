@@ -13,28 +13,31 @@ export type NotificationChange =
 export type ChangeListener = (change: NotificationChange) => void;
 
 /**
- * Fans committed changes out to in-process consumers (toasts, sounds, tray, event stream). Listeners
- * run synchronously on the request path, so they must only hand the change on (queue it) and return;
- * one that throws is reported and never fails the write that already committed.
+ * Fans events out to in-process consumers. Listeners run synchronously on the request path, so they
+ * must only hand the event on (queue it) and return; one that throws is reported and never fails the
+ * write that already committed.
  */
-export class ChangeFeed {
-  readonly #listeners = new Set<ChangeListener>();
+export class Feed<Event> {
+  readonly #listeners = new Set<(event: Event) => void>();
 
   constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
 
   /** Returns the function that unsubscribes. */
-  subscribe(listener: ChangeListener): () => void {
+  subscribe(listener: (event: Event) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  publish(change: NotificationChange): void {
+  publish(event: Event): void {
     for (const listener of this.#listeners) {
       try {
-        listener(change);
+        listener(event);
       } catch (error) {
         this.onListenerError(error);
       }
     }
   }
 }
+
+/** Committed changes of notifications, for the toasts, sounds, tray, event stream and outbox wake-up. */
+export class ChangeFeed extends Feed<NotificationChange> {}

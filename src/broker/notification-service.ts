@@ -2,7 +2,9 @@ import { answerRefusal, parseAnswerRequest, type Surface } from '../domain/answe
 import { parseCreateRequest } from '../domain/create-request.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import { needsPerson } from '../domain/attention.js';
-import { parseListQuery } from '../domain/list-query.js';
+import { encodeCursor, parseListQuery } from '../domain/list-query.js';
+import { firstReminderAt, reminderPolicy } from '../domain/reminders.js';
+import { parseSnoozeRequest } from '../domain/snooze.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import { checkTransition, parseStatusChange } from '../domain/status-transition.js';
 import { effectivePriority, type TypeCatalog } from '../domain/type-definition.js';
@@ -14,6 +16,7 @@ import {
 } from '../store/notification-store.js';
 import type { WriteQueue } from '../store/write-queue.js';
 import type { Logger } from '../log/logger.js';
+import type { AlertFeed } from './alert-feed.js';
 import type { ChangeFeed, NotificationChange } from './change-feed.js';
 import type { Clock } from './clock.js';
 
@@ -35,6 +38,8 @@ export interface NotificationServiceDeps {
   withinWrite?: (change: NotificationChange) => void;
   /** Gets one audit line per answer: id, action and surface, never the notification's text. */
   log?: Pick<Logger, 'info'>;
+  /** Told of each snooze, after its commit: the toast closes and the notification keeps quiet. */
+  alerts?: AlertFeed;
 }
 
 /** Notification use cases: create with dedup by key, read, list, status changes, and the writes ARC events make. */
@@ -61,7 +66,8 @@ export class NotificationService {
     const { result, change } = await this.deps.writes.run(() => {
       // What an in-place refresh replaces: listeners compare (an update sounds only when it asks for more).
       const previous = draft.key === undefined ? undefined : this.deps.store.activeByKey(draft.key);
-      const upserted = this.deps.store.upsert(id, draft, now, options);
+      const remindAt = firstReminderAt(reminderPolicy(draft.type, this.deps.types()), now);
+      const upserted = this.deps.store.upsert(id, draft, now, { ...options, remindAt });
       if (!upserted) throw new NotFoundError();
       // A replayed ARC event returns its original row untouched: only a write that changed it is news.
       const change: NotificationChange | undefined = upserted.created
@@ -97,6 +103,15 @@ export class NotificationService {
 
   list(query: Record<string, string | string[] | undefined>): NotificationRecord[] {
     return this.deps.store.list(parseListQuery(query));
+  }
+
+  /** As list; with cursor paging asked for, also the cursor of the next page when there is one. */
+  listPage(query: Record<string, string | string[] | undefined>): {
+    records: NotificationRecord[];
+    nextCursor?: string;
+  } {
+    const { records, nextBefore } = this.deps.store.page(parseListQuery(query));
+    return nextBefore === undefined ? { records } : { records, nextCursor: encodeCursor(nextBefore) };
   }
 
   async changeStatus(id: string, body: unknown): Promise<NotificationRecord> {
@@ -155,6 +170,31 @@ export class NotificationService {
     return outcome.record;
   }
 
+  /** POST /v1/notifications/{id}/snooze. */
+  snooze(id: string, body: unknown): Promise<NotificationRecord> {
+    return this.snoozeFor(id, parseSnoozeRequest(body).minutes);
+  }
+
+  /**
+   * Silences an active notification for `minutes` (its toast closes, no sound, no reminder), after
+   * which it alerts again if still active. 409 for one that is resolved or dismissed.
+   */
+  async snoozeFor(id: string, minutes: number): Promise<NotificationRecord> {
+    const now = this.deps.clock();
+    const record = await this.deps.writes.run(() => {
+      const current = this.deps.store.get(id);
+      if (!current) throw new NotFoundError();
+      if (current.status !== 'active')
+        throw new ConflictError(
+          `notification is ${current.status}; only an active notification can be snoozed`,
+        );
+      return this.deps.store.snooze(id, now + minutes * 60_000)!;
+    });
+    this.deps.log?.info(`snooze: notification ${id} for ${minutes} min`);
+    this.deps.alerts?.publish({ kind: 'snoozed', record });
+    return record;
+  }
+
   countActive(): number {
     return this.deps.store.countActive();
   }
@@ -193,7 +233,8 @@ export class NotificationService {
       if (unchangedSince !== undefined && current.updatedAt !== unchangedSince) return { record: current };
       if (!checkTransition(current.status, target)) return { record: current };
       try {
-        const updated = this.deps.store.setStatus(current.id, target, now);
+        const remindAt = firstReminderAt(reminderPolicy(current.type, this.deps.types()), now);
+        const updated = this.deps.store.setStatus(current.id, target, now, remindAt);
         if (!updated) throw new NotFoundError();
         const change: NotificationChange = { kind: 'status', record: updated, previous: current.status };
         this.deps.withinWrite?.(change);

@@ -1,6 +1,7 @@
 import type { NotifyPaths } from '../config/paths.js';
 import type { ProviderKind } from '../delivery/provider.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/delivery/retry-policy.js';
+import type { QuietHours } from '../domain/quiet-hours.js';
 import type { Logger } from '../log/logger.js';
 import { loadMasterKey, type KeyStoreKind } from '../secrets/master-key.js';
 import { SecretVault } from '../secrets/secret-vault.js';
@@ -8,6 +9,7 @@ import { readChoice, recordChoice } from '../store/choices-store.js';
 import type { Db } from '../store/database.js';
 import { OutboxStore } from '../store/outbox-store.js';
 import { ProviderStore } from '../store/provider-store.js';
+import { RelayCursorStore } from '../store/relay-cursor-store.js';
 import { RouteStore } from '../store/route-store.js';
 import type { Clock } from './clock.js';
 import type { Deliverer } from './deliverers/deliverer.js';
@@ -15,6 +17,7 @@ import { DEFAULT_CONCURRENCY, Dispatcher, type Concurrency } from './dispatcher.
 import { OutboxEnqueuer } from './outbox-enqueuer.js';
 import { OutboxService } from './outbox-service.js';
 import { ProviderService } from './provider-service.js';
+import { RelayAnswers, type RelayAnswerSink } from './relay-answers.js';
 import { RouteService } from './route-service.js';
 
 export interface OutboundOptions {
@@ -24,6 +27,8 @@ export interface OutboundOptions {
   policy?: RetryPolicy;
   concurrency?: Concurrency;
   random?: () => number;
+  /** The quiet hours a route's sends wait out unless it sends during them. */
+  quietHours?: () => QuietHours | undefined;
 }
 
 export interface Outbound {
@@ -34,6 +39,13 @@ export interface Outbound {
   providers: ProviderService;
   routes: RouteService;
   outbox: OutboxService;
+  /**
+   * Starts following the event streams of enabled relay providers (and of those enabled later),
+   * applying their answers to `sink`; stopped with stop().
+   */
+  followRelays(sink: RelayAnswerSink): void;
+  /** Stops the relays' event streams, then the dispatcher. */
+  stop(): Promise<void>;
 }
 
 const KEY_STORE_CHOICE = 'secrets.master_key_store';
@@ -66,14 +78,17 @@ export function createOutbound(
     routes: routeStore,
     providers: providerStore,
     kinds: options.kinds,
+    ...(options.quietHours && { quietHours: options.quietHours }),
   });
   // The delivery thread costs memory for as long as it runs: it starts once a provider is enabled.
   const prepareWhenEnabled = () => {
     if (providerStore.hasEnabled()) options.deliverer.prepare();
   };
+  let relayAnswers: RelayAnswers | undefined;
   const changed = () => {
     enqueuer.invalidate();
     prepareWhenEnabled();
+    relayAnswers?.sync();
   };
   const dispatcher = new Dispatcher({
     outbox: outboxStore,
@@ -90,6 +105,23 @@ export function createOutbound(
     start: () => {
       dispatcher.start();
       prepareWhenEnabled();
+    },
+    followRelays: (sink) => {
+      relayAnswers = new RelayAnswers({
+        providers: providerStore,
+        vault,
+        cursors: new RelayCursorStore(db),
+        outbox: outboxStore,
+        sink,
+        clock,
+        random: options.random ?? Math.random,
+        log,
+      });
+      relayAnswers.sync();
+    },
+    stop: async () => {
+      await relayAnswers?.stop();
+      await dispatcher.stop();
     },
     enqueuer,
     dispatcher,

@@ -1,6 +1,9 @@
 import type { ProviderKind } from '../delivery/provider.js';
 import { planDeliveries, type ProviderFacts } from '../domain/delivery/delivery-plan.js';
+import type { PlannedItem } from '../domain/delivery/delivery-plan.js';
 import type { Route } from '../domain/delivery/route.js';
+import type { NotificationRecord } from '../domain/notification.js';
+import { quietHoldsBack, quietUntil, type QuietHours } from '../domain/quiet-hours.js';
 import type { OutboxStore } from '../store/outbox-store.js';
 import type { ProviderStore } from '../store/provider-store.js';
 import type { RouteStore } from '../store/route-store.js';
@@ -11,6 +14,7 @@ export interface OutboxEnqueuerDeps {
   routes: RouteStore;
   providers: ProviderStore;
   kinds: readonly ProviderKind[];
+  quietHours?: () => QuietHours | undefined;
 }
 
 interface LiveRoutes {
@@ -50,9 +54,32 @@ export class OutboxEnqueuer {
       providers: live.providers,
       sends: change.kind === 'created' ? new Map() : this.deps.outbox.sendsOf(change.record.id),
     });
+    if (items.length === 0) return 0;
     // At the change's own time: a route's delay counts from the moment the notification changed.
-    if (items.length > 0) this.deps.outbox.enqueue(change.record.id, items, change.record.updatedAt);
+    const now = change.record.updatedAt;
+    this.deps.outbox.enqueue(change.record.id, this.holdForQuietHours(items, change.record, live, now), now);
     return items.length;
+  }
+
+  /**
+   * Inside quiet hours, a send below their priority waits for their end unless its route sends during
+   * them (issue 20): its due time is in the database, so the wait survives a restart.
+   */
+  private holdForQuietHours(
+    items: PlannedItem[],
+    record: NotificationRecord,
+    live: LiveRoutes,
+    now: number,
+  ): PlannedItem[] {
+    const quiet = this.deps.quietHours?.();
+    if (!quietHoldsBack(quiet, record.priority, now)) return items;
+    const notBefore = quietUntil(quiet!, now)!;
+    return items.map((item) =>
+      item.operation === 'send' &&
+      !live.routes.find((route) => route.id === item.routeId)?.sendDuringQuietHours
+        ? { ...item, notBefore }
+        : item,
+    );
   }
 
   private live(): LiveRoutes {

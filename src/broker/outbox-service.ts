@@ -34,14 +34,20 @@ export class OutboxService {
     private readonly wake: () => void,
   ) {}
 
-  list(query: { state?: string; limit?: string }): OutboxItemView[] {
+  list(query: { state?: string; limit?: string; notificationId?: string }): OutboxItemView[] {
     const state = query.state;
     if (state !== undefined && !(OUTBOX_STATES as readonly string[]).includes(state)) {
       throw new InvalidRequestError(`state must be one of ${OUTBOX_STATES.join(', ')}`);
     }
     const limit = query.limit === undefined ? 100 : Number(query.limit);
     if (!Number.isInteger(limit)) throw new InvalidRequestError('limit must be an integer from 1 to 500');
-    return this.outbox.list(state as ShownState | undefined, Math.min(500, Math.max(1, limit))).map(view);
+    // A repeated parameter takes its last value, as the notification list's do.
+    const given = query.notificationId as string | string[] | undefined;
+    const notificationId = (Array.isArray(given) ? given.at(-1) : given)?.trim();
+    if (notificationId === '') throw new InvalidRequestError('notificationId must not be empty');
+    return this.outbox
+      .list(state as ShownState | undefined, Math.min(500, Math.max(1, limit)), notificationId)
+      .map(view);
   }
 
   counts(): Record<ShownState, number> {

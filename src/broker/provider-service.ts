@@ -1,3 +1,9 @@
+import {
+  CONNECTION_TIMEOUT_MS,
+  connectionView,
+  SECRETS_UNREADABLE,
+  type ConnectionView,
+} from '../delivery/connection-check.js';
 import type { DeliveryResult, ProviderKind } from '../delivery/provider.js';
 import { testOperation, testOutcome, type TestOutcome } from '../delivery/test-action.js';
 import { validateSettings } from '../domain/delivery/provider-settings.js';
@@ -160,6 +166,40 @@ export class ProviderService {
       durationMs: this.deps.clock() - now,
     });
     return testOutcome(kind, result);
+  }
+
+  /**
+   * The connection check of kinds that have one (the relay's GET /v1/installation): asked with the
+   * provider's secrets, which stay in the broker; changes nothing, and is not its last result.
+   */
+  async connection(id: string): Promise<ConnectionView> {
+    const record = this.record(id);
+    const kind = this.kindOf(record.kind);
+    const check = kind.connection;
+    if (check === undefined) {
+      throw new InvalidRequestError(
+        `a ${kind.title} provider has no connection check; use POST /v1/providers/${id}/test instead`,
+      );
+    }
+    let secrets: Record<string, string>;
+    try {
+      secrets = await this.deps.vault.open(record.id, this.deps.providers.sealedSecrets(record.id));
+    } catch (error) {
+      if (!(error instanceof SecretsUnreadableError)) throw error;
+      return SECRETS_UNREADABLE;
+    }
+    const signal = AbortSignal.timeout(CONNECTION_TIMEOUT_MS);
+    const result = await check
+      .call(kind, { settings: { ...record.settings, ...secrets }, signal })
+      .catch((error: unknown) => ({
+        result: {
+          outcome: 'retry' as const,
+          reason: signal.aborted
+            ? ('timeout' as const)
+            : (`error_${(error as Error).name ?? 'unknown'}` as const),
+        },
+      }));
+    return connectionView(kind, result);
   }
 
   /** Secrets that cannot be decrypted end the test as they end a delivery: nothing is sent. */

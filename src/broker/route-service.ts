@@ -27,6 +27,7 @@ export interface RouteView {
   agent: string | null;
   includeMessage: boolean;
   delaySeconds: number;
+  sendDuringQuietHours: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +42,7 @@ const FIELDS = [
   'agent',
   'includeMessage',
   'delaySeconds',
+  'sendDuringQuietHours',
 ];
 
 /** Route management: CRUD and enable/disable; a new route starts disabled. */
@@ -115,6 +117,7 @@ export class RouteService {
         route.providerId = value;
       } else if (field === 'enabled') route.enabled = booleanOf(value, field);
       else if (field === 'includeMessage') route.includeMessage = booleanOf(value, field);
+      else if (field === 'sendDuringQuietHours') route.sendDuringQuietHours = booleanOf(value, field);
       else if (field === 'minimumPriority') {
         const priority = typeof value === 'string' ? normalizePriority(value) : undefined;
         if (!priority)
@@ -164,6 +167,7 @@ function view(route: RouteRecord): RouteView {
     agent: route.agent ?? null,
     includeMessage: route.includeMessage,
     delaySeconds: route.delaySeconds,
+    sendDuringQuietHours: route.sendDuringQuietHours ?? false,
     createdAt: formatTimestamp(route.createdAt),
     updatedAt: formatTimestamp(route.updatedAt),
   };

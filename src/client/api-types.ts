@@ -54,6 +54,15 @@ export interface PresentationSettings {
   playCriticalSoundsDuringDoNotDisturb: boolean;
   maxVisibleToasts: number;
   soundsByPriority: Record<Priority, string>;
+  /** null: no quiet hours. */
+  quietHours: QuietHoursSetting | null;
+}
+
+/** Local-time windows without toasts and sounds below `minimumPriority` (docs/attention.md). */
+export interface QuietHoursSetting {
+  windows: { from: string; to: string; days?: string[] }[];
+  minimumPriority?: Priority;
+  timeZone?: string;
 }
 
 /** PATCH /v1/settings: a JSON merge patch; `null` restores a default. */
@@ -72,6 +81,10 @@ export interface TypeDefinitionBody {
   needsPerson?: boolean;
   /** News resolves itself after this many unchanged minutes; 0 = never. */
   resolveAfterMinutes?: number;
+  /** An unresolved notification alerts again after this many minutes; 0 = never. */
+  remindEveryMinutes?: number;
+  /** How many reminders at most; 0 = none. */
+  remindTimes?: number;
 }
 
 /** One entry of GET /v1/types; hand-written fields of config.json come along as they are. */

@@ -69,6 +69,11 @@ export class NotifyClient {
     return this.#call('POST', `${notificationPath(id)}/dismiss`);
   }
 
+  /** POST /v1/notifications/{id}/snooze: closes its toast and keeps it quiet for `minutes` (docs/attention.md). */
+  snooze(id: string, minutes: number): Promise<NotificationDto> {
+    return this.#call('POST', `${notificationPath(id)}/snooze`, { minutes });
+  }
+
   /** POST /v1/notifications/{id}/answer: the person's answer (docs/answers.md); the first one resolves. */
   answer(id: string, action: string, surface: 'cli' | 'web' | 'relay' = 'cli'): Promise<NotificationDto> {
     return this.#call('POST', `${notificationPath(id)}/answer`, { action, surface });

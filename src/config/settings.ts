@@ -1,5 +1,7 @@
 import { isTypeIdentifier } from '../domain/notification-type.js';
+import { InvalidRequestError } from '../domain/errors.js';
 import { normalizePriority } from '../domain/priority.js';
+import { parseQuietHours, type QuietHours } from '../domain/quiet-hours.js';
 import type { SoundsByPriority } from '../domain/sound-name.js';
 import type { TypeCatalog, TypeDefinition } from '../domain/type-definition.js';
 import { readSoundsByPriority } from './sound-settings.js';
@@ -20,6 +22,8 @@ export interface Settings {
   retentionDays: number;
   types: TypeCatalog;
   soundsByPriority: SoundsByPriority;
+  /** Local-time windows without toasts and sounds below a priority; undefined = none (issue 20). */
+  quietHours?: QuietHours;
 }
 
 export const DEFAULTS = {
@@ -110,6 +114,7 @@ export function normalizeConfig(raw: unknown, generateToken: () => string): Norm
       retentionDays,
       types: readTypes(document, warnings),
       soundsByPriority: readSoundsByPriority(document, warnings),
+      ...readQuietHours(document, warnings),
     },
     document,
     warnings,
@@ -168,4 +173,16 @@ function readTypes(document: Document, warnings: string[]): TypeCatalog {
     catalog[id] = definition;
   }
   return catalog;
+}
+
+/** `quietHours`: a value that does not parse is left out with a warning (the editor refuses it). */
+function readQuietHours(document: Document, warnings: string[]): { quietHours?: QuietHours } {
+  try {
+    const quietHours = parseQuietHours(document['quietHours']);
+    return quietHours ? { quietHours } : {};
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error;
+    warnings.push(`${error.message}; ignored`);
+    return {};
+  }
 }

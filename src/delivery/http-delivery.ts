@@ -72,6 +72,18 @@ function parseUrl(url: string): URL | undefined {
   }
 }
 
+/**
+ * undici's request and the proxy-aware dispatcher every provider request goes through, for a provider
+ * that keeps a connection open (the relay's event stream); loaded on first use like sendHttp's.
+ */
+export async function providerHttp(): Promise<{
+  request: typeof import('undici').request;
+  dispatcher: Dispatcher;
+}> {
+  const { EnvHttpProxyAgent, request } = await import('undici');
+  return { request, dispatcher: proxyAgent(EnvHttpProxyAgent) };
+}
+
 export async function sendHttp(outbound: OutboundRequest, signal: AbortSignal): Promise<HttpAnswer> {
   const first = parseUrl(outbound.url);
   if (first === undefined) return { result: { outcome: 'reject', reason: 'invalid_url' } };

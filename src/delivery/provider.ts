@@ -93,6 +93,15 @@ export type DeliveryResult =
   | { outcome: 'retry'; reason: ReasonCode; status?: number; retryAfterMs?: number }
   | { outcome: 'reject'; reason: ReasonCode; status?: number };
 
+/**
+ * What a provider's connection check found: `result` classifies the answer as a delivery's would
+ * (delivered: the service knows these settings); `installation` is who the service says we are.
+ */
+export interface ConnectionCheck {
+  result: DeliveryResult;
+  installation?: { id: string; name: string };
+}
+
 export interface ProviderKind {
   /** The folder name and the `kind` of a provider in the API, e.g. `ntfy`. */
   id: string;
@@ -104,4 +113,9 @@ export interface ProviderKind {
   /** Whether it can edit (`update`) or take away (`clear`) what it delivered. */
   lifecycle: { update: boolean; clear: boolean };
   deliver(operation: DeliveryOperation, context: DeliveryContext): Promise<DeliveryResult>;
+  /**
+   * Asks the service whether it still accepts these settings, sending nothing a person would see
+   * (GET /v1/providers/{id}/connection); only kinds with an account to check have it (the relay).
+   */
+  connection?(context: DeliveryContext): Promise<ConnectionCheck>;
 }

@@ -18,6 +18,7 @@ export const REASON_CODES = [
   'invalid_url',
   'redirect_cross_host',
   'too_many_redirects',
+  'unexpected_answer',
   // Settings a provider cannot use.
   'invalid_topic',
   'invalid_signing_secret',

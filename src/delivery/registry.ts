@@ -3,6 +3,7 @@ import { apprise } from './providers/apprise/apprise.js';
 import { email } from './providers/email/email.js';
 import { gotify } from './providers/gotify/gotify.js';
 import { ntfy } from './providers/ntfy/ntfy.js';
+import { relay } from './providers/relay/relay.js';
 import { webhook } from './providers/webhook/webhook.js';
 
 /** Every provider kind Notify can deliver to: one line each (kept so, for one-line additions and merges). */
@@ -13,4 +14,5 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   gotify,
   email,
   apprise,
+  relay,
 ];

@@ -53,6 +53,7 @@ const PHRASES: Readonly<Record<FixedReasonCode, string>> = {
   invalid_url: 'the URL is not a valid http(s) URL',
   redirect_cross_host: 'it redirected to another host, which Notify does not follow',
   too_many_redirects: 'too many redirects',
+  unexpected_answer: 'the service answered with something it should not have sent',
   invalid_topic: 'the topic may hold only letters, digits, - and _ (at most 64)',
   invalid_signing_secret: 'the signing secret is not whsec_ followed by base64',
   invalid_bearer_token: 'the bearer token holds a line break or a NUL character',
@@ -78,7 +79,7 @@ const PHRASES: Readonly<Record<FixedReasonCode, string>> = {
   delivery_thread_exited: 'the delivery thread ended during the attempt',
 };
 
-function describeReason(reason: ReasonCode): string {
+export function describeReason(reason: ReasonCode): string {
   const http = /^http_(\d+)$/.exec(reason);
   if (http) return `the receiver answered HTTP ${http[1]}`;
   const smtp = /^smtp_(\d+)$/.exec(reason);

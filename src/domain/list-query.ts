@@ -4,6 +4,9 @@ import { normalizeType } from './notification-type.js';
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 500;
+/** The longest search text `q` takes. */
+export const MAX_SEARCH_CHARACTERS = 200;
+export const MAX_SEARCH_WORDS = 10;
 
 export interface ListFilter {
   status?: Status;
@@ -11,6 +14,12 @@ export interface ListFilter {
   project?: string;
   agent?: string;
   key?: string;
+  /** Search (`q`): every word appears in the title, message, agent or project, ignoring ASCII case. */
+  words?: string[];
+  /** Cursor paging (`before`): only notifications older than this position. */
+  before?: number;
+  /** Cursor paging was asked for (`page=1` or `before`): the answer names the next page's cursor. */
+  paged?: boolean;
   limit: number;
 }
 
@@ -42,7 +51,47 @@ export function parseListQuery(query: Record<string, QueryValue>): ListFilter {
   if (agent) filter.agent = agent;
   const key = single(query['key'])?.trim();
   if (key) filter.key = key;
+  const words = parseSearch(single(query['q']));
+  if (words.length > 0) filter.words = words;
+  const page = single(query['page']);
+  if (page !== undefined) {
+    if (page.trim() !== '1')
+      throw new InvalidRequestError(
+        'page must be 1: ask for the first page with page=1, then for each next one with before=<its X-Next-Cursor>',
+      );
+    filter.paged = true;
+  }
+  const before = single(query['before']);
+  if (before !== undefined) {
+    filter.before = parseCursor(before);
+    filter.paged = true;
+  }
   return filter;
+}
+
+function parseSearch(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  if ([...value].length > MAX_SEARCH_CHARACTERS)
+    throw new InvalidRequestError(`q must be at most ${MAX_SEARCH_CHARACTERS} characters`);
+  const words = [...new Set(value.trim().split(/\s+/).filter(Boolean))];
+  if (words.length > MAX_SEARCH_WORDS)
+    throw new InvalidRequestError(`q may hold at most ${MAX_SEARCH_WORDS} words`);
+  return words;
+}
+
+const CURSOR_PREFIX = 'n1.';
+
+/** The opaque cursor of the page after the notification at this position (its seq). */
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${seq}`, 'utf8').toString('base64url');
+}
+
+function parseCursor(cursor: string): number {
+  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const seq = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : NaN;
+  if (!Number.isSafeInteger(seq) || seq < 1 || !/^\d+$/.test(text.slice(CURSOR_PREFIX.length)))
+    throw new InvalidRequestError("before must be the X-Next-Cursor header of a previous page's answer");
+  return seq;
 }
 
 function single(value: QueryValue): string | undefined {

@@ -36,6 +36,8 @@ export interface NotificationRecord extends NotificationDraft {
   resolvedAt?: number;
   /** The person's answer; it resolved the notification. */
   answer?: Answer;
+  /** Snoozed: silent until then, when it alerts again if still active (an extension). */
+  snoozedUntil?: number;
 }
 
 /** The wire shape of the spec's Notification resource. */
@@ -58,6 +60,7 @@ export interface NotificationDto {
   metadata: Metadata | null;
   actions?: Action[];
   answer?: { action: string; surface: Surface; answeredAt: string };
+  snoozedUntil?: string;
 }
 
 let lastFormatted = { epochMs: Number.NaN, text: '' };
@@ -92,5 +95,6 @@ export function toDto(record: NotificationRecord): NotificationDto {
     ...(record.answer !== undefined && {
       answer: { ...record.answer, answeredAt: formatTimestamp(record.answer.answeredAt) },
     }),
+    ...(record.snoozedUntil !== undefined && { snoozedUntil: formatTimestamp(record.snoozedUntil) }),
   };
 }

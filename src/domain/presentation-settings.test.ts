@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonObject } from './fields.js';
-import {
-  applySettingsPatch,
-  presentationSettingsOf,
-  type PresentationSettings,
-} from './presentation-settings.js';
+import { applySettingsPatch, presentationSettingsOf } from './presentation-settings.js';
 
 function refusal(document: JsonObject, body: unknown): string {
   try {
@@ -57,7 +53,7 @@ describe('PATCH /v1/settings as a JSON merge patch on config.json', () => {
     const document: JsonObject = {};
     assert.equal(
       refusal(document, { pauseNotifications: true, volume: 3 }),
-      'unknown field "volume"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority',
+      'unknown field "volume"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority, quietHours',
     );
     assert.deepEqual(document, {});
     assert.equal(refusal(document, [true]), 'request body must be a JSON object');
@@ -73,7 +69,7 @@ describe('PATCH /v1/settings as a JSON merge patch on config.json', () => {
       soundsByPriority: { low: 'none', normal: 'chime', high: 'ping', critical: 'alert' },
       authToken: 'secret',
       port: 47821,
-    } as PresentationSettings;
+    } as Parameters<typeof presentationSettingsOf>[0];
     const shown = presentationSettingsOf(settings);
     assert.deepEqual(shown, {
       pauseNotifications: true,
@@ -82,6 +78,7 @@ describe('PATCH /v1/settings as a JSON merge patch on config.json', () => {
       playCriticalSoundsDuringDoNotDisturb: false,
       maxVisibleToasts: 4,
       soundsByPriority: { low: 'none', normal: 'chime', high: 'ping', critical: 'alert' },
+      quietHours: null,
     });
     assert.notEqual(shown.soundsByPriority, settings.soundsByPriority);
   });

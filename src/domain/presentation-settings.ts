@@ -1,4 +1,5 @@
 import type { Priority } from './priority.js';
+import type { QuietHours } from './quiet-hours.js';
 import { InvalidRequestError } from './errors.js';
 import { isJsonObject, requireObjectBody, type JsonObject } from './fields.js';
 import type { SoundsByPriority } from './sound-name.js';
@@ -11,6 +12,7 @@ export const PRESENTATION_FIELDS = [
   'playCriticalSoundsDuringDoNotDisturb',
   'maxVisibleToasts',
   'soundsByPriority',
+  'quietHours',
 ] as const;
 
 export interface PresentationSettings {
@@ -20,9 +22,13 @@ export interface PresentationSettings {
   playCriticalSoundsDuringDoNotDisturb: boolean;
   maxVisibleToasts: number;
   soundsByPriority: SoundsByPriority;
+  /** null: no quiet hours. */
+  quietHours: QuietHours | null;
 }
 
-export function presentationSettingsOf(settings: PresentationSettings): PresentationSettings {
+export function presentationSettingsOf(
+  settings: Omit<PresentationSettings, 'quietHours'> & { quietHours?: QuietHours },
+): PresentationSettings {
   return {
     pauseNotifications: settings.pauseNotifications,
     soundsEnabled: settings.soundsEnabled,
@@ -30,6 +36,7 @@ export function presentationSettingsOf(settings: PresentationSettings): Presenta
     playCriticalSoundsDuringDoNotDisturb: settings.playCriticalSoundsDuringDoNotDisturb,
     maxVisibleToasts: settings.maxVisibleToasts,
     soundsByPriority: { ...settings.soundsByPriority },
+    quietHours: settings.quietHours ?? null,
   };
 }
 

@@ -75,7 +75,7 @@ describe('parseTypeDefinition (PUT /v1/types/{id})', () => {
     );
     assert.equal(
       refusal(() => parseTypeDefinition({ colour: 'red' })),
-      'unknown field "colour"; allowed fields are enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes',
+      'unknown field "colour"; allowed fields are enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes, remindEveryMinutes, remindTimes',
     );
   });
 

@@ -2,6 +2,7 @@ import { InvalidRequestError } from './errors.js';
 import { rejectUnknownFields, requireObjectBody } from './fields.js';
 import { BUILTIN_TYPES, isTypeIdentifier } from './notification-type.js';
 import { normalizePriority } from './priority.js';
+import { MAX_REMIND_EVERY_MINUTES, MAX_REMIND_TIMES } from './reminders.js';
 import { isSoundName } from './sound-name.js';
 import type { TypeDefinition } from './type-definition.js';
 
@@ -14,6 +15,8 @@ export const TYPE_FIELDS = [
   'sound',
   'needsPerson',
   'resolveAfterMinutes',
+  'remindEveryMinutes',
+  'remindTimes',
 ] as const;
 
 /** 30 days: news older than that has long been read, or forgotten. */
@@ -99,5 +102,36 @@ export function parseTypeDefinition(body: unknown): TypeDefinition {
     }
     definition['resolveAfterMinutes'] = resolveAfterMinutes;
   }
+  readReminders(input, definition);
   return definition;
+}
+
+/** `remindEveryMinutes` (0: never) and `remindTimes` (0: never): how an unresolved notification alerts again. */
+function readReminders(input: Record<string, unknown>, definition: TypeDefinition): void {
+  const { remindEveryMinutes, remindTimes } = input;
+  if (remindEveryMinutes !== undefined && remindEveryMinutes !== null) {
+    if (
+      typeof remindEveryMinutes !== 'number' ||
+      !Number.isFinite(remindEveryMinutes) ||
+      remindEveryMinutes < 0 ||
+      remindEveryMinutes > MAX_REMIND_EVERY_MINUTES
+    ) {
+      throw new InvalidRequestError(
+        `remindEveryMinutes must be a number from 0 to ${MAX_REMIND_EVERY_MINUTES} (0: no reminders)`,
+      );
+    }
+    definition['remindEveryMinutes'] = remindEveryMinutes;
+  }
+  if (remindTimes !== undefined && remindTimes !== null) {
+    if (
+      !Number.isInteger(remindTimes) ||
+      (remindTimes as number) < 0 ||
+      (remindTimes as number) > MAX_REMIND_TIMES
+    ) {
+      throw new InvalidRequestError(
+        `remindTimes must be a whole number from 0 to ${MAX_REMIND_TIMES} (how many reminders at most; 0: none)`,
+      );
+    }
+    definition['remindTimes'] = remindTimes;
+  }
 }

@@ -31,6 +31,11 @@ const FILTERS: Record<string, JsonSchema> = {
     description:
       'seconds a send waits before it goes (0, the default: at once); it is cancelled, unsent, when the notification is resolved, dismissed or answered meanwhile',
   },
+  sendDuringQuietHours: {
+    type: 'boolean',
+    description:
+      'true: sends during quiet hours too; false (default): a send below their priority waits for their end',
+  },
 };
 
 const ROUTE: JsonSchema = object(
@@ -52,6 +57,7 @@ const ROUTE: JsonSchema = object(
     'agent',
     'includeMessage',
     'delaySeconds',
+    'sendDuringQuietHours',
     'createdAt',
     'updatedAt',
   ],

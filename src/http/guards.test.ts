@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { failureOf } from './errors.js';
 import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard, type Guard } from './guards.js';
 
 const PORT = 47999;
@@ -15,6 +17,8 @@ describe('request guards', () => {
   let app: FastifyInstance;
   let token = TOKEN;
   let now = 5_000;
+  /** What each refused request's log line says, as the broker logs it (server.ts, onResponse). */
+  const logged: string[] = [];
 
   before(async () => {
     const guards: Guard[] = [
@@ -26,9 +30,14 @@ describe('request guards', () => {
         () => now,
       ),
     ];
-    app = Fastify();
+    // As the broker's server: a request without Host reaches the host guard.
+    app = Fastify({ http: { requireHostHeader: false } });
     app.addHook('onRequest', (request, reply, done) => {
       for (const guard of guards) if (guard(request, reply)) return;
+      done();
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      if (reply.statusCode >= 400) logged.push(`${reply.statusCode} ${failureOf(request)}`);
       done();
     });
     app.get('/health', () => ({ status: 'ok' }));
@@ -36,7 +45,7 @@ describe('request guards', () => {
     app.get('/v1/things', () => ({ things: [] }));
     app.post('/v1/things', { config: { rateLimited: true } }, () => ({ created: true }));
     app.get('/v1/sounds', { config: { rawBodyLimit: 1000 } }, () => ({ sounds: [] }));
-    await app.ready();
+    await app.listen({ host: '127.0.0.1', port: 0 });
   });
   after(() => app.close());
 
@@ -60,9 +69,30 @@ describe('request guards', () => {
     }
   });
 
+  it('refuses a request without a Host header, as one from another host', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      // HTTP/1.0 needs no Host header.
+      socket.end('GET /health HTTP/1.0\r\n\r\n');
+    });
+    assert.match(answer, /^HTTP\/1\.1 421 /);
+    assert.ok(
+      answer.endsWith(
+        `{"error":"Host header must be 127.0.0.1:${PORT}, localhost:${PORT} or [::1]:${PORT}; other hosts are refused to prevent DNS rebinding"}`,
+      ),
+      answer,
+    );
+  });
+
   it('refuses a declared length above the limit with an empty 413, and allows up to it', async () => {
+    logged.length = 0;
     const over = await call('/health', { 'content-length': '101' });
     assert.deepEqual([over.statusCode, over.body], [413, '']);
+    assert.deepEqual(logged, ['413 request body too large'], 'the log says why, as the answer cannot');
     assert.equal((await call('/health', { 'content-length': '100' })).statusCode, 200);
     const raw = await call('/v1/sounds', { ...bearer(), 'content-length': '1000' });
     assert.equal(raw.statusCode, 200, 'a route with its own raw body limit');
@@ -106,10 +136,13 @@ describe('request guards', () => {
     }
   });
 
-  it('refuses two Authorization headers, even both right', async () => {
+  it('refuses two Authorization headers, even both right, and counts no other header as one', async () => {
     const response = await call('/v1/things', { authorization: [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`] });
     assert.equal(response.statusCode, 400);
     assert.deepEqual(response.json(), { error: 'only one Authorization header is allowed' });
+    // Cache-Control has as many letters as Authorization: it is no second one.
+    const alongside = await call('/v1/things', { ...bearer(), 'cache-control': 'no-cache' });
+    assert.equal(alongside.statusCode, 200);
   });
 
   it('follows a changed token at once, and accepts no token at all while it is empty', async () => {

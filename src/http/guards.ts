@@ -1,11 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors.js';
+import { cookieSignIn, webSessionOf, type CookieSessions } from './web-session-auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Needs `Authorization: Bearer <authToken>`; unset (an unknown path) means: needed under /v1/. */
     auth?: boolean;
+    /** Only this credential is accepted (default: the bearer token or the web page's session cookie). */
+    credentials?: 'token' | 'session';
     /** Counts against the POST rate limit of the token. */
     rateLimited?: boolean;
     /** The body is kept as raw bytes, up to this size instead of maxRequestBodyBytes (sound imports). */
@@ -66,9 +69,11 @@ function authorizationCount(request: FastifyRequest): number {
 /**
  * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). The
  * expected token's hash is kept until the token changes (a config reload), not recomputed per request.
- * A 401 names the scheme it wants (RFC 9110 section 11.6.1).
+ * A request without an Authorization header may sign in with the web page's session cookie instead
+ * (issue 21), unless its route takes only one of the two. A 401 names the scheme it wants (RFC 9110
+ * section 11.6.1).
  */
-export function bearerGuard(token: () => string): Guard {
+export function bearerGuard(token: () => string, sessions?: CookieSessions): Guard {
   let hashedToken = '';
   let hashedExpected = sha256('');
   return (request, reply) => {
@@ -77,14 +82,21 @@ export function bearerGuard(token: () => string): Guard {
     if (authorizationCount(request) > 1) {
       return sendError(request, reply, 400, 'only one Authorization header is allowed');
     }
-    const supplied = bearerToken(request);
-    const expected = token();
-    if (expected !== hashedToken) {
-      hashedExpected = sha256(expected);
-      hashedToken = expected;
-    }
-    if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected)) {
-      return undefined;
+    const credentials = request.routeOptions?.config?.credentials;
+    if (request.headers.authorization === undefined && sessions && credentials !== 'token') {
+      const signedIn = cookieSignIn(sessions, request, reply);
+      if (signedIn === 'signed-in') return undefined;
+      if (signedIn !== 'absent') return signedIn;
+    } else if (credentials !== 'session') {
+      const supplied = bearerToken(request);
+      const expected = token();
+      if (expected !== hashedToken) {
+        hashedExpected = sha256(expected);
+        hashedToken = expected;
+      }
+      if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected)) {
+        return undefined;
+      }
     }
     reply.header('www-authenticate', 'Bearer');
     return sendError(request, reply, 401, 'unauthorized');
@@ -92,14 +104,16 @@ export function bearerGuard(token: () => string): Guard {
 }
 
 /**
- * One counter per token in a fixed one-second window (spec "Limits", Rate). Runs after the bearer
- * guard, so the token is the valid one however the header spells the scheme and spaces.
+ * One counter per token in a fixed one-second window (spec "Limits", Rate), and one per web page
+ * session. Runs after the bearer guard, so the token is the valid one however the header spells the
+ * scheme and spaces.
  */
 export function rateLimitGuard(perSecond: () => number, now: () => number): Guard {
   const windows = new Map<string, { start: number; count: number }>();
   return (request, reply) => {
     if (!request.routeOptions?.config?.rateLimited) return undefined;
-    const token = bearerToken(request) ?? '';
+    const session = webSessionOf(request);
+    const token = session === undefined ? (bearerToken(request) ?? '') : `session ${session.id}`;
     const second = Math.floor(now() / 1000);
     let window = windows.get(token);
     if (!window || window.start !== second) {

@@ -3,6 +3,7 @@ import type { NotificationService } from '../broker/notification-service.js';
 import { toDto } from '../domain/notification.js';
 import { PRIORITIES } from '../domain/priority.js';
 import { SURFACES } from '../domain/answers.js';
+import { MAX_SNOOZE_MINUTES } from '../domain/snooze.js';
 import {
   arrayOf,
   closedObject,
@@ -56,6 +57,10 @@ export const NOTIFICATION: JsonSchema = object(
     metadata: { type: ['object', 'null'] },
     actions: ACTIONS,
     answer: { ...ANSWER, description: "the person's answer, which resolved the notification" },
+    snoozedUntil: str({
+      format: 'date-time',
+      description: 'snoozed: silent until then, when it alerts again if still active (an extension)',
+    }),
   },
   ['id', 'agent', 'type', 'priority', 'title', 'message', 'status', 'createdAt', 'updatedAt', 'metadata'],
 );
@@ -93,6 +98,20 @@ export const NOTIFICATION_SCHEMAS = {
       project: str(),
       agent: str(),
       limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+      q: str({
+        maxLength: 200,
+        description:
+          'search: each of its words (at most 10) appears in the title, message, agent or project; ASCII letters match either case',
+      }),
+      page: {
+        const: 1,
+        description:
+          'cursor paging: the first page; when more notifications match, the X-Next-Cursor response header holds the cursor of the next page',
+      },
+      before: str({
+        description:
+          'cursor paging: the page after the one whose X-Next-Cursor header this is (opaque); no X-Next-Cursor on the last page',
+      }),
     }),
     response: { 200: arrayOf(NOTIFICATION), 400: ERROR, 401: ERROR },
   },
@@ -104,6 +123,14 @@ export const NOTIFICATION_SCHEMAS = {
     response: ONE,
   },
   dismiss: { summary: 'Dismiss', params: ID_PARAMS, response: { ...ONE, 429: ERROR } },
+  snooze: {
+    summary: 'Snooze: close its toast and keep it quiet for N minutes, then alert again if still active',
+    params: ID_PARAMS,
+    body: closedObject({ minutes: { type: 'integer', minimum: 1, maximum: MAX_SNOOZE_MINUTES } }, [
+      'minutes',
+    ]),
+    response: { ...ONE, 409: ERROR, 429: ERROR },
+  },
 } satisfies Record<string, RouteSchema>;
 
 /** Handlers of /v1/notifications; each one translates HTTP to a service call and back. */
@@ -111,10 +138,15 @@ export function notificationHandlers(service: NotificationService) {
   return {
     create: async (request: FastifyRequest, reply: FastifyReply) =>
       reply.code(201).send(toDto((await service.create(request.body)).record)),
-    list: async (request: ListRequest) => service.list(request.query).map(toDto),
+    list: async (request: ListRequest, reply: FastifyReply) => {
+      const { records, nextCursor } = service.listPage(request.query);
+      if (nextCursor !== undefined) reply.header('x-next-cursor', nextCursor);
+      return records.map(toDto);
+    },
     get: async (request: IdRequest) => toDto(service.get(request.params.id)),
     changeStatus: async (request: IdRequest) =>
       toDto(await service.changeStatus(request.params.id, request.body)),
     dismiss: async (request: IdRequest) => toDto(await service.dismiss(request.params.id)),
+    snooze: async (request: IdRequest) => toDto(await service.snooze(request.params.id, request.body)),
   };
 }

@@ -17,6 +17,7 @@ const REASONS: Record<number, string> = {
   204: 'No Content',
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   413: 'Payload Too Large (no body)',
   429: 'Too Many Requests',
@@ -24,7 +25,7 @@ const REASONS: Record<number, string> = {
 
 /** One OpenAPI 3.1 document for every route of the table (docs/openapi.json is this, checked in). */
 export function buildOpenApi(
-  routes: readonly Pick<RouteEntry, 'method' | 'url' | 'auth' | 'schema'>[],
+  routes: readonly Pick<RouteEntry, 'method' | 'url' | 'auth' | 'credentials' | 'schema'>[],
 ): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -56,6 +57,8 @@ export function buildOpenApi(
     (paths[path] ??= {})[route.method.toLowerCase()] = {
       summary: schema.summary,
       ...(route.auth ? {} : { security: [] }),
+      ...(route.auth && route.credentials === 'token' && { security: [{ bearer: [] }] }),
+      ...(route.auth && route.credentials === 'session' && { security: [{ session: [] }] }),
       ...(parameters.length > 0 && { parameters }),
       ...(schema.body && {
         requestBody: { required: true, content: { 'application/json': { schema: schema.body } } },
@@ -73,12 +76,15 @@ export function buildOpenApi(
       title: 'Notify broker API',
       version: VERSION,
       description:
-        'The local Notify broker on http://127.0.0.1:{port}. Every /v1 route needs the bearer token.',
+        "The local Notify broker on http://127.0.0.1:{port}. Every /v1 route needs the bearer token, or the web page's session cookie (then a request that changes something also needs X-CSRF-Token and the page's Origin).",
     },
     servers: [{ url: 'http://127.0.0.1:47821' }],
-    security: [{ bearer: [] }],
+    security: [{ bearer: [] }, { session: [] }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        session: { type: 'apiKey', in: 'cookie', name: 'notify_session' },
+      },
       schemas: { ArcEnvelope: arc },
     },
     paths,

@@ -64,6 +64,7 @@ export const OUTBOX_SCHEMAS = {
     querystring: object({
       state: { enum: [...OUTBOX_STATES] },
       limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+      notificationId: str({ description: "that notification's deliveries only: attempts and reasons" }),
     }),
     response: { 200: arrayOf(ITEM), 400: ERROR, 401: ERROR },
   },
@@ -82,8 +83,9 @@ export const OUTBOX_SCHEMAS = {
 /** Handlers of /v1/outbox. */
 export function outboxHandlers(service: OutboxService) {
   return {
-    list: async (request: FastifyRequest<{ Querystring: { state?: string; limit?: string } }>) =>
-      service.list(request.query),
+    list: async (
+      request: FastifyRequest<{ Querystring: { state?: string; limit?: string; notificationId?: string } }>,
+    ) => service.list(request.query),
     counts: async () => service.counts(),
     retry: async (request: FastifyRequest<{ Params: { id: string } }>) => service.retry(request.params.id),
     purge: async () => service.purgeDelivered(),

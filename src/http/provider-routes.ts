@@ -88,6 +88,17 @@ const TEST_OUTCOME: JsonSchema = object(
   ['outcome', 'summary'],
 );
 
+const CONNECTION: JsonSchema = object(
+  {
+    state: { enum: ['connected', 'revoked', 'unreachable', 'failing', 'secrets_unreadable'] },
+    summary: str(),
+    reason: str(),
+    status: { type: 'integer' },
+    installation: object({ id: str(), name: str() }, ['id', 'name']),
+  },
+  ['state', 'summary'],
+);
+
 const ONE = { 200: PROVIDER, 400: ERROR, 401: ERROR, 404: ERROR };
 
 export const PROVIDER_SCHEMAS = {
@@ -135,6 +146,12 @@ export const PROVIDER_SCHEMAS = {
     params: ID_PARAMS,
     response: { 200: TEST_OUTCOME, 401: ERROR, 404: ERROR },
   },
+  connection: {
+    summary:
+      "Ask the provider's service whether it still accepts the provider's credential (relay: GET /v1/installation)",
+    params: ID_PARAMS,
+    response: { 200: CONNECTION, 400: ERROR, 401: ERROR, 404: ERROR },
+  },
 } satisfies Record<string, RouteSchema>;
 
 /** Handlers of /v1/provider-kinds and /v1/providers. */
@@ -160,5 +177,6 @@ export function providerHandlers(service: ProviderService) {
     enable: async (request: IdRequest) => service.setEnabled(request.params.id, true),
     disable: async (request: IdRequest) => service.setEnabled(request.params.id, false),
     test: async (request: IdRequest) => service.test(request.params.id),
+    connection: async (request: IdRequest) => service.connection(request.params.id),
   };
 }

@@ -19,6 +19,7 @@ import { SOUND_IMPORT_BODY_LIMIT, SOUND_ROUTE_SCHEMAS, soundHandlers } from './s
 import { TYPE_ROUTE_SCHEMAS, typeHandlers } from './type-routes.js';
 import { PRESENTATION_SCHEMAS, presentationHandlers, type PresentationDeps } from './presentation-routes.js';
 import type { JsonSchema, RouteSchema } from './schema-kit.js';
+import { WEB_SCHEMAS, webHandlers, type WebRouteDeps } from './web-routes.js';
 
 export interface RouteDeps {
   notifications: NotificationService;
@@ -29,12 +30,15 @@ export interface RouteDeps {
   settingsAdmin: SettingsAdmin;
   soundAdmin: SoundAdmin;
   presentation: PresentationDeps;
+  web: WebRouteDeps;
 }
 
 export interface RouteEntry {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   auth: boolean;
+  /** Only this credential is accepted; unset: the bearer token or the web page's session cookie. */
+  credentials?: 'token' | 'session';
   rateLimited: boolean;
   /** The body is the raw bytes (not JSON), up to this size instead of maxRequestBodyBytes. */
   rawBodyLimit?: number;
@@ -67,16 +71,23 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
   const types = typeHandlers(deps.settingsAdmin);
   const sounds = soundHandlers(deps.soundAdmin);
   const presentation = presentationHandlers(deps.presentation);
+  const web = webHandlers(deps.web);
   const route = (
     method: RouteEntry['method'],
     url: string,
-    guards: { auth: boolean; rateLimited?: boolean; rawBodyLimit?: number },
+    guards: {
+      auth: boolean;
+      credentials?: 'token' | 'session';
+      rateLimited?: boolean;
+      rawBodyLimit?: number;
+    },
     schema: RouteSchema,
     handler: unknown,
   ): RouteEntry => ({
     method,
     url,
     auth: guards.auth,
+    ...(guards.credentials !== undefined && { credentials: guards.credentials }),
     rateLimited: guards.rateLimited ?? false,
     ...(guards.rawBodyLimit !== undefined && { rawBodyLimit: guards.rawBodyLimit }),
     schema,
@@ -91,6 +102,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
   const S = SETTINGS_ROUTE_SCHEMAS;
   const T = TYPE_ROUTE_SCHEMAS;
   const SO = SOUND_ROUTE_SCHEMAS;
+  const W = WEB_SCHEMAS;
 
   const table = [
     route('GET', '/health', { auth: false }, HEALTH_SCHEMAS.open, health.open),
@@ -100,6 +112,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('GET', '/v1/notifications/:id', auth, N.get, notifications.get),
     route('PATCH', '/v1/notifications/:id', auth, N.changeStatus, notifications.changeStatus),
     route('POST', '/v1/notifications/:id/dismiss', limited, N.dismiss, notifications.dismiss),
+    route('POST', '/v1/notifications/:id/snooze', limited, N.snooze, notifications.snooze),
     route('POST', '/v1/notifications/:id/answer', limited, ANSWER_SCHEMAS.answer, answers.answer),
     route('GET', '/v1/notifications/:id/answer', auth, ANSWER_SCHEMAS.wait, answers.wait),
     route('POST', '/v1/events', limited, EVENT_SCHEMAS.receive, events.receive),
@@ -155,6 +168,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('POST', '/v1/providers/:id/enable', auth, P.enable, providers.enable),
     route('POST', '/v1/providers/:id/disable', auth, P.disable, providers.disable),
     route('POST', '/v1/providers/:id/test', auth, P.test, providers.test),
+    route('GET', '/v1/providers/:id/connection', auth, P.connection, providers.connection),
     route('GET', '/v1/routes', auth, R.list, routes.list),
     route('POST', '/v1/routes', auth, R.create, routes.create),
     route('GET', '/v1/routes/:id', auth, R.get, routes.get),
@@ -166,6 +180,12 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('GET', '/v1/outbox/counts', auth, O.counts, outbox.counts),
     route('POST', '/v1/outbox/:id/retry', auth, O.retry, outbox.retry),
     route('POST', '/v1/outbox/purge-delivered', auth, O.purge, outbox.purge),
+    route('POST', '/v1/web/login-codes', { auth: true, credentials: 'token' }, W.loginCode, web.loginCode),
+    route('GET', '/v1/web/session', { auth: true, credentials: 'session' }, W.session, web.session),
+    route('GET', '/v1/web/sessions', auth, W.sessions, web.sessions),
+    route('DELETE', '/v1/web/sessions', auth, W.revokeAll, web.revokeAll),
+    route('DELETE', '/v1/web/sessions/:id', auth, W.revoke, web.revoke),
+    route('POST', '/v1/web/logout', { auth: true, credentials: 'session' }, W.logout, web.logout),
   ];
   table.push(
     route(
@@ -180,7 +200,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
 }
 
 export function registerRoutes(app: FastifyInstance, routes: RouteEntry[]): void {
-  for (const { method, url, auth, rateLimited, rawBodyLimit, handler } of routes) {
-    app.route({ method, url, handler, config: { auth, rateLimited, rawBodyLimit } });
+  for (const { method, url, auth, credentials, rateLimited, rawBodyLimit, handler } of routes) {
+    app.route({ method, url, handler, config: { auth, credentials, rateLimited, rawBodyLimit } });
   }
 }

@@ -9,6 +9,8 @@ import { installJsonBodyParser } from './json-body.js';
 import { endJsonWithNewline } from './json-newline.js';
 import { malformedRequests } from './malformed-requests.js';
 import { registerRoutes, routeTable, type RouteDeps } from './route-table.js';
+import { setSecurityHeaders } from './security-headers.js';
+import { registerWebPage } from './web-page.js';
 
 const MAX_LOGGED_PATH_CHARACTERS = 300;
 
@@ -47,6 +49,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     // Bad percent-encoding or an over-long id: the Host and token checks still come first, and the answer is
     // the spec's `{"error"}` shape without fastify's echo of the URL (its query can hold anything).
     frameworkErrors: (error, request, reply) => {
+      setSecurityHeaders(reply.raw);
       if (guardsAnswered(request, reply)) return logFailure(request, reply.statusCode);
       const message =
         error.code === 'FST_ERR_BAD_URL'
@@ -71,7 +74,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const guards: Guard[] = [
     hostGuard(() => settings().port),
     declaredLengthGuard(() => settings().maxRequestBodyBytes),
-    bearerGuard(() => settings().authToken),
+    bearerGuard(() => settings().authToken, deps.web.sessions),
     rateLimitGuard(() => settings().rateLimitPerSecond, deps.clock),
   ];
   function guardsAnswered(request: FastifyRequest, reply: FastifyReply): boolean {
@@ -83,6 +86,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   // Callback-style hooks: an async one costs a promise and a microtask turn on every request. A guard
   // that answers stops the chain by not calling done (fastify "Respond to a request from a hook").
   app.addHook('onRequest', (request, reply, done) => {
+    setSecurityHeaders(reply.raw);
     if (!guardsAnswered(request, reply)) done();
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -107,5 +111,6 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     ),
   );
   registerRoutes(app, routeTable(deps));
+  registerWebPage(app, { root: deps.web.root, sessions: deps.web.sessions });
   return app;
 }

@@ -13,6 +13,43 @@ const SOUNDS_BY_PRIORITY = {
   additionalProperties: false,
 } as const;
 
+const TIME = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' } as const;
+
+/** config.json `quietHours` (docs/attention.md "Quiet hours"); null = none. */
+const QUIET_HOURS = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['windows'],
+      properties: {
+        windows: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 20,
+          items: {
+            type: 'object',
+            required: ['from', 'to'],
+            properties: {
+              from: TIME,
+              to: TIME,
+              days: {
+                type: 'array',
+                minItems: 1,
+                items: { enum: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+        minimumPriority: { enum: ['low', 'normal', 'high', 'critical'] },
+        timeZone: { type: 'string' },
+      },
+      additionalProperties: false,
+    },
+    { type: 'null' },
+  ],
+} as const;
+
 const SETTINGS = {
   type: 'object',
   required: [
@@ -22,6 +59,7 @@ const SETTINGS = {
     'playCriticalSoundsDuringDoNotDisturb',
     'maxVisibleToasts',
     'soundsByPriority',
+    'quietHours',
   ],
   properties: {
     pauseNotifications: { type: 'boolean' },
@@ -30,6 +68,7 @@ const SETTINGS = {
     playCriticalSoundsDuringDoNotDisturb: { type: 'boolean' },
     maxVisibleToasts: { type: 'integer', minimum: 1, maximum: 20 },
     soundsByPriority: { ...SOUNDS_BY_PRIORITY, required: ['low', 'normal', 'high', 'critical'] },
+    quietHours: QUIET_HOURS,
   },
   additionalProperties: false,
 } as const;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChangeStream, StreamEvent } from '../broker/change-stream.js';
 import { InvalidRequestError } from '../domain/errors.js';
 import { sendError } from './errors.js';
+import { webSessionOf } from './web-session-auth.js';
 import { ERROR, type RouteSchema } from './schema-kit.js';
 
 export interface StreamDeps {
@@ -12,6 +13,8 @@ export interface StreamDeps {
   maxBufferedBytes: number;
   /** Keep-alive comment interval unless the client asks for another with `?heartbeat=<seconds>`. */
   heartbeatMs: number;
+  /** Whether the web page session with this cookie value is still live (not revoked, not ended). */
+  sessionLive?: (secret: string) => boolean;
 }
 
 /** GET /v1/stream for the OpenAPI document; the events themselves are described in docs/api.md. */
@@ -72,7 +75,12 @@ export function streamHandlers(deps: StreamDeps) {
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       });
+      // A stream opened by the web page ends with its session: revoked, ended by a new token, expired.
+      const session = webSessionOf(request);
+      const live = session && deps.sessionLive ? () => deps.sessionLive!(session.secret) : () => true;
       const write = (text: string) => {
+        if (response.writableEnded) return;
+        if (!live()) return void response.end();
         response.write(text);
         if (response.writableLength > deps.maxBufferedBytes) response.destroy();
       };

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SettingsAdmin } from '../broker/settings-admin.js';
 import { MAX_LIFETIME_SECONDS, MAX_RESOLVE_AFTER_MINUTES } from '../domain/type-definition-body.js';
+import { MAX_REMIND_EVERY_MINUTES, MAX_REMIND_TIMES } from '../domain/reminders.js';
 import { ERROR_SCHEMA, PRIORITY_SCHEMA, SOUND_REFERENCE_SCHEMA, TYPE_ID_SCHEMA } from './schema-parts.js';
 
 const DEFINITION_FIELDS = {
@@ -11,6 +12,8 @@ const DEFINITION_FIELDS = {
   sound: SOUND_REFERENCE_SCHEMA,
   needsPerson: { type: 'boolean' },
   resolveAfterMinutes: { type: 'number', minimum: 0, maximum: MAX_RESOLVE_AFTER_MINUTES },
+  remindEveryMinutes: { type: 'number', minimum: 0, maximum: MAX_REMIND_EVERY_MINUTES },
+  remindTimes: { type: 'integer', minimum: 0, maximum: MAX_REMIND_TIMES },
 } as const;
 
 /** A type as listed: fields of config.json written by hand (say `color`) are shown as they are. */

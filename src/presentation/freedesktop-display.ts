@@ -1,6 +1,10 @@
 import type * as Dbus from './dbus.js';
 import { answerKey, isToastAction, type ToastDisplay, type ToastDisplayEvents } from './toast-display.js';
 import { escapeMarkup, mayLoseText, type ToastContent } from './toast-style.js';
+import { TOAST_SNOOZE_MINUTES } from '../domain/snooze.js';
+
+/** Last, so a server that shows only the first few buttons keeps the answers. */
+const SNOOZE_BUTTON = ['snooze', `Snooze ${TOAST_SNOOZE_MINUTES} min`];
 
 export const NOTIFICATIONS_NAME = 'org.freedesktop.Notifications';
 export const NOTIFICATIONS_PATH = '/org/freedesktop/Notifications';
@@ -12,6 +16,8 @@ export interface FreedesktopOptions {
   address: string | undefined;
   /** Pause between attempts to reach a bus that is gone. */
   reconnectMs?: number;
+  /** A click on a toast (its `default` action) opens the web page. */
+  openPage?: boolean;
 }
 
 /**
@@ -72,14 +78,24 @@ export class FreedesktopDisplay implements ToastDisplay {
     const markup = this.#capabilities.has('body-markup');
     const body = markup ? escapeMarkup(content.body) : content.body;
     if (!content.actionable || !this.#capabilities.has('actions')) return { body, actions: [] };
-    if (content.choices.length === 0) return { body, actions: ['resolve', 'Resolve', 'dismiss', 'Dismiss'] };
+    // Servers show no button for the default action: it is what a click on the toast does.
+    const open = this.options.openPage ? ['default', 'Open Notify'] : [];
+    if (content.choices.length === 0)
+      return { body, actions: [...open, 'resolve', 'Resolve', 'dismiss', 'Dismiss', ...SNOOZE_BUTTON] };
     if (!markup && mayLoseText(content.body)) {
       return {
         body: `${body}\nAnswer with notifyctl pending / notifyctl answer: this notification server may hide part of the text.`,
-        actions: ['dismiss', 'Dismiss'],
+        actions: [...open, 'dismiss', 'Dismiss', ...SNOOZE_BUTTON],
       };
     }
-    return { body, actions: content.choices.flatMap((choice) => [answerKey(choice.id), choice.label]) };
+    return {
+      body,
+      actions: [
+        ...open,
+        ...content.choices.flatMap((choice) => [answerKey(choice.id), choice.label]),
+        ...SNOOZE_BUTTON,
+      ],
+    };
   }
 
   async close(displayId: number): Promise<void> {

@@ -1,8 +1,10 @@
+import type { AlertEvent, AlertFeed } from '../broker/alert-feed.js';
 import type { ChangeFeed, NotificationChange } from '../broker/change-feed.js';
 import type { Clock } from '../broker/clock.js';
 import type { Settings } from '../config/settings.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { chooseSound } from '../domain/sound-choice.js';
+import { quietHoldsBack } from '../domain/quiet-hours.js';
 import { NO_SOUND } from '../domain/sound-name.js';
 import { SoundBurstLimiter, soundAllowed, updateSounds } from '../domain/sound-policy.js';
 import type { Logger } from '../log/logger.js';
@@ -15,6 +17,8 @@ export interface SoundPresenterDeps {
   player: SoundPlayer;
   clock: Clock;
   log: Logger;
+  /** Snoozes' ends and reminders: each plays the notification's sound again. */
+  alerts?: AlertFeed;
 }
 
 /**
@@ -32,12 +36,26 @@ export class SoundPresenter {
     if (change.kind === 'status') return;
     const settings = this.deps.settings();
     const { record } = change;
-    if (!soundAllowed(settings, record.priority)) return;
     if (change.kind === 'updated' && !updateSounds(change.previous, record, settings.types)) return;
-    const name = chooseSound(record, settings.types, settings.soundsByPriority);
-    if (name === undefined || !this.#limiter.tryAcquire(this.deps.clock(), record.priority)) return;
-    setImmediate(() => this.#play(name, record));
+    this.#sound(record);
   };
+
+  /** A snooze ended or a reminder is due: the sound plays again, under the same rules. */
+  readonly onAlert = (event: AlertEvent): void => {
+    if (event.kind === 'alert') this.#sound(event.record);
+  };
+
+  #sound(record: NotificationRecord): void {
+    const settings = this.deps.settings();
+    const now = this.deps.clock();
+    if (!soundAllowed(settings, record.priority)) return;
+    // Snoozed, or quiet hours below their priority: stored and shown in the tray, but silent.
+    if (record.snoozedUntil !== undefined && record.snoozedUntil > now) return;
+    if (quietHoldsBack(settings.quietHours, record.priority, now)) return;
+    const name = chooseSound(record, settings.types, settings.soundsByPriority);
+    if (name === undefined || !this.#limiter.tryAcquire(now, record.priority)) return;
+    setImmediate(() => this.#play(name, record));
+  }
 
   #play(name: string, record: NotificationRecord): void {
     let sound = this.deps.library.find(name);
@@ -78,5 +96,7 @@ export function startSounds(
   platform: NodeJS.Platform = process.platform,
 ): () => void {
   if (!soundsAvailable(env, platform)) return () => {};
-  return changes.subscribe(new SoundPresenter(deps).onChange);
+  const presenter = new SoundPresenter(deps);
+  const unsubscribe = [changes.subscribe(presenter.onChange), deps.alerts?.subscribe(presenter.onAlert)];
+  return () => unsubscribe.forEach((stop) => stop?.());
 }

@@ -1,7 +1,10 @@
 import type { ToastContent } from './toast-style.js';
 
-/** Resolve, Dismiss, or one of the notification's own actions (`answer.<action id>`). */
-export type ToastAction = 'resolve' | 'dismiss' | `answer.${string}`;
+/**
+ * Resolve, Dismiss, Snooze, one of the notification's own actions (`answer.<action id>`), or `default`: a
+ * click on the toast itself, which opens the web page.
+ */
+export type ToastAction = 'resolve' | 'dismiss' | 'default' | 'snooze' | `answer.${string}`;
 
 const ANSWER_KEY = /^answer\.([a-z][a-z0-9_]{0,63})$/;
 
@@ -17,7 +20,13 @@ export function answeredAction(action: ToastAction): string | undefined {
 
 /** Whether a key a notification server sent names a button we offer; any other is ignored. */
 export function isToastAction(key: unknown): key is ToastAction {
-  return key === 'resolve' || key === 'dismiss' || (typeof key === 'string' && ANSWER_KEY.test(key));
+  return (
+    key === 'resolve' ||
+    key === 'dismiss' ||
+    key === 'default' ||
+    key === 'snooze' ||
+    (typeof key === 'string' && ANSWER_KEY.test(key))
+  );
 }
 
 /** What a display tells the presenter. */

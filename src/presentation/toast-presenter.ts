@@ -1,4 +1,8 @@
+import type { AlertEvent } from '../broker/alert-feed.js';
 import type { NotificationChange } from '../broker/change-feed.js';
+import type { Clock } from '../broker/clock.js';
+import type { NotificationRecord } from '../domain/notification.js';
+import { quietHoldsBack, type QuietHours } from '../domain/quiet-hours.js';
 import type { Logger } from '../log/logger.js';
 import type { TypeCatalog } from '../domain/type-definition.js';
 import { answeredAction, type ToastAction, type ToastDisplay } from './toast-display.js';
@@ -13,6 +17,7 @@ export interface PresenterSettings {
   pauseNotifications: boolean;
   maxVisibleToasts: number;
   types: TypeCatalog;
+  quietHours?: QuietHours;
 }
 
 export interface ToastPresenterDeps {
@@ -25,9 +30,12 @@ export interface ToastPresenterDeps {
   status?: (on: boolean, detail: string) => void;
   /** Whether sounds play without toasts (soundsAvailable): the WARN line names only what is off. */
   soundsOn: boolean;
+  /** What quiet hours and snoozes are measured against; the system clock by default. */
+  clock?: Clock;
 }
 
 const RECENT_LIMIT = 200;
+const ACTION_DONE = { resolve: 'resolved', dismiss: 'dismissed', snooze: 'snoozed' } as const;
 /** Toasts owed at most while there is no display (the newest): a machine without a desktop keeps few. */
 const OWED_LIMIT = 500;
 
@@ -99,6 +107,31 @@ export class ToastPresenter {
       return this.#run(this.#queue.remove(record.id));
     }
     if (this.deps.settings().pauseNotifications) return;
+    // Snoozed, or quiet hours: no new toast; one already on screen or waiting still shows the update.
+    if (this.#keepsQuiet(record) && !this.#queue.has(record.id) && !this.#owed.has(record.id)) return;
+    this.#present(record);
+  }
+
+  /** Snoozed: its toast closes. Alerting again (snooze ended, a reminder): it shows again, in front. */
+  alert(event: AlertEvent): void {
+    const { record } = event;
+    if (event.kind === 'snoozed') {
+      this.#owed.delete(record.id);
+      return this.#run(this.#queue.remove(record.id));
+    }
+    if (record.status !== 'active' || this.deps.settings().pauseNotifications) return;
+    // On screen still: closed first, so the server shows it anew rather than quietly replacing it.
+    this.#run(this.#queue.remove(record.id));
+    this.#present(record);
+  }
+
+  #keepsQuiet(record: NotificationRecord): boolean {
+    const now = (this.deps.clock ?? Date.now)();
+    if (record.snoozedUntil !== undefined && record.snoozedUntil > now) return true;
+    return quietHoldsBack(this.deps.settings().quietHours, record.priority, now);
+  }
+
+  #present(record: NotificationRecord): void {
     const content = toastContent(record, this.deps.settings().types);
     if (!this.#available) this.#owe(content);
     else this.#run(this.#queue.upsert(content));
@@ -137,10 +170,10 @@ export class ToastPresenter {
     if (!id) return;
     try {
       await this.deps.act(id, action);
-      // An answer has its audit line from the service.
-      if (answeredAction(action) === undefined)
+      // An answer has its audit line from the service, the page's opening its own.
+      if (answeredAction(action) === undefined && action !== 'default')
         this.deps.log.info(
-          `notification ${id} ${action === 'resolve' ? 'resolved' : 'dismissed'} from its toast`,
+          `notification ${id} ${ACTION_DONE[action as keyof typeof ACTION_DONE]} from its toast`,
         );
     } catch (error) {
       this.deps.log.warn(`the toast's ${action} of notification ${id} failed: ${(error as Error).message}`);

@@ -62,6 +62,15 @@ export class ToastQueue {
     return this.fill();
   }
 
+  /** Whether the notification has a toast open or waiting. */
+  has(notificationId: string): boolean {
+    return (
+      this.#open.has(notificationId) ||
+      this.#queued.has(notificationId) ||
+      this.#displaced.has(notificationId)
+    );
+  }
+
   /** The notification is no longer active: close its toast, or drop it unseen from the queue. */
   remove(notificationId: string): ToastCommand[] {
     if (this.#unqueue(notificationId)) return [];

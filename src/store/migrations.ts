@@ -191,6 +191,23 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 6,
+    description: 'web page sign-in: the sessions of the page, by the hash of their cookie',
+    sql: `
+      -- The cookie itself is never stored: a copy of the database signs nobody in. token_fingerprint ties a
+      -- session to the authToken it was made under, so a new token ends every session made before it.
+      CREATE TABLE web_sessions (
+        id                TEXT    PRIMARY KEY,
+        secret_hash       TEXT    NOT NULL UNIQUE,
+        token_fingerprint TEXT    NOT NULL,
+        user_agent        TEXT,
+        created_at        INTEGER NOT NULL,
+        last_seen_at      INTEGER NOT NULL,
+        expires_at        INTEGER NOT NULL
+      );
+    `,
+  },
+  {
     version: 7,
     description: 'routes that wait: a delay per route, and outbox sends that wait for it or were cancelled',
     sql: `
@@ -233,6 +250,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_lifecycle ON outbox (notification_id, route_id, seq);
       -- The sends that wait (listed and counted as 'waiting'): few, whatever the size of the outbox.
       CREATE INDEX outbox_waiting ON outbox (seq) WHERE state = 'pending' AND wait_until IS NOT NULL;
+    `,
+  },
+  {
+    version: 8,
+    description: 'attention: snoozes and reminders of notifications, routes that send during quiet hours',
+    sql: `
+      -- When a notification alerts again: a snooze's end, else its next reminder. Due times live here,
+      -- not in timers, so a restart loses none.
+      ALTER TABLE notifications ADD COLUMN snoozed_until INTEGER;
+      ALTER TABLE notifications ADD COLUMN remind_at INTEGER;
+      ALTER TABLE notifications ADD COLUMN reminders_sent INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX notifications_alert_due ON notifications (coalesce(snoozed_until, remind_at))
+        WHERE status = 'active';
+      ALTER TABLE routes ADD COLUMN send_during_quiet_hours INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    version: 9,
+    description: 'relay answers: the last event of each relay provider applied, to resume from',
+    sql: `
+      -- The id of the last event of a relay's event stream that was applied, sent as Last-Event-ID when
+      -- notifyd reconnects: an answer given while the laptop slept arrives once it wakes, and only once.
+      CREATE TABLE relay_cursors (
+        provider_id   TEXT    PRIMARY KEY REFERENCES providers (id) ON DELETE CASCADE,
+        last_event_id TEXT    NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
     `,
   },
 ];

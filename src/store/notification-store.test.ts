@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { NotificationDraft } from '../domain/notification.js';
 import { openDatabase, type Db } from './database.js';
-import { NotificationStore } from './notification-store.js';
+import { ActiveKeyTakenError, NotificationStore } from './notification-store.js';
 
 const FULL: NotificationDraft = {
   key: 'deploy',
@@ -88,5 +88,150 @@ describe('NotificationStore on a real database file', () => {
     assert.deepEqual(ids({ agent: 'claude', status: 'active' }), ['a']);
     assert.deepEqual(ids({ agent: 'claude', status: 'active' }), ['a'], 'the same filter again');
     assert.deepEqual(store.list({ limit: 100, key: 'ka' })[0], store.get('a'));
+  });
+
+  it('keeps snoozes and reminders: due ones come back earliest first, a stale schedule loses, a status change clears them', () => {
+    store.upsert('r1', { ...FULL, key: 'r1' }, 10, { remindAt: 310 });
+    store.upsert('r2', { ...FULL, key: 'r2' }, 20, { remindAt: 320 });
+    store.upsert('plain', BARE, 30);
+    assert.equal(store.nextAlertAt(), 310);
+    // A snooze takes over from the reminder until it ends.
+    assert.equal(store.snooze('r1', 900)?.snoozedUntil, 900);
+    assert.equal(store.nextAlertAt(), 320);
+    assert.deepEqual(
+      store.alertsDue(1000, 10).map(({ record, dueAt, schedule }) => [record.id, dueAt, schedule]),
+      [
+        ['r2', 320, { remindAt: 320, remindersSent: 0 }],
+        ['r1', 900, { snoozedUntil: 900, remindAt: 310, remindersSent: 0 }],
+      ],
+    );
+    assert.equal(store.reschedule('r1', 310, { remindersSent: 1 }), undefined, 'read before the snooze');
+    const back = store.reschedule('r1', 900, { remindAt: 1200, remindersSent: 0 });
+    assert.equal(back?.snoozedUntil, undefined);
+    assert.equal(store.nextAlertAt(), 320);
+    // An in-place update keeps the schedule; one that changes the type starts the new type's.
+    store.upsert('x', { ...FULL, key: 'r2', title: 'again' }, 40, { remindAt: 999 });
+    assert.equal(store.alertsDue(330, 10)[0]?.dueAt, 320);
+    store.upsert('x', { ...FULL, key: 'r2', type: 'blocked' }, 50);
+    assert.equal(store.alertsDue(330, 10).length, 0);
+    // Resolved: nothing is due; reopened: the reminders start over.
+    store.setStatus('r1', 'resolved', 60);
+    assert.equal(store.nextAlertAt(), undefined);
+    store.setStatus('r1', 'active', 70, 370);
+    assert.deepEqual(store.alertsDue(400, 10)[0]?.schedule, { remindAt: 370, remindersSent: 0 });
+    assert.equal(store.snooze('plain', 5)?.snoozedUntil, 5);
+    store.setStatus('plain', 'dismissed', 80);
+    assert.equal(store.snooze('plain', 500), undefined, 'a dismissed notification is not snoozed');
+  });
+
+  it('takes one answer while active and unanswered, keeps it on dismiss, and drops it on reopen', () => {
+    const actions = [
+      { id: 'yes', label: 'Yes' },
+      { id: 'no', label: 'No' },
+    ];
+    store.upsert('q', { ...BARE, actions }, 1);
+    assert.deepEqual(store.get('q')?.actions, actions);
+    const answer = { action: 'yes', surface: 'cli' as const, answeredAt: 2 };
+    const answered = store.answer('q', answer)!;
+    assert.deepEqual(
+      [answered.status, answered.resolvedAt, answered.updatedAt, answered.answer],
+      ['resolved', 2, 2, answer],
+    );
+    assert.equal(store.answer('q', { ...answer, action: 'no', answeredAt: 3 }), undefined, 'a second answer');
+    assert.deepEqual(store.get('q')?.answer, answer, 'the first answer stands');
+    assert.deepEqual(store.setStatus('q', 'dismissed', 4)?.answer, answer);
+    const reopened = store.setStatus('q', 'active', 5)!;
+    assert.equal(reopened.answer, undefined, 'a reopened notification asks again');
+    store.setStatus('q', 'dismissed', 6);
+    assert.equal(store.answer('q', { ...answer, answeredAt: 7 }), undefined, 'a dismissed one takes none');
+    assert.equal(store.answer('missing', answer), undefined);
+  });
+
+  it('refuses to reopen a notification whose key another active one holds, changing nothing', () => {
+    store.upsert('old', { ...BARE, key: 'build' }, 1);
+    store.setStatus('old', 'resolved', 2);
+    store.upsert('new', { ...BARE, key: 'build' }, 3);
+    assert.throws(() => store.setStatus('old', 'active', 4), ActiveKeyTakenError);
+    assert.deepEqual([store.get('old')?.status, store.get('new')?.status], ['resolved', 'active']);
+  });
+
+  it("finds a key's active notification, else its latest one, and counts the active ones by type", () => {
+    store.upsert('k1', { ...BARE, key: 'lint' }, 1);
+    store.setStatus('k1', 'resolved', 2);
+    store.upsert('k2', { ...BARE, key: 'lint', type: 'warning' }, 3);
+    store.setStatus('k2', 'dismissed', 4);
+    assert.equal(store.activeByKey('lint'), undefined);
+    assert.equal(store.conditionByKey('lint')?.id, 'k2', 'the latest, whatever its status');
+    store.upsert('k3', { ...BARE, key: 'lint' }, 5);
+    store.upsert('k4', { ...BARE, key: 'other', type: 'warning' }, 6);
+    store.upsert('k5', BARE, 7);
+    assert.equal(store.activeByKey('lint')?.id, 'k3');
+    assert.equal(store.conditionByKey('lint')?.id, 'k3');
+    assert.equal(store.conditionByKey('never'), undefined);
+    assert.equal(store.countActive(), 3);
+    assert.deepEqual(
+      store.activeCountByType().sort((a, b) => a.type.localeCompare(b.type)),
+      [
+        { type: 'info', count: 2 },
+        { type: 'warning', count: 1 },
+      ],
+    );
+  });
+
+  it('lists the active notifications unchanged since a time, oldest first, up to a limit', () => {
+    store.upsert('a', BARE, 10);
+    store.upsert('b', { ...BARE, type: 'warning' }, 20);
+    store.upsert('c', BARE, 30);
+    store.upsert('d', BARE, 5);
+    store.setStatus('d', 'dismissed', 6);
+    assert.deepEqual(store.activeUnchangedSince(20, 10), [
+      { id: 'a', type: 'info', updatedAt: 10 },
+      { id: 'b', type: 'warning', updatedAt: 20 },
+    ]);
+    assert.deepEqual(
+      store.activeUnchangedSince(30, 1).map((row) => row.id),
+      ['a'],
+    );
+    assert.deepEqual(store.activeUnchangedSince(9, 10), []);
+  });
+
+  it('prunes dismissed and resolved notifications last changed before the cutoff, never active ones', () => {
+    store.upsert('active', BARE, 1);
+    store.upsert('dismissed', BARE, 1);
+    store.setStatus('dismissed', 'dismissed', 2);
+    store.upsert('resolved', BARE, 1);
+    store.setStatus('resolved', 'resolved', 3);
+    store.upsert('recent', BARE, 1);
+    store.setStatus('recent', 'resolved', 10);
+    assert.equal(store.pruneTerminalBefore(3), 1, 'strictly before the cutoff');
+    assert.equal(store.pruneTerminalBefore(10), 1);
+    assert.deepEqual(
+      store.list({ limit: 10 }).map((record) => record.id),
+      ['recent', 'active'],
+    );
+  });
+  it('keeps a process id and leaves out the fields a notification was created without', () => {
+    store.upsert('p', { ...BARE, pid: 4242 }, 1);
+    assert.deepEqual(store.get('p'), {
+      ...BARE,
+      pid: 4242,
+      id: 'p',
+      status: 'active',
+      createdAt: 1,
+      updatedAt: 1,
+    });
+  });
+
+  it('lets a storage failure through on a status change, never as a taken key', () => {
+    store.upsert('s', BARE, 1);
+    store.setStatus('s', 'resolved', 2);
+    db.pragma('query_only = 1');
+    assert.throws(
+      () => store.setStatus('s', 'active', 3),
+      (error: unknown) =>
+        !(error instanceof ActiveKeyTakenError) && (error as { code?: string }).code === 'SQLITE_READONLY',
+    );
+    db.pragma('query_only = 0');
+    assert.equal(store.get('s')?.status, 'resolved');
   });
 });

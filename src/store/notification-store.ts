@@ -3,6 +3,7 @@ import type { ListFilter } from '../domain/list-query.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import type { Priority } from '../domain/priority.js';
 import type { Statement } from 'better-sqlite3';
+import type { AlertSchedule } from '../domain/reminders.js';
 import type { Db } from './database.js';
 
 /** Reopening would give a key a second active notification, which the schema forbids. */
@@ -32,10 +33,18 @@ export interface NotificationRow {
   actions: string | null;
   /** JSON of the Answer (migration 5). */
   answer: string | null;
+  /** When a snoozed notification comes back (migration 8); absent from intake copies. */
+  snoozed_until?: number | null;
 }
 
+/** The columns a search (`q`) looks in. */
+const SEARCHED = ['title', 'message', 'agent', 'project'];
+
 const COLUMNS =
-  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer';
+  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer, snoozed_until';
+
+/** Where a paged list row holds seq: right after COLUMNS. */
+const SEQ_INDEX = COLUMNS.split(', ').length;
 
 /**
  * A notifications row (of the table or alias `table`) as one JSON object keyed by column name: the
@@ -57,6 +66,19 @@ export interface UpsertOptions {
   event?: EventIdentity;
   /** Refresh the key's active notification, never insert (ARC request.updated). */
   activeOnly?: boolean;
+  /**
+   * The first reminder of a new notification, or of one whose update changes its type (its type's
+   * policy, docs/attention.md); an update of the same type keeps the schedule it has.
+   */
+  remindAt?: number;
+}
+
+/** An active notification whose alert is due, with its schedule. */
+export interface DueAlert {
+  record: NotificationRecord;
+  schedule: AlertSchedule;
+  /** The due time the schedule was read with: a write compares it, so a change meanwhile wins. */
+  dueAt: number;
 }
 
 export interface UpsertResult {
@@ -80,6 +102,10 @@ export class NotificationStore {
   readonly #prune;
   readonly #conditionByKey;
   readonly #activeByKey;
+  readonly #snooze;
+  readonly #alertsDue;
+  readonly #nextAlert;
+  readonly #reschedule;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], RowValues>>();
 
   constructor(private readonly db: Db) {
@@ -87,32 +113,47 @@ export class NotificationStore {
     // concurrent creates with one key can never both insert. Likewise an ARC event identity that exists
     // already matches its row, which is returned untouched (the no-op update only makes RETURNING see it).
     const values = `@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
-              'active', @now, @now, NULL, @metadata, @actions, NULL, @arc_sender_id, @arc_event_id`;
+              'active', @now, @now, NULL, @metadata, @actions, NULL, NULL, @arc_sender_id, @arc_event_id, @remind_at`;
     const onConflict = `
       ON CONFLICT (key) WHERE status = 'active' DO UPDATE SET
         agent = excluded.agent, agent_instance = excluded.agent_instance, project = excluded.project,
         type = excluded.type, priority = excluded.priority, title = excluded.title, message = excluded.message,
         cwd = excluded.cwd, pid = excluded.pid, metadata = excluded.metadata, actions = excluded.actions,
-        updated_at = excluded.updated_at
+        updated_at = excluded.updated_at,
+        remind_at = CASE WHEN type = excluded.type THEN remind_at ELSE excluded.remind_at END,
+        reminders_sent = CASE WHEN type = excluded.type THEN reminders_sent ELSE 0 END
       ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO UPDATE SET
         arc_event_id = excluded.arc_event_id
       RETURNING ${COLUMNS}`;
     this.#upsert = db.prepare<unknown[], NotificationRow>(`
-      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id) VALUES (${values}) ${onConflict}`);
+      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at) VALUES (${values}) ${onConflict}`);
     // The same upsert, offered only while the key has an active row: it can refresh, never insert.
     this.#refreshActive = db.prepare<unknown[], NotificationRow>(`
-      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id) SELECT ${values}
+      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at) SELECT ${values}
       WHERE EXISTS (SELECT 1 FROM notifications WHERE key = @key AND status = 'active') ${onConflict}`);
     this.#byId = db.prepare<[string], NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = ?`);
-    // A reopened notification asks again: the answer of its last lifecycle goes.
+    // A reopened notification asks again: the answer of its last lifecycle goes, its reminders start over.
     this.#setStatus = db.prepare<unknown[], NotificationRow>(`
       UPDATE notifications SET status = @status, updated_at = @now, resolved_at = @resolvedAt,
-        answer = CASE WHEN @status = 'active' THEN NULL ELSE answer END
+        answer = CASE WHEN @status = 'active' THEN NULL ELSE answer END,
+        snoozed_until = NULL, remind_at = @remindAt, reminders_sent = 0
       WHERE id = @id RETURNING ${COLUMNS}`);
     // Only an active, unanswered notification takes an answer, so of two racing answers one wins.
     this.#answer = db.prepare<unknown[], NotificationRow>(`
-      UPDATE notifications SET status = 'resolved', updated_at = @now, resolved_at = @now, answer = @answer
+      UPDATE notifications SET status = 'resolved', updated_at = @now, resolved_at = @now, answer = @answer,
+        snoozed_until = NULL, remind_at = NULL
       WHERE id = @id AND status = 'active' AND answer IS NULL RETURNING ${COLUMNS}`);
+    this.#snooze = db.prepare<unknown[], NotificationRow>(`
+      UPDATE notifications SET snoozed_until = @until WHERE id = @id AND status = 'active' RETURNING ${COLUMNS}`);
+    const due = 'coalesce(snoozed_until, remind_at)';
+    this.#alertsDue = db.prepare<[number, number], NotificationRow & AlertRow>(`
+      SELECT ${COLUMNS}, remind_at, reminders_sent, ${due} AS due_at FROM notifications
+      INDEXED BY notifications_alert_due WHERE status = 'active' AND ${due} <= ? ORDER BY ${due} LIMIT ?`);
+    this.#nextAlert = db.prepare<[], { at: number | null }>(`
+      SELECT min(${due}) AS at FROM notifications INDEXED BY notifications_alert_due WHERE status = 'active'`);
+    this.#reschedule = db.prepare<unknown[], NotificationRow>(`
+      UPDATE notifications SET snoozed_until = @snoozedUntil, remind_at = @remindAt, reminders_sent = @sent
+      WHERE id = @id AND status = 'active' AND ${due} = @dueAt RETURNING ${COLUMNS}`);
     this.#activeCount = db.prepare<[], { count: number }>(
       `SELECT count(*) AS count FROM notifications WHERE status = 'active'`,
     );
@@ -183,6 +224,7 @@ export class NotificationStore {
       actions: draft.actions === undefined ? null : JSON.stringify(draft.actions),
       arc_sender_id: options.event?.senderId ?? null,
       arc_event_id: options.event?.eventId ?? null,
+      remind_at: options.remindAt ?? null,
       now,
     });
     return row && { record: toRecord(row), created: row.id === id };
@@ -194,9 +236,15 @@ export class NotificationStore {
   }
 
   /** Throws ActiveKeyTakenError when reopening would give a key a second active notification. */
-  setStatus(id: string, status: Status, now: number): NotificationRecord | undefined {
+  setStatus(id: string, status: Status, now: number, remindAt?: number): NotificationRecord | undefined {
     try {
-      const [row] = this.#setStatus.all({ id, status, now, resolvedAt: status === 'resolved' ? now : null });
+      const [row] = this.#setStatus.all({
+        id,
+        status,
+        now,
+        resolvedAt: status === 'resolved' ? now : null,
+        remindAt: status === 'active' ? (remindAt ?? null) : null,
+      });
       return row && toRecord(row);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ActiveKeyTakenError();
@@ -210,9 +258,58 @@ export class NotificationStore {
     return row && toRecord(row);
   }
 
+  /** Silences an active notification until `until`; undefined unless it is active. */
+  snooze(id: string, until: number): NotificationRecord | undefined {
+    const [row] = this.#snooze.all({ id, until });
+    return row && toRecord(row);
+  }
+
+  /** Active notifications whose snooze ended or whose reminder is due at `now`, earliest first. */
+  alertsDue(now: number, limit: number): DueAlert[] {
+    return this.#alertsDue.all(now, limit).map((row) => ({
+      record: toRecord(row),
+      dueAt: row.due_at,
+      schedule: {
+        ...(row.snoozed_until != null && { snoozedUntil: row.snoozed_until }),
+        ...(row.remind_at !== null && { remindAt: row.remind_at }),
+        remindersSent: row.reminders_sent,
+      },
+    }));
+  }
+
+  /** The earliest time an active notification alerts again; undefined when none will. */
+  nextAlertAt(): number | undefined {
+    return this.#nextAlert.get()?.at ?? undefined;
+  }
+
+  /**
+   * Writes a due alert's next schedule, only if the notification is still active and its schedule is
+   * the one read (`dueAt`): a snooze or a change of status meanwhile wins. Undefined when it lost.
+   */
+  reschedule(id: string, dueAt: number, schedule: AlertSchedule): NotificationRecord | undefined {
+    const [row] = this.#reschedule.all({
+      id,
+      dueAt,
+      snoozedUntil: schedule.snoozedUntil ?? null,
+      remindAt: schedule.remindAt ?? null,
+      sent: schedule.remindersSent,
+    });
+    return row && toRecord(row);
+  }
+
   list(filter: ListFilter): NotificationRecord[] {
+    return this.page(filter).records;
+  }
+
+  /**
+   * Newest first, as list; with `paged`, also the position to continue from (`before` of the next
+   * page) when more rows match. Every page is a walk down the primary key (or a filter's index, which
+   * ends in seq) from its cursor: as fast on the last page of 100k rows as on the first.
+   */
+  page(filter: ListFilter): { records: NotificationRecord[]; nextBefore?: number } {
     const where: string[] = [];
-    const params: Record<string, string | number> = { limit: filter.limit };
+    // One row more than the page tells whether another page follows.
+    const params: Record<string, string | number> = { limit: filter.limit + (filter.paged ? 1 : 0) };
     for (const column of ['status', 'type', 'project', 'agent', 'key'] as const) {
       const value = filter[column];
       if (value !== undefined) {
@@ -220,18 +317,30 @@ export class NotificationStore {
         params[column] = value;
       }
     }
+    filter.words?.forEach((word, index) => {
+      const name = `word${index}`;
+      where.push(`(${SEARCHED.map((column) => `${column} LIKE @${name} ESCAPE '\\'`).join(' OR ')})`);
+      params[name] = `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    });
+    if (filter.before !== undefined) {
+      where.push('seq < @before');
+      params['before'] = filter.before;
+    }
     const clause = where.join(' AND ');
-    let statement = this.#listStatements.get(clause);
+    // Only a paged list needs each row's position (seq), for the next page's cursor.
+    const columns = filter.paged ? `${COLUMNS}, seq` : COLUMNS;
+    const sql = `SELECT ${columns} FROM notifications ${clause && `WHERE ${clause}`} ORDER BY seq DESC LIMIT @limit`;
+    let statement = this.#listStatements.get(sql);
     if (!statement) {
       // Raw mode: better-sqlite3 builds row objects slowly; arrays halve the cost of a 500-row page.
-      statement = this.db
-        .prepare<[Record<string, string | number>], RowValues>(
-          `SELECT ${COLUMNS} FROM notifications ${clause && `WHERE ${clause}`} ORDER BY seq DESC LIMIT @limit`,
-        )
-        .raw(true);
-      this.#listStatements.set(clause, statement);
+      statement = this.db.prepare<[Record<string, string | number>], RowValues>(sql).raw(true);
+      this.#listStatements.set(sql, statement);
     }
-    return statement.all(params).map((values) => toRecord(rowOf(values)));
+    const rows = statement.all(params);
+    const more = filter.paged === true && rows.length > filter.limit;
+    if (more) rows.length = filter.limit;
+    const records = rows.map((values) => toRecord(rowOf(values)));
+    return more ? { records, nextBefore: rows.at(-1)![SEQ_INDEX] as number } : { records };
   }
 
   countActive(): number {
@@ -252,6 +361,12 @@ export class NotificationStore {
   pruneTerminalBefore(cutoff: number): number {
     return this.#prune.run(cutoff).changes;
   }
+}
+
+interface AlertRow {
+  remind_at: number | null;
+  reminders_sent: number;
+  due_at: number;
 }
 
 type RowValues = NotificationRow[keyof NotificationRow][];
@@ -277,6 +392,7 @@ function rowOf(v: RowValues): NotificationRow {
     metadata: v[15],
     actions: v[16],
     answer: v[17],
+    snoozed_until: v[18],
   } as NotificationRow;
 }
 
@@ -303,5 +419,6 @@ export function toRecord(row: NotificationRow): NotificationRecord {
   // Snapshots the outbox intake kept before migration 5 have neither field.
   if (row.actions != null) record.actions = JSON.parse(row.actions) as Action[];
   if (row.answer != null) record.answer = JSON.parse(row.answer) as Answer;
+  if (row.snoozed_until != null) record.snoozedUntil = row.snoozed_until;
   return record;
 }

@@ -149,6 +149,60 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), { r1: 'sent', r2: 'sent' });
   });
 
+  it('makes a send held by quiet hours and its route’s delay due at the later of both; only the delay makes it wait and cancellable', () => {
+    const outbox = new OutboxStore(db);
+    for (const id of ['p-quiet-then-delay', 'p-delay-then-quiet', 'p-quiet-only']) {
+      const provider = { id, kind: 'webhook', name: id, enabled: true, settings: {} };
+      new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    }
+    notify('n1', {}, 5);
+    outbox.enqueue(
+      'n1',
+      [
+        { ...item('quiet-then-delay'), notBefore: 100_000, delaySeconds: 300 },
+        { ...item('delay-then-quiet'), notBefore: 900_000, delaySeconds: 300 },
+        { ...item('quiet-only'), notBefore: 900_000 },
+      ],
+      5,
+    );
+    assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), {
+      'quiet-then-delay': 'waiting',
+      'delay-then-quiet': 'waiting',
+      'quiet-only': 'sent',
+    });
+    const due = () =>
+      Object.fromEntries(
+        outbox
+          .list(undefined, 10)
+          .map((each) => [each.routeId, [each.state, each.waitUntil, each.nextAttemptAt]]),
+      );
+    assert.deepEqual(due(), {
+      'quiet-then-delay': ['pending', 300_005, 300_005],
+      'delay-then-quiet': ['pending', 900_000, 900_000],
+      'quiet-only': ['pending', undefined, 900_000],
+    });
+    assert.equal(outbox.counts().waiting, 2);
+
+    outbox.enqueue(
+      'n1',
+      ['quiet-then-delay', 'delay-then-quiet', 'quiet-only'].map((routeId) => ({
+        ...item(routeId),
+        operation: 'cancel' as const,
+      })),
+      6,
+    );
+    assert.deepEqual(due(), {
+      'quiet-then-delay': ['cancelled', 300_005, 300_005],
+      'delay-then-quiet': ['cancelled', 900_000, 900_000],
+      'quiet-only': ['pending', undefined, 900_000],
+    });
+    assert.deepEqual(
+      outbox.claim(900_000, 10, () => 10).map((each) => each.routeId),
+      ['quiet-only'],
+      'a send held only by quiet hours still goes when they end',
+    );
+  });
+
   it('keeps a change enqueued but not yet expanded through a restart', () => {
     notify('n1');
     new OutboxStore(db).enqueue('n1', [item('r1')], 5);
@@ -390,5 +444,187 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.equal(notifications.pruneTerminalBefore(100), 1);
     const [cleared] = outbox.list(undefined, 10);
     assert.deepEqual([cleared!.payload.title, cleared!.payload.status], ['Deploy?', 'dismissed']);
+  });
+  it("claims only due items, at most the limit and each provider's capacity, and never an update before its send is done", () => {
+    const outbox = new OutboxStore(db);
+    const providers = new ProviderStore(db);
+    for (const id of ['p-a', 'p-b']) {
+      providers.save(
+        { id, kind: 'webhook', name: id, enabled: true, settings: {}, createdAt: 1, updatedAt: 1 },
+        new Map(),
+      );
+    }
+    for (const n of ['n1', 'n2', 'n3']) {
+      notify(n);
+      outbox.enqueue(n, [item('a'), item('b')], 5);
+    }
+    assert.equal(outbox.hasIntake(), true);
+    assert.deepEqual(
+      outbox.claim(4, 10, () => 10),
+      [],
+      'nothing is due before its time',
+    );
+    assert.equal(outbox.hasIntake(), false, 'the claim moved the intake');
+    const capacity = (providerId: string) => (providerId === 'p-a' ? 0 : 2);
+    const claimed = outbox.claim(5, 10, capacity);
+    assert.deepEqual(
+      claimed.map((each) => [each.providerId, each.notificationId, each.state, each.attempts]),
+      [
+        ['p-b', 'n1', 'in_flight', 1],
+        ['p-b', 'n2', 'in_flight', 1],
+      ],
+      'none of a provider without capacity, two of one with room for two',
+    );
+    assert.deepEqual(
+      outbox.claim(5, 1, () => 10).map((each) => each.providerId),
+      ['p-a'],
+      'no more than the limit in all',
+    );
+    assert.deepEqual(outbox.counts(), {
+      waiting: 0,
+      pending: 3,
+      in_flight: 3,
+      delivered: 0,
+      dead: 0,
+      cancelled: 0,
+    });
+
+    // n1's send to a retries at 50; its update, due at once, waits for it.
+    const [sendA] = outbox.list('in_flight', 10).filter((each) => each.routeId === 'a');
+    outbox.settleAll([{ seq: sendA!.seq, state: 'pending', now: 6, details: { nextAttemptAt: 50 } }]);
+    outbox.enqueue('n1', [item('a', true, 'update')], 7);
+    const early = outbox.claim(8, 10, () => 10);
+    assert.deepEqual(
+      early.map((each) => [each.notificationId, each.routeId, each.operation]),
+      [
+        ['n2', 'a', 'send'],
+        ['n3', 'a', 'send'],
+        ['n3', 'b', 'send'],
+      ],
+    );
+    assert.equal(outbox.nextDueAt(8), 50, 'the update is no wake-up before its send');
+    const late = outbox.claim(50, 10, () => 10);
+    assert.deepEqual(
+      late.map((each) => [each.notificationId, each.operation, each.attempts]),
+      [['n1', 'send', 2]],
+    );
+    outbox.settleAll([{ seq: late[0]!.seq, state: 'delivered', now: 51, details: { reference: 'm-1' } }]);
+    assert.deepEqual(
+      outbox.claim(52, 10, () => 10).map((each) => [each.notificationId, each.operation]),
+      [['n1', 'update']],
+    );
+  });
+
+  it("records each settlement on its item, keeps a reference, does not count an attempt cut short, and keeps each provider's latest result", () => {
+    const outbox = new OutboxStore(db);
+    const providers = new ProviderStore(db);
+    for (const id of ['p-a', 'p-b']) {
+      providers.save(
+        { id, kind: 'webhook', name: id, enabled: true, settings: {}, createdAt: 1, updatedAt: 1 },
+        new Map(),
+      );
+    }
+    notify('n1');
+    outbox.enqueue('n1', [item('a'), item('b')], 5);
+    const [a, b] = outbox.claim(5, 10, () => 10);
+    const result = (outcome: 'delivered' | 'retry', at: number) => ({ outcome, at, durationMs: 3 });
+    outbox.settleAll([
+      {
+        seq: a!.seq,
+        state: 'pending',
+        now: 6,
+        details: { nextAttemptAt: 60, reference: 'msg-1', reason: 'http_503', status: 503 },
+        provider: { id: 'p-a', lastResult: result('retry', 6) },
+      },
+      {
+        seq: b!.seq,
+        state: 'pending',
+        now: 6,
+        details: { nextAttemptAt: 6, uncounted: true },
+      },
+    ]);
+    const first = outbox.get(a!.seq)!;
+    assert.deepEqual(
+      [
+        first.state,
+        first.attempts,
+        first.nextAttemptAt,
+        first.reference,
+        first.lastReason,
+        first.lastStatus,
+        first.updatedAt,
+      ],
+      ['pending', 1, 60, 'msg-1', 'http_503', 503, 6],
+    );
+    assert.equal(outbox.get(b!.seq)!.attempts, 0, 'an attempt cut short by a stop does not count');
+    assert.equal(providers.get('p-b')?.lastResult, undefined, 'an attempt that never reached the provider');
+
+    notify('n2');
+    outbox.enqueue('n2', [item('a')], 60);
+    const [again, other] = outbox.claim(60, 10, () => 10).filter((each) => each.routeId === 'a');
+    assert.deepEqual([again?.notificationId, other?.notificationId], ['n1', 'n2']);
+    outbox.settleAll([
+      {
+        seq: other!.seq,
+        state: 'pending',
+        now: 61,
+        details: { nextAttemptAt: 90, reason: 'timeout' },
+        provider: { id: 'p-a', lastResult: result('retry', 60) },
+      },
+      {
+        seq: again!.seq,
+        state: 'delivered',
+        now: 61,
+        details: {},
+        provider: { id: 'p-a', lastResult: result('delivered', 61) },
+      },
+    ]);
+    const delivered = outbox.get(a!.seq)!;
+    assert.deepEqual(
+      [delivered.state, delivered.attempts, delivered.reference, delivered.lastReason, delivered.lastStatus],
+      ['delivered', 2, 'msg-1', undefined, undefined],
+      'the reference stays; the last failure is cleared',
+    );
+    assert.deepEqual(
+      providers.get('p-a')?.lastResult,
+      result('delivered', 61),
+      'the latest result of the batch, one per provider',
+    );
+  });
+  it("shows items still in the intake to a list, a send's state and the routes sent to, counting only sends", () => {
+    const outbox = new OutboxStore(db);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    assert.deepEqual(
+      outbox.list(undefined, 10).map((each) => [each.notificationId, each.routeId, each.state]),
+      [['n1', 'r1', 'pending']],
+    );
+    notify('n2');
+    outbox.enqueue('n2', [item('r1')], 6);
+    assert.deepEqual(outbox.sendOf('n2', 'r1'), { state: 'pending' });
+    notify('n3');
+    outbox.enqueue('n3', [item('r2', true, 'update')], 7);
+    assert.deepEqual([...outbox.sendsOf('n3')], [], 'an update is no send');
+  });
+
+  it("tells an answered notification's resolve from a plain one", () => {
+    const outbox = new OutboxStore(db);
+    const notifications = new NotificationStore(db);
+    notify('asked', { actions: [{ id: 'ok', label: 'OK' }] });
+    notifications.answer('asked', { action: 'ok', surface: 'cli', answeredAt: 6 });
+    outbox.enqueue('asked', [item('r1', true, 'clear')], 6);
+    notify('plain');
+    notifications.setStatus('plain', 'resolved', 7);
+    outbox.enqueue('plain', [item('r1', true, 'clear')], 7);
+    assert.deepEqual(
+      outbox
+        .list(undefined, 10)
+        .reverse()
+        .map((each) => [each.notificationId, each.event]),
+      [
+        ['asked', 'notification.answered'],
+        ['plain', 'notification.resolved'],
+      ],
+    );
   });
 });

@@ -74,7 +74,8 @@ export interface OutboxItem {
 /**
  * A planned item in the intake's `items` column, as a tuple: quicker to write than named fields. Its
  * event and idempotency key follow from the notification as it was at the change, so they are not stored.
- * The delay is written only for a send that waits, so an item without one stays as short as before.
+ * A send held by quiet hours carries their end (epoch ms), one whose route waits also its delay (with
+ * null for no quiet hours): an item without either stays as short as before.
  */
 type CompactItem =
   | [routeId: string, providerId: string, operation: PlannedItem['operation'], includeMessage: 0 | 1]
@@ -83,14 +84,19 @@ type CompactItem =
       providerId: string,
       operation: PlannedItem['operation'],
       includeMessage: 0 | 1,
-      delaySeconds: number,
+      notBefore: number | null,
+      delaySeconds?: number,
     ];
+
+/** The layout before the event and idempotency key were derived: IncludeMessage came last. */
+type LegacyCompactItem = [string, string, PlannedItem['operation'], string, string, 0 | 1];
 
 interface IntakeItem {
   routeId: string;
   providerId: string;
   operation: PlannedItem['operation'];
   includeMessage: 0 | 1;
+  notBefore: number | undefined;
   delaySeconds: number;
 }
 
@@ -145,6 +151,9 @@ export class OutboxStore {
   readonly #nextDue;
   readonly #providersWithWork;
   readonly #settleAll;
+  readonly #carryReference;
+  readonly #providerReferences;
+  readonly #unsettled;
   readonly #recordResult;
   readonly #orphans;
   readonly #claimAll: (
@@ -208,7 +217,7 @@ export class OutboxStore {
           const payload = (includeMessage: 0 | 1) =>
             (payloads[includeMessage] ??= JSON.stringify(outboundOf(record, includeMessage === 1)));
           for (const item of compactItems(row.items)) {
-            const { routeId, providerId, operation, includeMessage, delaySeconds } = item;
+            const { routeId, providerId, operation, includeMessage, notBefore, delaySeconds } = item;
             const now = row.created_at;
             if (operation === 'cancel') {
               this.#cancel.run({ notificationId: row.notification_id, routeId, now });
@@ -223,7 +232,11 @@ export class OutboxStore {
               });
               continue;
             }
-            const waitUntil = delaySeconds > 0 ? now + delaySeconds * 1000 : null;
+            // Due at the later of the route's delay and the end of quiet hours. Only a delay makes a send
+            // wait (wait_until, cancelled if the notification is handled meanwhile); one held by quiet
+            // hours alone still goes after a resolve.
+            const dueAt = Math.max(now, notBefore ?? now, now + delaySeconds * 1000);
+            const waitUntil = delaySeconds > 0 ? dueAt : null;
             this.#insert.run({
               notificationId: row.notification_id,
               routeId,
@@ -232,7 +245,7 @@ export class OutboxStore {
               event: deliveryEvent(operation, record.status, record.answer !== undefined),
               payload: payload(includeMessage),
               idempotencyKey: idempotencyKey(record, routeId, operation),
-              dueAt: waitUntil ?? now,
+              dueAt,
               waitUntil,
               now,
             });
@@ -297,6 +310,19 @@ export class OutboxStore {
       },
     );
     this.#recordResult = db.prepare('UPDATE providers SET last_result = ? WHERE id = ?');
+    // An update or clear that returns a reference has the provider's latest word on what it shows (the
+    // relay's lifecycle after a reopen): kept on the lifecycle's send, which outlives the purge.
+    this.#carryReference = db.prepare(`
+      UPDATE outbox SET reference = @reference
+      WHERE operation = 'send' AND state = 'delivered' AND (notification_id, route_id) =
+        (SELECT notification_id, route_id FROM outbox WHERE seq = @seq AND operation <> 'send')`);
+    this.#providerReferences = db.prepare<[string, string], { reference: string }>(`
+      SELECT reference FROM outbox INDEXED BY outbox_lifecycle
+      WHERE notification_id = ? AND provider_id = ? AND operation = 'send' AND state = 'delivered'
+        AND reference IS NOT NULL`);
+    this.#unsettled = db.prepare<[string, string], { one: number }>(`
+      SELECT 1 AS one FROM outbox INDEXED BY outbox_lifecycle
+      WHERE notification_id = ? AND provider_id = ? AND state IN ('pending', 'in_flight') LIMIT 1`);
     this.#settleAll = db.transaction((settlements: readonly Settlement[]) => {
       // A provider's last result is its latest one: one write per provider, not per item.
       const lastResults = new Map<string, LastResult>();
@@ -311,6 +337,8 @@ export class OutboxStore {
           status: details.status ?? null,
           uncounted: details.uncounted ? 1 : 0,
         });
+        if (state === 'delivered' && details.reference !== undefined)
+          this.#carryReference.run({ seq, reference: details.reference });
         if (provider) lastResults.set(provider.id, provider.lastResult);
       }
       for (const [id, result] of lastResults) this.#recordResult.run(JSON.stringify(result), id);
@@ -331,10 +359,13 @@ export class OutboxStore {
    * The payloads are built from the notification when the row is moved into the outbox.
    */
   enqueue(notificationId: string, items: readonly PlannedItem[], now: number): void {
-    const compact = items.map((item): CompactItem => {
-      const base: CompactItem = [item.routeId, item.providerId, item.operation, item.includeMessage ? 1 : 0];
-      return item.delaySeconds ? [...base, item.delaySeconds] : base;
-    });
+    const compact = items.map(
+      ({ routeId, providerId, operation, includeMessage, notBefore, delaySeconds }): CompactItem => {
+        const base: CompactItem = [routeId, providerId, operation, includeMessage ? 1 : 0];
+        if (delaySeconds) return [...base, notBefore ?? null, delaySeconds];
+        return notBefore === undefined ? base : [...base, notBefore];
+      },
+    );
     this.#intake.run(notificationId, JSON.stringify(compact), now);
   }
 
@@ -411,6 +442,19 @@ export class OutboxStore {
     this.#settleAll(settlements);
   }
 
+  /**
+   * The references of a notification's delivered sends through one provider (one per route to it),
+   * each the provider's latest word on it: the relay's lifecycle an answer must name.
+   */
+  deliveredReferences(notificationId: string, providerId: string): string[] {
+    return this.#providerReferences.all(notificationId, providerId).map((row) => row.reference);
+  }
+
+  /** Whether a delivery of the notification through the provider is still under way (pending or in flight). */
+  hasUnsettled(notificationId: string, providerId: string): boolean {
+    return this.#unsettled.get(notificationId, providerId) !== undefined;
+  }
+
   /** What the lifecycle's send delivered: the reference an update or clear needs. */
   sendOf(notificationId: string, routeId: string): { reference?: string; state: OutboxState } | undefined {
     this.expandIntake();
@@ -443,9 +487,23 @@ export class OutboxStore {
     return this.#nextDue.get(after)?.at;
   }
 
-  /** Items newest first, all or those showing one state. */
-  list(state: ShownState | undefined, limit: number): OutboxItem[] {
+  /**
+   * Items newest first, all or those showing one state; with `notificationId`, that notification's
+   * items only (the lifecycle index).
+   */
+  list(state: ShownState | undefined, limit: number, notificationId?: string): OutboxItem[] {
     this.expandBeforeRead();
+    if (notificationId !== undefined) {
+      const stored = state === 'waiting' ? 'pending' : (state ?? null);
+      const waits = state === 'waiting' ? 1 : state === 'pending' ? 0 : null;
+      return this.db
+        .prepare<[string, string | null, string | null, number | null, number | null, number], Row>(
+          `SELECT * FROM outbox WHERE notification_id = ? AND (? IS NULL OR state = ?)
+             AND (? IS NULL OR (wait_until IS NOT NULL) = ?) ORDER BY seq DESC LIMIT ?`,
+        )
+        .all(notificationId, stored, stored, waits, waits, limit)
+        .map(toItem);
+    }
     // Each through an index: the outbox can hold hundreds of thousands of delivered items.
     const rows =
       state === undefined
@@ -522,18 +580,20 @@ export class OutboxStore {
 
 /**
  * An intake row's items. Rows written before the event and idempotency key were derived carried them
- * between the operation and IncludeMessage (six places); such a row still reads right, because both
- * follow from the notification anyway. Five places: a send with its route's delay.
+ * between the operation and IncludeMessage (six places, a string fourth); such a row still reads right,
+ * because both follow from the notification anyway. After IncludeMessage, a send may carry the end of
+ * the quiet hours that hold it (or null) and then its route's delay.
  */
 function compactItems(text: string): IntakeItem[] {
-  return (JSON.parse(text) as (CompactItem | unknown[])[]).map((item) => {
-    const waits = item.length === 5;
+  return (JSON.parse(text) as (CompactItem | LegacyCompactItem)[]).map((item) => {
+    const legacy = typeof item[3] === 'string';
     return {
-      routeId: item[0] as string,
-      providerId: item[1] as string,
-      operation: item[2] as PlannedItem['operation'],
-      includeMessage: item[waits ? 3 : item.length - 1] as 0 | 1,
-      delaySeconds: waits ? (item[4] as number) : 0,
+      routeId: item[0],
+      providerId: item[1],
+      operation: item[2],
+      includeMessage: item[legacy ? item.length - 1 : 3] as 0 | 1,
+      notBefore: legacy ? undefined : ((item[4] as number | null | undefined) ?? undefined),
+      delaySeconds: legacy ? 0 : ((item[5] as number | undefined) ?? 0),
     };
   });
 }

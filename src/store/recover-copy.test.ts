@@ -17,6 +17,8 @@ const TABLES = [
   'outbox',
   'choices',
   'outbox_intake',
+  'web_sessions',
+  'relay_cursors',
 ];
 
 describe('the schema catalog a recovery trusts', () => {
@@ -33,6 +35,8 @@ describe('the schema catalog a recovery trusts', () => {
         ['outbox', 3],
         ['choices', 3],
         ['outbox_intake', 4],
+        ['web_sessions', 6],
+        ['relay_cursors', 9],
       ],
     );
     const notifications = catalog.tables[0]!;
@@ -120,6 +124,8 @@ describe('copyReadableTables: copying what can be read into a new database', () 
       ['outbox', 'read'],
       ['choices', 'missing'],
       ['outbox_intake', 'predates'],
+      ['web_sessions', 'predates'],
+      ['relay_cursors', 'predates'],
     ]);
     assert.equal(target.prepare('SELECT count(*) AS n FROM notifications').get()!['n' as never], 2);
   });

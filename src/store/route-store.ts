@@ -18,6 +18,7 @@ interface Row {
   agent: string | null;
   include_message: number;
   delay_seconds: number;
+  send_during_quiet_hours: number;
   created_at: number;
   updated_at: number;
 }
@@ -51,18 +52,20 @@ export class RouteStore {
     this.db
       .prepare(
         `INSERT INTO routes (id, name, provider_id, enabled, minimum_priority, type_id, project, agent,
-           include_message, delay_seconds, created_at, updated_at)
+           include_message, delay_seconds, send_during_quiet_hours, created_at, updated_at)
          VALUES (@id, @name, @providerId, @enabled, @minimumPriority, @typeId, @project, @agent,
-           @includeMessage, @delaySeconds, @createdAt, @updatedAt)
+           @includeMessage, @delaySeconds, @sendDuringQuietHours, @createdAt, @updatedAt)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, provider_id = excluded.provider_id,
            enabled = excluded.enabled, minimum_priority = excluded.minimum_priority, type_id = excluded.type_id,
            project = excluded.project, agent = excluded.agent, include_message = excluded.include_message,
-           delay_seconds = excluded.delay_seconds, updated_at = excluded.updated_at`,
+           delay_seconds = excluded.delay_seconds, send_during_quiet_hours = excluded.send_during_quiet_hours,
+           updated_at = excluded.updated_at`,
       )
       .run({
         ...route,
         enabled: route.enabled ? 1 : 0,
         includeMessage: route.includeMessage ? 1 : 0,
+        sendDuringQuietHours: route.sendDuringQuietHours ? 1 : 0,
         typeId: route.typeId ?? null,
         project: route.project ?? null,
         agent: route.agent ?? null,
@@ -86,6 +89,7 @@ function toRecord(row: Row): RouteRecord {
     ...(row.agent !== null && { agent: row.agent }),
     includeMessage: row.include_message === 1,
     delaySeconds: row.delay_seconds,
+    ...(row.send_during_quiet_hours === 1 && { sendDuringQuietHours: true }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import Database from './sqlite.js';
 import type { NotificationDraft } from '../domain/notification.js';
@@ -9,6 +10,9 @@ import { openDatabase, type Db } from './database.js';
 import { NotificationStore } from './notification-store.js';
 import { StorageUnavailableError } from './storage-errors.js';
 import { WriteQueue } from './write-queue.js';
+
+const walSize = (databaseFile: string) =>
+  statSync(`${databaseFile}-wal`, { throwIfNoEntry: false })?.size ?? 0;
 
 const draft: NotificationDraft = {
   agent: 'a',
@@ -50,6 +54,11 @@ describe('WriteQueue on a real database file', () => {
     assert.deepEqual(
       results.map((result) => result.status),
       ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.equal(
+      (results[1] as PromiseRejectedResult).reason.message,
+      'refused after its insert',
+      'the failed write gets its own error, for the caller to answer with',
     );
     assert.ok(store.get('one'));
     assert.equal(store.get('two'), undefined, 'the failed write left nothing behind');
@@ -116,5 +125,129 @@ describe('WriteQueue on a real database file', () => {
     other.close();
     assert.ok(store.get('after-release'), 'a write queued while locked commits once the lock is released');
     assert.equal(store.get('blocked'), undefined);
+  });
+  it(
+    'refuses every write of a batch at once when one of them finds the database full, and stores none of them',
+    { timeout: 30_000 },
+    async () => {
+      // Room for a few rows more: the first writes of the batch fit, a later one does not.
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      db.pragma(`max_page_count = ${pages + 3}`);
+      // A full disk is no lock to wait for: the answer comes long before this wait would end.
+      const patient = new WriteQueue(db, { lockWaitMs: 600_000 });
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => patient.run(() => store.upsert(`batch-${i}`, draft, i))),
+      );
+      patient.close();
+      for (const result of results) {
+        assert.equal(result.status, 'rejected');
+        assert.ok(
+          result.reason instanceof StorageUnavailableError && result.reason.problem === 'full',
+          `refused as full: ${String(result.reason)}`,
+        );
+      }
+      assert.equal(store.list({ limit: 100 }).length, 0, 'nothing of the batch was stored');
+      db.pragma('max_page_count = 1073741823');
+      await writes.run(() => store.upsert('after', draft, 20));
+      assert.deepEqual(
+        store.list({ limit: 100 }).map((record) => record.id),
+        ['after'],
+        'the next write is stored on its own',
+      );
+    },
+  );
+
+  it('waits for a lock held briefly by another program, half a second by default', async () => {
+    const patient = new WriteQueue(db);
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const pending = patient.run(() => store.upsert('waited', draft, 1));
+      await sleep(150);
+      other.exec('COMMIT');
+      await pending;
+      assert.ok(store.get('waited'), 'stored once the other program let go');
+    } finally {
+      other.close();
+      patient.close();
+    }
+  });
+
+  it('gives each write its own wait: an earlier one is refused as busy while a later one still waits', async () => {
+    const queue = new WriteQueue(db, { lockWaitMs: 1000, lockRetryMs: 5 });
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const early = queue.run(() => store.upsert('early', draft, 1));
+      await sleep(400);
+      const late = queue.run(() => store.upsert('late', draft, 2));
+      await assert.rejects(
+        early,
+        (error: unknown) => error instanceof StorageUnavailableError && error.problem === 'busy',
+      );
+      other.exec('COMMIT');
+      await late;
+    } finally {
+      other.close();
+      queue.close();
+    }
+    assert.equal(store.get('early'), undefined);
+    assert.ok(store.get('late'), 'the later write, still within its wait, is stored');
+  });
+
+  it('on close, stores what was queued, refuses what waits for a lock, and refuses every later write', async () => {
+    const queued = writes.run(() => store.upsert('queued', draft, 1));
+    writes.close();
+    assert.equal((await queued).created, true);
+    assert.ok(store.get('queued'), 'a write queued before the close is stored');
+    await assert.rejects(
+      writes.run(() => store.upsert('late', draft, 2)),
+      {
+        name: 'StorageUnavailableError',
+        problem: 'failed',
+        message: 'failed: the database is closed',
+      },
+    );
+    assert.equal(store.get('late'), undefined);
+
+    const locked = new WriteQueue(db, { lockWaitMs: 5000, lockRetryMs: 5 });
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const waiting = locked.run(() => store.upsert('waiting', draft, 3));
+      await sleep(20);
+      locked.close();
+      await assert.rejects(waiting, {
+        name: 'StorageUnavailableError',
+        problem: 'failed',
+        message: 'failed: the database is closing',
+      });
+    } finally {
+      other.exec('COMMIT');
+      other.close();
+    }
+    assert.equal(store.get('waiting'), undefined, 'a refused write is not stored later either');
+  });
+
+  it('truncates the write-ahead log once writes have stopped for the idle time', async () => {
+    const idle = new WriteQueue(db, { idleCheckpointMs: 300 });
+    const truncated = async (what: string) => {
+      for (let waited = 0; walSize(file) > 0 && waited < 5000; waited += 20) await sleep(20);
+      assert.equal(walSize(file), 0, what);
+    };
+    try {
+      for (let i = 0; i < 4; i++) {
+        await idle.run(() => store.upsert(`busy-${i}`, draft, i));
+        await sleep(100);
+      }
+      assert.ok(walSize(file) > 0, 'the writes are in the log first');
+      await truncated('truncated once a burst of writes has stopped');
+      await idle.run(() => store.upsert('single', draft, 10));
+      assert.ok(walSize(file) > 0);
+      await truncated('truncated after a single write too');
+      assert.equal(store.list({ limit: 100 }).length, 5, 'every write is in the database file');
+    } finally {
+      idle.close();
+    }
   });
 });

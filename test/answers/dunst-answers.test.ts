@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { useDunstDesktop } from '../support/desktop-broker.js';
+import { createDmenuStandIn } from '../support/dunst.js';
 import { waitForLog } from '../support/broker-log.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -36,15 +34,9 @@ function drawnText(markup: string): string {
 
 for (const markup of ['full', 'strip', 'no'] as const) {
   describe(`answers in dunst with markup = ${markup} (Xvfb)`, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'notify-dmenu-'));
-    const choice = join(dir, 'choice');
-    const menu = join(dir, 'menu');
-    // Stands in for dmenu: keeps the menu dunst offers, and picks the entry named in `choice`.
-    const dmenu = join(dir, 'dmenu');
-    writeFileSync(dmenu, `#!/bin/sh\ntee "${menu}" | grep -F -m1 -- "$(cat "${choice}")"\n`);
-    chmodSync(dmenu, 0o755);
-    const desktop = useDunstDesktop({ markup, dmenu });
-    after(() => rmSync(dir, { recursive: true, force: true }));
+    const dmenu = createDmenuStandIn();
+    const desktop = useDunstDesktop({ markup, dmenu: dmenu.path });
+    after(() => dmenu.cleanup());
 
     async function ask(title: string, message: string): Promise<string> {
       await desktop.dunst.ctl('close-all');
@@ -75,13 +67,13 @@ for (const markup of ['full', 'strip', 'no'] as const) {
       // docs/answers-toast.png comes from this dump (X Window Dump), cropped and converted to PNG.
       const keep = process.env['NOTIFY_ANSWER_SCREENSHOT'];
       if (keep && markup === 'full') await desktop.dunst.screenshot(keep);
-      writeFileSync(choice, 'answer.allow');
+      dmenu.choose('answer.allow');
       await desktop.dunst.ctl('context');
       await waitForLog(desktop.broker.home, `answer: notification ${id} action allow surface toast`);
       const stored = (await (await desktop.broker.request('GET', `/v1/notifications/${id}`)).json()) as Dto;
       assert.equal(stored.status, 'resolved');
       assert.equal(stored.answer?.action, 'allow');
-      assert.match(readFileSync(menu, 'utf8'), /answer\.deny/);
+      assert.match(dmenu.menu(), /answer\.deny/);
       const history = JSON.parse(await desktop.dunst.ctl('history')) as { data: HistoryEntry[][] };
       const entry = history.data[0]!.find((candidate) => candidate.summary.data === `Run it (${markup})?`);
       assert.ok(entry, `the answered toast went to history: ${JSON.stringify(history)}`);

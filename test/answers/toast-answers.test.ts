@@ -43,7 +43,16 @@ describe('answers on toasts (a server that declares body-markup)', () => {
 
   it("offers the notification's actions as the buttons, with the command escaped to show exactly", async () => {
     const { call } = await shown(desktop, 'Run this?');
-    assert.deepEqual(call.actions, ['answer.allow', 'Allow', 'answer.deny', 'Deny']);
+    assert.deepEqual(call.actions, [
+      'default',
+      'Open Notify',
+      'answer.allow',
+      'Allow',
+      'answer.deny',
+      'Deny',
+      'snooze',
+      'Snooze 15 min',
+    ]);
     assert.equal(call.body, 'Bash(sort &lt; input.txt &gt; out.txt &amp;&amp; echo "a &amp; b")\nclaude');
     desktop.server.expire(call.id);
   });
@@ -75,7 +84,16 @@ describe('answers on toasts (a server that declares body-markup)', () => {
 
   it('keeps Resolve and Dismiss on a notification without actions', async () => {
     const { call } = await shown(desktop, 'Plain', { actions: null });
-    assert.deepEqual(call.actions, ['resolve', 'Resolve', 'dismiss', 'Dismiss']);
+    assert.deepEqual(call.actions, [
+      'default',
+      'Open Notify',
+      'resolve',
+      'Resolve',
+      'dismiss',
+      'Dismiss',
+      'snooze',
+      'Snooze 15 min',
+    ]);
     desktop.server.expire(call.id);
   });
 });
@@ -88,7 +106,16 @@ describe('answers on toasts (a server without body-markup)', () => {
   it('shows text it cannot eat as is, with the answer buttons', async () => {
     const { call } = await shown(desktop, 'Plain text?', { message: 'npm run build && npm test' });
     assert.equal(call.body, 'npm run build && npm test\nclaude');
-    assert.deepEqual(call.actions, ['answer.allow', 'Allow', 'answer.deny', 'Deny']);
+    assert.deepEqual(call.actions, [
+      'default',
+      'Open Notify',
+      'answer.allow',
+      'Allow',
+      'answer.deny',
+      'Deny',
+      'snooze',
+      'Snooze 15 min',
+    ]);
     desktop.server.expire(call.id);
   });
 
@@ -98,7 +125,14 @@ describe('answers on toasts (a server without body-markup)', () => {
       call.body,
       `${COMMAND}\nclaude\nAnswer with notifyctl pending / notifyctl answer: this notification server may hide part of the text.`,
     );
-    assert.deepEqual(call.actions, ['dismiss', 'Dismiss']);
+    assert.deepEqual(call.actions, [
+      'default',
+      'Open Notify',
+      'dismiss',
+      'Dismiss',
+      'snooze',
+      'Snooze 15 min',
+    ]);
     desktop.server.expire(call.id);
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { bundleRequires, importGraph } from '../support/import-graph.js';
@@ -34,6 +35,19 @@ describe('notify import graph', () => {
   it('uses no package but Node built-ins', () => {
     assert.deepEqual(
       graph.packages.filter((name) => !name.startsWith('node:')),
+      [],
+    );
+  });
+
+  it('ships the relay commands as a bundle of their own, loaded only by notify relay, also with built-ins only', () => {
+    const relayBundle = resolve(dirname(NOTIFY), 'notify-relay-client.cjs');
+    assert.match(readFileSync(NOTIFY, 'utf8'), /await import\("\.\/notify-relay-client\.cjs"\)/);
+    assert.ok(
+      !readFileSync(NOTIFY, 'utf8').includes('function runPair('),
+      'the pairing code is not in notify.cjs',
+    );
+    assert.deepEqual(
+      bundleRequires(relayBundle).filter((name) => !name.startsWith('node:')),
       [],
     );
   });

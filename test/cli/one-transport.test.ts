@@ -7,8 +7,13 @@ import { NOTIFY } from '../support/notify-cli.js';
 const SRC = resolve(dirname(NOTIFY), 'src');
 /** Where the programs that talk to the broker live: notify, notifyctl, the hook adapter, the MCP server. */
 const CLIENT_FOLDERS = ['client', 'cli', 'mcp'];
-/** The one file that may open connections: it checks who listens before it sends a byte. */
+/** The one file that may open connections to the broker: it checks who listens before it sends a byte. */
 const TRANSPORT = 'client/transport.js';
+/**
+ * The one file that may open connections to a relay (`notify relay pair`): a server at the addresses
+ * the URL rules let through, spoken to without the broker's token.
+ */
+const RELAY_TRANSPORT = 'client/relay-transport.js';
 /** Modules that can open a connection or speak HTTP. */
 const NETWORK_MODULES = /^(node:)?(http|https|http2|net|tls)$|^undici(\/|$)/;
 /** Globals that speak HTTP without any import. */
@@ -47,11 +52,15 @@ describe('one transport for every client', () => {
       specifiers(files.find((file) => file.name === TRANSPORT)!.code).includes('node:http'),
       'the transport itself is seen to import node:http',
     );
+    assert.ok(
+      specifiers(files.find((file) => file.name === RELAY_TRANSPORT)!.code).includes('node:https'),
+      'the relay transport is seen to import node:https',
+    );
   });
 
-  it('no file but the transport imports node:http, https, http2, net, tls or undici', () => {
+  it('no file but the transports import node:http, https, http2, net, tls or undici', () => {
     const offenders = files.flatMap(({ name, code }) =>
-      name === TRANSPORT
+      name === TRANSPORT || name === RELAY_TRANSPORT
         ? []
         : specifiers(code)
             .filter((specifier) => NETWORK_MODULES.test(specifier))

@@ -78,14 +78,14 @@ describe('notify usage, help and version', () => {
     assert.equal(install.stdout, topic.stdout);
   });
 
-  it('refuses "relay" as not available yet, exit 1, instead of sending it as a title', async () => {
+  it('takes "relay" as a command, not a send: an unknown subcommand is refused with exit 1', async () => {
     const port = await freePort();
-    const result = await run('relay', 'pair', '--url', 'https://relay.example', '--port', String(port));
+    const result = await run('relay', 'frobnicate', '--port', String(port));
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.equal(
       result.stderr,
-      "notify relay is not available yet in this version of Notify. Run 'notify help relay' to see what it will do.\n",
+      "unknown relay subcommand 'frobnicate'; use pair or status. Run 'notify help relay'.\n",
     );
   });
 });

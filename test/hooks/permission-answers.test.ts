@@ -336,6 +336,23 @@ describe('permission answers: the hook waits for the person and answers the tool
     });
   }
 
+  it("resolves the request when the terminal's No or Esc stops the installed hook's whole process group", async () => {
+    // As Claude Code 2.1.332 does (docs/answers.md, scripts/observe-claude.mjs): settings.json's command
+    // runs under /bin/sh in a process group of its own, and No or Esc in its dialog sends SIGTERM to the
+    // shell and the adapter at once. The shell dies there; the adapter alone must close the request.
+    const command = `${process.execPath} ${HOOK} claude --answer-wait=590`;
+    const group = spawn('/bin/sh', ['-c', command], { env: broker.home.env, stdio: 'pipe', detached: true });
+    const hook = started(group, { ...CLAUDE, session_id: 'pa-group' });
+    const request = await asked('claude', 'pa-group');
+    process.kill(-group.pid!, 'SIGTERM');
+    // 'close' comes once the adapter, which holds the pipes after the shell died, has exited too.
+    assert.deepEqual(await hook.finished, { ...quiet, code: null, signal: 'SIGTERM' });
+    const closed = (await latest('claude-code:pa-group'))!;
+    assert.equal(closed.id, request.id);
+    assert.equal(closed.status, 'resolved');
+    assert.equal(closed.answer, undefined);
+  });
+
   it('logs each step without the command, the token or the session', () => {
     const [file] = readdirSync(broker.home.logDir).filter((name) => /^notify-\d{8}\.log$/.test(name));
     const text = readFileSync(join(broker.home.logDir, file!), 'utf8');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { createTempHome, type TempHome } from '../support/broker-process.js';
-import { startDrivenBroker, type DrivenBroker } from '../support/driven-clock.js';
+import { createTempHome, startBroker, type BrokerProcess, type TempHome } from '../support/broker-process.js';
+import { createDrivenClock, type DrivenClock } from '../support/driven-clock.js';
 import { NOTIFYCTL } from '../support/notifyctl-cli.js';
 import { callJson, type Body } from '../support/outbox-broker.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -11,16 +11,18 @@ import { waitFor } from '../support/wait-for.js';
 const DELAY_S = 300;
 
 /**
- * Routes that wait (issue 20): the real broker on a driven clock, a webhook route with a five-minute
- * delay and a real local receiver. The clock jumps; nothing sleeps.
+ * Routes that wait (issue 20): the real broker on a driven clock, a route with a five-minute delay to
+ * the test HTTP provider and a real local receiver. The clock jumps; nothing sleeps.
  */
 describe('a route that waits', () => {
   let receiver: Receiver;
   let home: TempHome;
-  let driven: DrivenBroker;
+  let clock: DrivenClock;
+  let broker: BrokerProcess;
   let routeId = '';
+  let providerId = '';
 
-  const json = (method: string, path: string, body?: unknown) => callJson(driven.broker, method, path, body);
+  const json = (method: string, path: string, body?: unknown) => callJson(broker, method, path, body);
   const create = async (body: Record<string, unknown>) => {
     const created = await json('POST', '/v1/notifications', { message: 'm', ...body });
     assert.ok(created.status === 201 || created.status === 200, JSON.stringify(created.body));
@@ -32,7 +34,7 @@ describe('a route that waits', () => {
     );
   const received = () =>
     receiver.received.map(
-      (request) => `${request.body['type'] as string} ${(request.body['data'] as Body)['title']}`,
+      (request) => `${request.body['event'] as string} ${(request.body['notification'] as Body)['title']}`,
     );
   /** Waits until the receiver saw `count` requests and the outbox holds nothing left to send. */
   const settled = async (count: number) => {
@@ -50,9 +52,10 @@ describe('a route that waits', () => {
   beforeEach(async () => {
     receiver.received.length = 0;
     home = createTempHome();
-    driven = await startDrivenBroker(home);
+    clock = createDrivenClock();
+    broker = await startBroker({ home, ...clock.options });
     const provider = await json('POST', '/v1/providers', {
-      kind: 'webhook',
+      kind: 'test-http',
       settings: { url: receiver.url },
     });
     assert.equal(provider.status, 201, JSON.stringify(provider.body));
@@ -64,12 +67,14 @@ describe('a route that waits', () => {
     assert.equal(route.status, 201, JSON.stringify(route.body));
     assert.equal(route.body!['delaySeconds'], DELAY_S);
     routeId = route.body!['id'] as string;
+    providerId = provider.body!['id'] as string;
     for (const path of [`/v1/providers/${provider.body!['id']}`, `/v1/routes/${routeId}`])
       assert.equal((await json('POST', `${path}/enable`)).status, 200);
   });
   afterEach(async () => {
-    await driven.broker.stop();
+    await broker.stop();
     home.cleanup();
+    clock.cleanup();
   });
 
   it('sends nothing for a request resolved, dismissed or answered before the delay ends', async () => {
@@ -92,7 +97,7 @@ describe('a route that waits', () => {
       'due when the delay after the notification ends',
     );
 
-    await driven.advance(60_000);
+    await clock.advance(broker, 60_000);
     assert.equal(
       (await json('PATCH', `/v1/notifications/${resolved['id']}`, { status: 'resolved' })).status,
       200,
@@ -112,7 +117,7 @@ describe('a route that waits', () => {
       );
     }
 
-    await driven.advance((DELAY_S + 1) * 1000);
+    await clock.advance(broker, (DELAY_S + 1) * 1000);
     await settled(1);
     assert.deepEqual(received(), ['notification.created left alone'], 'only the request nobody handled');
     assert.equal((await itemsOf(left['id'] as string))[0]!['state'], 'delivered');
@@ -122,9 +127,9 @@ describe('a route that waits', () => {
 
   it('sends once the delay ended, then keeps the phone in step: an update edits it, a resolve clears it', async () => {
     const request = await create({ title: 'still waiting', key: 'k1', type: 'input_required' });
-    await driven.advance((DELAY_S - 1) * 1000);
+    await clock.advance(broker, (DELAY_S - 1) * 1000);
     assert.equal((await itemsOf(request['id'] as string))[0]!['state'], 'waiting', 'a second to go');
-    await driven.advance(2_000);
+    await clock.advance(broker, 2_000);
     await settled(1);
     assert.deepEqual(received(), ['notification.created still waiting']);
 
@@ -144,7 +149,7 @@ describe('a route that waits', () => {
 
   it('sends once, with the newest content, when the request is updated during the delay; updates do not move it', async () => {
     const first = await create({ title: 'v1', key: 'k2' });
-    await driven.advance(200_000);
+    await clock.advance(broker, 200_000);
     await create({ title: 'v2', key: 'k2' });
     const latest = await create({ title: 'v3', key: 'k2', priority: 'high' });
     assert.equal(latest['id'], first['id'], 'updated in place');
@@ -154,10 +159,10 @@ describe('a route that waits', () => {
       Date.parse(item!['waitingUntil'] as string) - Date.parse(first['createdAt'] as string),
       DELAY_S * 1000,
     );
-    await driven.advance(101_000);
+    await clock.advance(broker, 101_000);
     await settled(1);
     assert.deepEqual(received(), ['notification.created v3']);
-    assert.equal((receiver.received[0]!.body['data'] as Body)['priority'], 'high');
+    assert.equal((receiver.received[0]!.body['notification'] as Body)['priority'], 'high');
     assert.equal((await itemsOf(first['id'] as string)).length, 1, 'one item: the send, no updates');
   });
 
@@ -165,8 +170,9 @@ describe('a route that waits', () => {
     const handled = await create({ title: 'handled after the restart' });
     const unhandled = await create({ title: 'never handled' });
     const before = await itemsOf(handled['id'] as string);
-    await driven.advance(100_000);
-    await driven.killAndRestart();
+    await clock.advance(broker, 100_000);
+    await broker.kill();
+    broker = await startBroker({ home, port: broker.port, ...clock.options });
 
     assert.deepEqual(
       (await itemsOf(handled['id'] as string)).map((item) => [item['state'], item['waitingUntil']]),
@@ -180,7 +186,7 @@ describe('a route that waits', () => {
     assert.equal((await itemsOf(handled['id'] as string))[0]!['state'], 'cancelled');
     assert.equal(receiver.received.length, 0, 'nothing went out before the delay ended');
 
-    await driven.advance(DELAY_S * 1000);
+    await clock.advance(broker, DELAY_S * 1000);
     await settled(1);
     assert.deepEqual(received(), ['notification.created never handled']);
     assert.equal((await itemsOf(unhandled['id'] as string))[0]!['state'], 'delivered');
@@ -188,17 +194,17 @@ describe('a route that waits', () => {
 
   it('notifyctl outbox shows a waiting send with its time and a cancelled one; notifyctl routes shows the delay', async () => {
     const ctl = (...args: string[]) =>
-      runNode(NOTIFYCTL, [...args, '--port', String(driven.broker.port)], { env: home.env });
+      runNode(NOTIFYCTL, [...args, '--port', String(broker.port)], { env: home.env });
     const waiting = await create({ title: 'waits' });
     const cancelled = await create({ title: 'handled' });
     await json('PATCH', `/v1/notifications/${cancelled['id']}`, { status: 'dismissed' });
     const [item] = await itemsOf(waiting['id'] as string);
     const until = new Date(item!['waitingUntil'] as string);
-    const clock = until.toISOString().slice(11, 19);
+    const time = until.toISOString().slice(11, 19);
     const shown =
       until.toISOString().slice(0, 10) === new Date().toISOString().slice(0, 10)
-        ? clock
-        : `${until.toISOString().slice(0, 10)} ${clock}`;
+        ? time
+        : `${until.toISOString().slice(0, 10)} ${time}`;
 
     const listed = await ctl('outbox', 'list');
     assert.equal(listed.code, 0, listed.stderr);
@@ -241,12 +247,59 @@ describe('a route that waits', () => {
       (await json('PATCH', `/v1/notifications/${request['id']}`, { status: 'resolved' })).status,
       200,
     );
-    await driven.advance((DELAY_S + 1) * 1000);
+    await clock.advance(broker, (DELAY_S + 1) * 1000);
     assert.deepEqual(
       (await itemsOf(request['id'] as string)).map((item) => item['state']),
       ['cancelled'],
     );
     assert.equal(receiver.received.length, 0);
+  });
+
+  it('inside quiet hours waits for their end too, and is still cancelled if handled; a route without a delay still sends', async () => {
+    const day = new Date();
+    const todayAt = (hours: number) =>
+      Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hours);
+    const morning = todayAt(7) + 24 * 3600_000;
+    const iso = (at: number) => new Date(at).toISOString().replace('Z', '+00:00');
+    const atOnce = await json('POST', '/v1/routes', { providerId, minimumPriority: 'low' });
+    assert.equal((await json('POST', `/v1/routes/${atOnce.body!['id'] as string}/enable`)).status, 200);
+    const quietHours = { windows: [{ from: '22:00', to: '07:00' }], timeZone: 'UTC' };
+    assert.equal((await json('PATCH', '/v1/settings', { quietHours })).status, 200);
+    await clock.set(broker, todayAt(23));
+
+    const request = await create({ title: 'asked at night', type: 'input_required' });
+    const byRoute = async () =>
+      new Map((await itemsOf(request['id'] as string)).map((item) => [item['routeId'], item]));
+    const held = await byRoute();
+    assert.deepEqual(
+      [held.get(routeId)!['state'], held.get(routeId)!['waitingUntil'], held.get(routeId)!['nextAttemptAt']],
+      ['waiting', iso(morning), iso(morning)],
+      'due at the end of quiet hours, later than the end of its delay',
+    );
+    assert.deepEqual(
+      [held.get(atOnce.body!['id'])!['state'], held.get(atOnce.body!['id'])!['nextAttemptAt']],
+      ['pending', iso(morning)],
+    );
+
+    await clock.advance(broker, (DELAY_S + 60) * 1000);
+    assert.equal(receiver.received.length, 0, 'the end of the delay alone sends nothing');
+    assert.equal(
+      (await json('PATCH', `/v1/notifications/${request['id']}`, { status: 'resolved' })).status,
+      200,
+    );
+    assert.equal((await byRoute()).get(routeId)!['state'], 'cancelled');
+
+    await clock.set(broker, morning + 1000);
+    await settled(2);
+    assert.deepEqual(
+      receiver.received.map((each) => (each.body['idempotencyKey'] as string).split('.')[1]),
+      [atOnce.body!['id'], atOnce.body!['id']],
+      'only the route without a delay sends, once the window ends',
+    );
+    assert.deepEqual(received(), [
+      'notification.created asked at night',
+      'notification.resolved asked at night',
+    ]);
   });
 
   it('refuses a delay that is not whole seconds from 0 to a day, and changes nothing', async () => {

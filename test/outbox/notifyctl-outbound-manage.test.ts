@@ -245,6 +245,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
         agent: null,
         includeMessage: true,
         delaySeconds: 0,
+        sendDuringQuietHours: false,
       });
       assert.match(createdAt, new RegExp(`^${AT}$`));
       assert.match(updatedAt, new RegExp(`^${AT}$`));

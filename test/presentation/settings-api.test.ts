@@ -21,6 +21,7 @@ describe('GET and PATCH /v1/settings', () => {
       playCriticalSoundsDuringDoNotDisturb: true,
       maxVisibleToasts: 5,
       soundsByPriority: { low: 'none', normal: 'chime', high: 'ping', critical: 'alert' },
+      quietHours: null,
     });
   });
 
@@ -84,7 +85,7 @@ describe('GET and PATCH /v1/settings', () => {
     [
       'an unknown field',
       { doNotDisturbb: true },
-      'unknown field "doNotDisturbb"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority',
+      'unknown field "doNotDisturbb"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority, quietHours',
     ],
     ['a wrong type', { pauseNotifications: 'yes' }, '"pauseNotifications" must be a boolean'],
     ['an out-of-range value', { maxVisibleToasts: 50 }, 'maxVisibleToasts 50 is out of range (1-20)'],
@@ -237,7 +238,7 @@ describe('/v1/types', () => {
       'an unknown field',
       'deploy',
       { colour: 'red' },
-      'unknown field "colour"; allowed fields are enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes',
+      'unknown field "colour"; allowed fields are enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes, remindEveryMinutes, remindTimes',
     ],
     [
       'a bad priority',

@@ -48,7 +48,16 @@ describe('toasts on the session D-Bus', () => {
     assert.equal(call.icon, 'dialog-password');
     assert.equal(call.summary, 'Approve rm -rf build/?');
     assert.equal(call.body, 'Claude wants to run &lt;rm&gt; &amp; clean\nclaude · notify');
-    assert.deepEqual(call.actions, ['resolve', 'Resolve', 'dismiss', 'Dismiss']);
+    assert.deepEqual(call.actions, [
+      'default',
+      'Open Notify',
+      'resolve',
+      'Resolve',
+      'dismiss',
+      'Dismiss',
+      'snooze',
+      'Snooze 15 min',
+    ]);
     assert.deepEqual(call.hints, {
       urgency: 2,
       category: 'x-notify.permission_required',

@@ -64,6 +64,7 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
     assert.deepEqual(labels(await desktop.watcher.layout(desktop.item)), [
       'Nothing needs your attention',
       '---',
+      'Open Notify',
       'Pause notifications',
       'Do not disturb',
       'Quit Notify',

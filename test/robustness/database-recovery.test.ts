@@ -19,6 +19,7 @@ const TABLES = [
   'outbox',
   'choices',
   'outbox_intake',
+  'web_sessions',
 ];
 const NOTIFICATIONS = 1500;
 const SENT = 400;
@@ -44,6 +45,8 @@ async function populate(home: TempHome): Promise<void> {
     const providerId = ((await provider.json()) as { id: string }).id;
     const route = await broker.request('POST', '/v1/routes', { providerId, minimumPriority: 'low' });
     assert.equal(route.status, 201);
+    const link = (await (await broker.request('POST', '/v1/web/login-codes')).json()) as { url: string };
+    assert.equal((await fetch(link.url, { redirect: 'manual' })).status, 303, 'a web page session');
   } finally {
     await broker.stop();
   }

@@ -72,6 +72,24 @@ describe(
       const home = homeOnDisk(mountPoint);
       let broker = await startBroker({ home });
       try {
+        // A route to a provider that is never reached: a create writes its outbox intake row in the
+        // notification's transaction, so a refused create must leave no outbox item, and a 201 must have one.
+        const provider = await broker.request('POST', '/v1/providers', {
+          kind: 'webhook',
+          name: 'unreachable',
+          settings: {
+            url: 'http://127.0.0.1:9/hook',
+            signingSecret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+          },
+        });
+        assert.equal(provider.status, 201);
+        const providerId = ((await provider.json()) as { id: string }).id;
+        const route = await broker.request('POST', '/v1/routes', { providerId, minimumPriority: 'low' });
+        assert.equal(route.status, 201);
+        const routeId = ((await route.json()) as { id: string }).id;
+        assert.equal((await broker.request('POST', `/v1/providers/${providerId}/enable`)).status, 200);
+        assert.equal((await broker.request('POST', `/v1/routes/${routeId}/enable`)).status, 200);
+
         const acked: string[] = [];
         const seed = await broker.request('POST', '/v1/notifications', body(-1));
         assert.equal(seed.status, 201);
@@ -81,6 +99,10 @@ describe(
         const filler = fillDisk(mountPoint);
         // Creates in bursts, so the broker commits several in one transaction: a storage failure of one
         // must undo the whole batch and refuse each of its creates, never answer 201 for one it lost.
+        // Here that failure comes at COMMIT. One write failing alone, at its own statement, would need
+        // more than 64 KiB of pages it changes (SQLite's statement journal then spills to a temporary
+        // file, on this disk too when TMPDIR is on it); a single notification write stays below that even
+        // with every field at its limit, so that path is guarded by write-queue.test.ts instead.
         const refused: Response[] = [];
         for (let round = 0; round < 500 && refused.length === 0; round++) {
           const burst = await Promise.all(
@@ -139,6 +161,18 @@ describe(
           stored.map((notification) => notification.id).sort(),
           [...acked].sort(),
           'exactly the creates answered 201 are stored: none refused with 507 is',
+        );
+        const items = (await (await broker.request('GET', '/v1/outbox?limit=500')).json()) as {
+          notificationId: string;
+          operation: string;
+        }[];
+        assert.deepEqual(
+          items
+            .filter((item) => item.operation === 'send')
+            .map((item) => item.notificationId)
+            .sort(),
+          [...acked].sort(),
+          'each create answered 201 has its send in the outbox, and none refused with 507 has one',
         );
         const log = readdirSync(home.logDir)
           .map((name) => readFileSync(join(home.logDir, name), 'utf8'))

@@ -91,8 +91,6 @@ export interface StartOptions {
   script?: string;
   /** Extra environment variables. */
   env?: NodeJS.ProcessEnv;
-  /** Opens an IPC channel to the broker process (a test entry point that takes commands, e.g. its clock). */
-  ipc?: boolean;
 }
 
 /** Starts the real notifyd on a free loopback port and waits until it listens. */
@@ -103,7 +101,7 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerPro
   writeConfig(home, { ...existing, rateLimitPerSecond: 100000, ...options.config, port });
   const child = spawn(process.execPath, [options.script ?? NOTIFYD], {
     env: { ...home.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? ['ipc' as const] : [])],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,13 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { createTempHome, startBroker, type BrokerProcess } from './broker-process.js';
+import {
+  createTempHome,
+  startBroker,
+  type BrokerProcess,
+  type StartOptions,
+  type TempHome,
+} from './broker-process.js';
 import { waitForLog } from './broker-log.js';
 import {
   startNotificationServer,
@@ -23,11 +31,30 @@ export async function startDesktop(
 ): Promise<DesktopSetup> {
   const bus = await startPrivateBus();
   const notifications = await startNotificationServer(bus.address, server);
-  const home = createTempHome();
-  home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+  const home = desktopHome(bus.address);
   const broker = await startBroker({ home, config });
   await waitForLog(home, 'toasts are on');
   return { bus, server: notifications, broker };
+}
+
+/**
+ * A temp HOME on this bus whose $BROWSER writes the URL it is given to `openedFile(home)`: every
+ * desktop broker can open the web page (the tray's "Open Notify", a click on a toast), whether or not
+ * this machine has xdg-open.
+ */
+function desktopHome(busAddress: string): TempHome {
+  const home = createTempHome();
+  home.env['DBUS_SESSION_BUS_ADDRESS'] = busAddress;
+  const browser = join(home.home, 'browser');
+  writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> "${openedFile(home)}"\n`);
+  chmodSync(browser, 0o755);
+  home.env['BROWSER'] = browser;
+  return home;
+}
+
+/** Where the desktop's $BROWSER writes each URL it was asked to open, one a line. */
+export function openedFile(home: TempHome): string {
+  return join(home.home, 'opened-urls');
 }
 
 export async function stopDesktop(setup: DesktopSetup): Promise<void> {
@@ -51,17 +78,22 @@ export interface DunstDesktop {
   broker: BrokerProcess;
 }
 
-/** One broker for the enclosing suite whose toasts go to a real dunst (under Xvfb) on a private bus. */
-export function useDunstDesktop(options: DunstOptions = {}): DunstDesktop {
+/**
+ * One broker for the enclosing suite whose toasts go to a real dunst (under Xvfb) on a private bus;
+ * `broker` starts another entry point or adds environment variables (a driven clock, stand-in players).
+ */
+export function useDunstDesktop(
+  options: DunstOptions = {},
+  broker: Pick<StartOptions, 'script' | 'env' | 'config'> = {},
+): DunstDesktop {
   const setup = {} as DunstDesktop;
   before(async () => {
     const bus = await startPrivateBus();
     const dunst = await startDunst(bus.address, options);
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    const broker = await startBroker({ home });
+    const home = desktopHome(bus.address);
+    const started = await startBroker({ home, ...broker });
     await waitForLog(home, 'toasts are on: notification server dunst');
-    Object.assign(setup, { bus, dunst, broker });
+    Object.assign(setup, { bus, dunst, broker: started });
   });
   after(async () => {
     await setup.broker.stop();
@@ -85,8 +117,7 @@ export function useTrayDesktop(): TrayDesktop {
     const bus = await startPrivateBus();
     const server = await startNotificationServer(bus.address);
     const watcher = await startWatcher(bus.address);
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    const home = desktopHome(bus.address);
     const broker = await startBroker({ home });
     await waitForLog(home, 'tray icon registered as');
     Object.assign(setup, { bus, server, watcher, broker, item: watcher.registered[0]! });

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,4 +101,30 @@ export function litShare(xwd: Buffer): number {
   let lit = 0;
   for (const byte of pixels) if (byte !== 0) lit++;
   return lit / Math.max(1, pixels.length);
+}
+
+/** A program dunst runs in place of dmenu for its context menu (`dunstctl context`). */
+export interface DmenuStandIn {
+  /** The program, for DunstOptions.dmenu. */
+  path: string;
+  /** The next menu picks the first entry that contains `text`. */
+  choose(text: string): void;
+  /** The menu dunst offered last. */
+  menu(): string;
+  cleanup(): void;
+}
+
+export function createDmenuStandIn(): DmenuStandIn {
+  const dir = mkdtempSync(join(tmpdir(), 'notify-dmenu-'));
+  const choice = join(dir, 'choice');
+  const menu = join(dir, 'menu');
+  const path = join(dir, 'dmenu');
+  writeFileSync(path, `#!/bin/sh\ntee "${menu}" | grep -F -m1 -- "$(cat "${choice}")"\n`);
+  chmodSync(path, 0o755);
+  return {
+    path,
+    choose: (text) => writeFileSync(choice, text),
+    menu: () => readFileSync(menu, 'utf8'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

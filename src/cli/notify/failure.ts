@@ -13,3 +13,11 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** A failure already reported on stderr (by the relay commands' own bundle): only its exit code is left. */
+export class ReportedFailure extends Error {
+  override name = 'ReportedFailure';
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}

@@ -19,7 +19,7 @@ Commands:
   health          check that the broker is running
   token           print the broker's access token (from config.json)
   install-skill   teach Claude Code or Codex to use Notify
-  relay           pair with an off-device relay (not available yet)
+  relay           pair with a relay: your notifications on your phone
   help [topic]    send, list, get, resolve, dismiss, relay, install-skill
 
 ${CONNECTION}
@@ -121,19 +121,34 @@ const DISMISS = idTopic(
   'For a notification that was seen and needs nothing more; its toast closes.\nA broker without the dismiss endpoint gets PATCH status dismissed instead.\nPrints the updated notification as JSON.',
 );
 
-const RELAY = `notify relay: deliver notifications to an off-device relay.
+const RELAY = `notify relay: pair this machine with a relay, which shows your notifications
+on your phone and sends your answers back (docs/relay-protocol.md).
 
-Not available yet: relay pairing arrives in a later release of Notify.
-
-It will offer:
+Usage:
   notify relay pair --url <url> [--name <name>] [--sender-name <name>]
                     [--allow-private] [--json]
-      pair this machine with a relay: approve it with a short code
   notify relay status [--json]
-      check the credential of every paired relay and show its state
 
-Example (later):
-  notify relay pair --url https://relay.example.com`;
+pair: shows a code and a page of the relay; approve there (Ctrl+C cancels).
+Then the profile and its credential are saved in the broker, never printed.
+  --url <url>           the relay: https, or http on localhost only
+  --allow-private       allow a relay on this machine or a private network
+                        (needed for http://localhost too)
+  --name <name>         profile name; default the relay's name (max 100)
+  --sender-name <name>  how the relay lists this machine; default hostname
+  --json                one JSON object per state on stdout
+A profile with the same URL is updated; a new one starts disabled:
+  notifyctl providers enable <id>, then notifyctl routes add --provider <id>
+
+status: checks each profile's credential with its relay; exit 1 when one
+is not connected. --json: one JSON object per profile.
+
+${CONNECTION}
+
+Examples:
+  notify relay pair --url https://relay.example.com
+  notify relay pair --url http://localhost:8080 --allow-private --name test
+  notify relay status`;
 
 const INSTALL_SKILL = `notify install-skill: teach an agent tool to ask for attention.
 

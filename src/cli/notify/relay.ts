@@ -1,8 +1,8 @@
-import { CliError } from './failure.js';
+import { ReportedFailure } from './failure.js';
 
-/** Relay pairing (spec "relay pair", "relay status") is a later release; the word is reserved now. */
-export async function run(): Promise<void> {
-  throw new CliError(
-    "notify relay is not available yet in this version of Notify. Run 'notify help relay' to see what it will do.",
-  );
+/** `notify relay`: its code loads only when it is the command (src/cli/notify/relay/relay-command.ts). */
+export async function run(argv: string[]): Promise<void> {
+  const { runRelay } = await import('./relay/relay-command.js');
+  const code = await runRelay(argv);
+  if (code !== 0) throw new ReportedFailure(code);
 }

@@ -4,7 +4,7 @@ import {
   ForeignListenerError,
   HttpError,
 } from '../../client/errors.js';
-import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED } from './failure.js';
+import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED, ReportedFailure } from './failure.js';
 import { foreignListenerMessage } from './foreign-listener-message.js';
 import { FailureWithHints } from './hints.js';
 import { printError } from './output.js';
@@ -24,6 +24,7 @@ export function reportFailure(error: unknown, command: string): number {
     error.hints.forEach(printError);
     return code;
   }
+  if (error instanceof ReportedFailure) return error.exitCode;
   if (error instanceof ForeignListenerError) {
     printError(foreignListenerMessage(error));
     return EXIT_FAILURE;

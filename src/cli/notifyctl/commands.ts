@@ -7,12 +7,15 @@ import { doctorCommand } from './doctor.js';
 import { hookCommand } from './hook-command.js';
 import { hooksCommand } from './hooks/hooks-command.js';
 import { mcpCommand } from './mcp.js';
+import { openCommand } from './open.js';
 import { outboxCommand } from './outbox-command.js';
 import { pendingCommand } from './pending.js';
 import { providersCommand } from './providers-command.js';
 import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
+import { sessionsCommand } from './sessions-command.js';
 import { settingsCommand } from './settings.js';
+import { snoozeCommand } from './snooze.js';
 import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
 import { typesCommand } from './types.js';
@@ -37,6 +40,9 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   waitCommand,
   pendingCommand,
   answerCommand,
+  openCommand,
+  sessionsCommand,
+  snoozeCommand,
   mcpCommand,
   serviceCommand,
   doctorCommand,

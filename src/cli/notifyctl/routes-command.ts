@@ -16,8 +16,8 @@ const NOTES = [
   'Options of add and set: --provider ID, --name NAME, --min-priority low|normal|high|critical,',
   '--type TYPE, --project NAME, --agent NAME (an empty value clears a filter), --title-only (only the',
   'title leaves the machine), --with-message, --delay DURATION (90s, 5m, 1h; at most 24h): a send waits',
-  'that long and is cancelled, unsent, if the notification is handled meanwhile (0: at once). New routes',
-  'start disabled.',
+  'that long and is cancelled, unsent, if the notification is handled meanwhile (0: at once),',
+  '--quiet-hours send|wait (whether it sends during quiet hours; default wait). New routes start disabled.',
 ];
 
 /** Each route option: its flag, and the field of the API body it sets. */
@@ -35,6 +35,7 @@ const ROUTE_FLAGS: FlagTable = {
   '--title-only': { kind: 'switch', name: 'title-only' },
   '--with-message': { kind: 'switch', name: 'with-message' },
   '--delay': { kind: 'value', name: 'delay' },
+  '--quiet-hours': { kind: 'value', name: 'quiet-hours' },
 };
 
 interface Route {
@@ -48,6 +49,7 @@ interface Route {
   agent: string | null;
   includeMessage: boolean;
   delaySeconds: number;
+  sendDuringQuietHours?: boolean;
 }
 
 const describe = (r: Route) => {
@@ -57,6 +59,7 @@ const describe = (r: Route) => {
   if (r.agent) filters.push(`agent=${r.agent}`);
   if (!r.includeMessage) filters.push('title only');
   if (r.delaySeconds > 0) filters.push(`waits ${delayText(r.delaySeconds)}`);
+  if (r.sendDuringQuietHours) filters.push('sends during quiet hours');
   return `${r.id} ${r.name} -> ${r.providerId} ${r.enabled ? 'enabled' : 'disabled'} (${filters.join(', ')})`;
 };
 
@@ -74,6 +77,11 @@ function fieldsFrom(parsed: ParsedArgs): Record<string, unknown> {
   if (parsed.options.has('with-message')) fields['includeMessage'] = true;
   const delay = optionText(parsed, 'delay');
   if (delay !== undefined) fields['delaySeconds'] = parseDelay(delay);
+  const quiet = optionText(parsed, 'quiet-hours');
+  if (quiet !== undefined) {
+    if (quiet !== 'send' && quiet !== 'wait') throw new CliError('--quiet-hours must be send or wait.');
+    fields['sendDuringQuietHours'] = quiet === 'send';
+  }
   return fields;
 }
 

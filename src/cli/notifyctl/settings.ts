@@ -12,7 +12,22 @@ const FLAGS = [
   'playCriticalSoundsDuringDoNotDisturb',
 ] as const;
 type Flag = (typeof FLAGS)[number];
-const SETTING_NAMES = [...FLAGS, 'maxVisibleToasts', ...PRIORITIES.map((p) => `soundsByPriority.${p}`)];
+const SETTING_NAMES = [
+  ...FLAGS,
+  'maxVisibleToasts',
+  ...PRIORITIES.map((p) => `soundsByPriority.${p}`),
+  'quietHours',
+];
+
+/** `22:00-07:00 (mon tue wed thu fri), 12:00-13:00; critical still alerts` or `off`. */
+function formatQuietHours(quiet: PresentationSettings['quietHours']): string {
+  if (!quiet) return 'off';
+  const windows = quiet.windows.map(
+    ({ from, to, days }) => `${from}-${to}${days && days.length < 7 ? ` (${days.join(' ')})` : ''}`,
+  );
+  const zone = quiet.timeZone ? ` in ${quiet.timeZone}` : '';
+  return `${windows.join(', ')}${zone}; ${quiet.minimumPriority ?? 'critical'} still alerts`;
+}
 
 /** One `name value` line per setting, names aligned. */
 export function formatSettings(settings: PresentationSettings): string[] {
@@ -20,6 +35,7 @@ export function formatSettings(settings: PresentationSettings): string[] {
     ...FLAGS.map((flag): [string, string] => [flag, String(settings[flag])]),
     ['maxVisibleToasts', String(settings.maxVisibleToasts)],
     ...PRIORITIES.map((p): [string, string] => [`soundsByPriority.${p}`, settings.soundsByPriority[p]]),
+    ['quietHours', formatQuietHours(settings.quietHours)],
   ];
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
   return rows.map(([name, value]) => `${name.padEnd(width)}${value}`);
@@ -62,11 +78,38 @@ export function parseAssignments(words: readonly string[]): SettingsPatch {
         ...patch.soundsByPriority,
         [name.slice(17) as Priority]: reset ? null : text,
       };
+    } else if (name === 'quietHours') {
+      patch.quietHours = reset || text.toLowerCase() === 'off' ? null : parseQuietHoursText(text);
     } else {
       throw new CliError(`unknown setting '${name}'; settings are ${SETTING_NAMES.join(', ')}.`);
     }
   }
   return patch;
+}
+
+/**
+ * `quietHours=` takes the JSON of the setting, or windows for every day with critical alerting:
+ * `22:00-07:00` or `22:00-07:00,12:30-13:30`. The broker checks the values.
+ */
+function parseQuietHoursText(text: string): SettingsPatch['quietHours'] {
+  if (text.startsWith('{')) {
+    try {
+      return JSON.parse(text) as SettingsPatch['quietHours'];
+    } catch {
+      throw new CliError(
+        'quietHours is not valid JSON; e.g. quietHours=\'{"windows":[{"from":"22:00","to":"07:00"}]}\'.',
+      );
+    }
+  }
+  const windows = text.split(',').map((span) => {
+    const match = /^\s*(\d\d:\d\d)-(\d\d:\d\d)\s*$/.exec(span);
+    if (!match)
+      throw new CliError(
+        'quietHours must be windows like 22:00-07:00 (several separated by commas), JSON, off, or default.',
+      );
+    return { from: match[1]!, to: match[2]! };
+  });
+  return { windows };
 }
 
 function show(settings: PresentationSettings, json: boolean): number {

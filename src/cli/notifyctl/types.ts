@@ -15,6 +15,8 @@ const SET_FLAGS: FlagTable = {
   '--sound': { kind: 'value', name: 'sound' },
   '--needs-person': { kind: 'value', name: 'needsPerson' },
   '--resolve-after': { kind: 'value', name: 'resolveAfter' },
+  '--remind-every': { kind: 'value', name: 'remindEvery' },
+  '--remind-times': { kind: 'value', name: 'remindTimes' },
   '--enabled': { kind: 'switch', name: 'enabled' },
   '--disabled': { kind: 'switch', name: 'disabled' },
 };
@@ -28,6 +30,8 @@ export function formatType(entry: TypeEntry): string {
     entry.sound !== undefined && `sound=${entry.sound}`,
     entry.needsPerson !== undefined && `needs-person=${entry.needsPerson ? 'yes' : 'no'}`,
     entry.resolveAfterMinutes !== undefined && `resolve-after=${entry.resolveAfterMinutes}m`,
+    entry.remindEveryMinutes !== undefined && `remind-every=${entry.remindEveryMinutes}m`,
+    entry.remindTimes !== undefined && `remind-times=${entry.remindTimes}`,
   ].filter(Boolean);
   return [
     entry.id.padEnd(22),
@@ -49,6 +53,42 @@ function typeId(word: string): string {
   return id;
 }
 
+const DECIMAL = /^\d+(\.\d+)?$/;
+const WHOLE = /^\d+$/;
+
+/** The number flags of `types set`: option, the field it sets, what it takes, and the message if not. */
+const NUMBER_FLAGS: [
+  option: string,
+  field: 'lifetimeSeconds' | 'resolveAfterMinutes' | 'remindEveryMinutes' | 'remindTimes',
+  pattern: RegExp,
+  message: string,
+][] = [
+  [
+    'lifetime',
+    'lifetimeSeconds',
+    DECIMAL,
+    '--lifetime must be a number of seconds, 0 for "until acted on" (or default).',
+  ],
+  [
+    'resolveAfter',
+    'resolveAfterMinutes',
+    DECIMAL,
+    '--resolve-after must be a number of minutes, 0 for "never" (or default).',
+  ],
+  [
+    'remindEvery',
+    'remindEveryMinutes',
+    DECIMAL,
+    '--remind-every must be a number of minutes, 0 for "never" (or default).',
+  ],
+  [
+    'remindTimes',
+    'remindTimes',
+    WHOLE,
+    '--remind-times must be a whole number of reminders, 0 for none (or default).',
+  ],
+];
+
 /** The flags of `types set` over the type's current definition; `default` clears a field. */
 export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs): TypeDefinitionBody {
   const next: TypeDefinitionBody = { ...current };
@@ -63,16 +103,6 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
       next.defaultPriority = normalized;
     }
   }
-  const lifetime = text('lifetime');
-  if (lifetime !== undefined) {
-    if (clear(lifetime)) delete next.lifetimeSeconds;
-    else {
-      const seconds = /^\d+(\.\d+)?$/.test(lifetime.trim()) ? Number(lifetime) : NaN;
-      if (Number.isNaN(seconds))
-        throw new CliError('--lifetime must be a number of seconds, 0 for "until acted on" (or default).');
-      next.lifetimeSeconds = seconds;
-    }
-  }
   const needs = text('needsPerson');
   if (needs !== undefined) {
     const answer = needs.trim().toLowerCase();
@@ -80,15 +110,12 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
     else if (answer === 'yes' || answer === 'no') next.needsPerson = answer === 'yes';
     else throw new CliError('--needs-person must be yes or no (or default).');
   }
-  const resolveAfter = text('resolveAfter');
-  if (resolveAfter !== undefined) {
-    if (clear(resolveAfter)) delete next.resolveAfterMinutes;
-    else {
-      const minutes = /^\d+(\.\d+)?$/.test(resolveAfter.trim()) ? Number(resolveAfter) : NaN;
-      if (Number.isNaN(minutes))
-        throw new CliError('--resolve-after must be a number of minutes, 0 for "never" (or default).');
-      next.resolveAfterMinutes = minutes;
-    }
+  for (const [option, field, pattern, message] of NUMBER_FLAGS) {
+    const value = text(option);
+    if (value === undefined) continue;
+    if (clear(value)) delete next[field];
+    else if (pattern.test(value.trim())) next[field] = Number(value);
+    else throw new CliError(message);
   }
   for (const field of ['icon', 'sound'] as const) {
     const value = text(field);
@@ -103,19 +130,23 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
   return next;
 }
 
+/** The fields of a definition the API takes back: hand-written ones (say `color`) are left out. */
+const DEFINITION_FIELDS = [
+  'enabled',
+  'defaultPriority',
+  'lifetimeSeconds',
+  'icon',
+  'sound',
+  'needsPerson',
+  'resolveAfterMinutes',
+  'remindEveryMinutes',
+  'remindTimes',
+] as const;
+
 function definitionOf(entry: TypeEntry | undefined): TypeDefinitionBody {
   if (!entry) return {};
-  const { enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes } = entry;
   return Object.fromEntries(
-    Object.entries({
-      enabled,
-      defaultPriority,
-      lifetimeSeconds,
-      icon,
-      sound,
-      needsPerson,
-      resolveAfterMinutes,
-    }).filter(([, v]) => v !== undefined),
+    DEFINITION_FIELDS.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]),
   );
 }
 
@@ -135,7 +166,7 @@ const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'set',
     synopsis:
-      '<id> [--priority P] [--lifetime S] [--icon NAME] [--sound NAME] [--needs-person yes|no] [--resolve-after M] [--enabled|--disabled]',
+      '<id> [--priority P] [--lifetime S] [--icon NAME] [--sound NAME] [--needs-person yes|no] [--resolve-after M] [--remind-every M] [--remind-times N] [--enabled|--disabled]',
     summary: 'create a type or change the given fields of one',
     flags: SET_FLAGS,
     run: async (client, parsed) => {

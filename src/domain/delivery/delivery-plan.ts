@@ -30,6 +30,8 @@ export interface PlannedItem {
   includeMessage: boolean;
   /** A send's wait before it may start (the route's delaySeconds); absent or 0: at once. */
   delaySeconds?: number;
+  /** Not due before this time (epoch ms): a send waiting for the end of quiet hours. */
+  notBefore?: number;
 }
 
 /**

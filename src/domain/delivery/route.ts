@@ -18,6 +18,8 @@ export interface Route {
    * unsent, when the notification is handled meanwhile.
    */
   delaySeconds: number;
+  /** True: sends as usual during quiet hours; otherwise a send below their priority waits for their end. */
+  sendDuringQuietHours?: boolean;
 }
 
 /** A route waits at most a day. */

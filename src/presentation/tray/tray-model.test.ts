@@ -94,3 +94,19 @@ describe('trayState', () => {
     assert.deepEqual(dnd.command, { op: 'doNotDisturb', on: false });
   });
 });
+
+describe('trayState: Open Notify', () => {
+  const keys = (canOpenPage: boolean | undefined) =>
+    trayState([], { ...off, ...(canOpenPage !== undefined && { canOpenPage }) }).menu.map(
+      (entry) => entry.key,
+    );
+
+  it('offers the web page after the notifications only when a program can open it', () => {
+    assert.deepEqual(keys(true), ['nothing', 'separator', 'open', 'pause', 'doNotDisturb', 'quit']);
+    const open = trayState([], { ...off, canOpenPage: true }).menu.find((entry) => entry.key === 'open')!;
+    assert.equal(open.label, 'Open Notify');
+    assert.deepEqual(open.command, { op: 'open' });
+    for (const absent of [false, undefined])
+      assert.deepEqual(keys(absent), ['nothing', 'separator', 'pause', 'doNotDisturb', 'quit']);
+  });
+});

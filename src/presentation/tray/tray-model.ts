@@ -19,6 +19,7 @@ export type TrayCommand =
   | { op: 'resolve' | 'dismiss'; notificationId: string }
   | { op: 'answer'; notificationId: string; action: string }
   | { op: 'pause' | 'doNotDisturb'; on: boolean }
+  | { op: 'open' }
   | { op: 'quit' };
 
 export interface TrayState {
@@ -40,6 +41,8 @@ export interface TraySettings {
   pauseNotifications: boolean;
   doNotDisturb: boolean;
   types: TypeCatalog;
+  /** A program can open the web page (issue 21): the menu offers "Open Notify". */
+  canOpenPage?: boolean;
 }
 
 const MAX_LISTED = 20;
@@ -113,6 +116,9 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
     menu: [
       ...items,
       { key: 'separator', label: '', kind: 'separator' },
+      ...(settings.canOpenPage
+        ? [{ key: 'open', label: 'Open Notify', command: { op: 'open' } } as const]
+        : []),
       {
         key: 'pause',
         label: 'Pause notifications',

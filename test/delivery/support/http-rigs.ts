@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { gotify } from '../../../src/delivery/providers/gotify/gotify.js';
 import { ntfy } from '../../../src/delivery/providers/ntfy/ntfy.js';
+import { relay } from '../../../src/delivery/providers/relay/relay.js';
 import { webhook } from '../../../src/delivery/providers/webhook/webhook.js';
 import { secretValue } from './fixtures.js';
 import { startHttpReceiver } from './http-receiver.js';
@@ -177,6 +178,64 @@ export const gotifyRig: ProviderRig = {
         assert.equal(request.method, 'DELETE');
         assert.equal(request.url, `/message/${clear.reference ?? ''}`);
         assert.equal(request.headers['x-gotify-key'], clientToken);
+      },
+      close: () => receiver.close(),
+    };
+  },
+};
+
+export const relayRig: ProviderRig = {
+  kind: relay,
+  expected: HTTP_EXPECTED,
+  timeoutMs: 1000,
+  async start() {
+    const receiver = await startHttpReceiver();
+    const credential = secretValue('nrc_');
+    const settings = { url: receiver.url, credential };
+    return {
+      settings,
+      secrets: [credential],
+      refusedSettings: (port) => ({ ...settings, url: `http://127.0.0.1:${port}` }),
+      set: (failure) =>
+        setHttp(receiver, failure, () => ({
+          status: 201,
+          body: '{"id":"x","lifecycle":3,"status":"active"}',
+        })),
+      received: () => rawRequests(receiver),
+      assertDelivered(op, result) {
+        // docs/relay-protocol.md "Delivery": the notification under its own id, the lifecycle back.
+        assert.deepEqual(result, { outcome: 'delivered', status: 201, reference: '3' });
+        const request = last(receiver.requests);
+        assert.equal(request.method, 'PUT');
+        assert.equal(request.url, `/v1/notifications/${op.notification.id}`);
+        assert.equal(request.headers.authorization, `Bearer ${credential}`);
+        assert.equal(request.headers['idempotency-key'], op.idempotencyKey);
+        assert.deepEqual(JSON.parse(request.body), {
+          title: op.notification.title,
+          message: op.notification.message,
+          type: op.notification.type,
+          priority: op.notification.priority,
+          agent: op.notification.agent,
+          project: op.notification.project,
+          status: 'active',
+          created_at: op.notification.createdAt,
+          updated_at: op.notification.updatedAt,
+        });
+      },
+      assertUpdated(update) {
+        const request = last(receiver.requests);
+        assert.equal(request.method, 'PUT');
+        assert.equal(request.url, `/v1/notifications/${update.notification.id}`);
+        const body = JSON.parse(request.body) as Record<string, unknown>;
+        assert.equal(body.title, update.notification.title);
+        assert.equal(body.updated_at, update.notification.updatedAt);
+      },
+      assertCleared(clear) {
+        const request = last(receiver.requests);
+        assert.equal(request.method, 'POST');
+        assert.equal(request.url, `/v1/notifications/${clear.notification.id}/status`);
+        assert.equal(request.headers.authorization, `Bearer ${credential}`);
+        assert.deepEqual(JSON.parse(request.body), { status: 'resolved' });
       },
       close: () => receiver.close(),
     };

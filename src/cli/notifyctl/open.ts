@@ -1,0 +1,69 @@
+import { openInBrowser } from '../../presentation/open-in-browser.js';
+import { CONNECTION_FLAGS, parseArgs } from '../notify/args.js';
+import { createClient, resolveConnection, warnWhenTokenless } from '../notify/connection.js';
+import { CliError } from '../notify/failure.js';
+import { withHints } from '../notify/hints.js';
+import { printError, printLine } from '../notify/output.js';
+import type { NotifyctlCommand } from './command.js';
+import { reportNotifyctlFailure } from './failure.js';
+
+const HELP = `Usage: notifyctl open [--print] [--port <port>] [--token <token>]
+
+Opens the Notify web page in your browser through a one-time sign-in link (valid 60 seconds, used
+once): with $BROWSER, else xdg-open (open on macOS). The token never reaches the browser.
+When no browser can be started, or with --print, the link is printed instead: open it within 60 s.`;
+
+const FLAGS = {
+  ...CONNECTION_FLAGS,
+  '--print': { kind: 'switch', name: 'print' },
+  '--help': { kind: 'switch', name: 'help' },
+  '-h': { kind: 'switch', name: 'help' },
+} as const;
+
+export const openCommand: NotifyctlCommand = {
+  name: 'open',
+  summary: 'open the web page in your browser (--print: show its one-time sign-in link)',
+  async run(args) {
+    try {
+      const parsed = parseArgs(
+        args,
+        FLAGS,
+        (flag) => `notifyctl open: unknown option '${flag}'. Run 'notifyctl open --help'.`,
+      );
+      if (parsed.options.has('help')) {
+        printLine(HELP);
+        return 0;
+      }
+      if (parsed.positionals.length > 0) {
+        throw new CliError(
+          `notifyctl open: unexpected argument '${parsed.positionals[0]}'. Run 'notifyctl open --help'.`,
+        );
+      }
+      const connection = resolveConnection(parsed);
+      warnWhenTokenless(connection);
+      return await withHints(connection, async () => {
+        const { url } = await createClient(connection).request<{ url: string }>(
+          'POST',
+          '/v1/web/login-codes',
+        );
+        if (parsed.options.has('print')) {
+          printLine(url);
+          return 0;
+        }
+        const opener = await openInBrowser(url);
+        if (opener !== undefined) {
+          printLine(`Opened the Notify web page with ${opener}.`);
+          return 0;
+        }
+        printError(
+          'No browser could be started ($BROWSER is not set or failed, and so did xdg-open or open). ' +
+            'Open this link within 60 seconds; it works once:',
+        );
+        printLine(url);
+        return 0;
+      });
+    } catch (error) {
+      return reportNotifyctlFailure(error);
+    }
+  },
+};

@@ -1,0 +1,102 @@
+import { createParser } from 'eventsource-parser';
+import { providerHttp } from '../../http-delivery.js';
+import { classifyNetworkError } from '../../classify.js';
+import type { ReasonCode } from '../../reason-codes.js';
+
+/**
+ * One connection to a relay's `GET /v1/events` (docs/relay-protocol.md): opened by notifyd, resumed
+ * with Last-Event-ID, read until it ends, fails or is stopped. Events are handed over one at a time, in
+ * order; a handler that throws ends the connection, so its event is read again after the reconnect.
+ */
+
+export interface RelayStreamEvent {
+  id?: string;
+  type?: string;
+  data: string;
+}
+
+export interface RelayStreamOptions {
+  url: string;
+  credential: string;
+  lastEventId?: string;
+  signal: AbortSignal;
+  /** The relay accepted the credential and the stream is open. */
+  onOpen(): void;
+  onEvent(event: RelayStreamEvent): Promise<void>;
+}
+
+/** How the connection ended: `refused` is an answer outside 2xx, `failed` a network failure or a handler's. */
+export type RelayStreamEnd =
+  | { kind: 'ended' }
+  | { kind: 'stopped' }
+  | { kind: 'refused'; status: number }
+  | { kind: 'failed'; reason: ReasonCode };
+
+/** The relay sends a keep-alive every 25 s: three missed ones mean the connection is gone. */
+const SILENCE_LIMIT_MS = 90_000;
+const CONNECT_TIMEOUT_MS = 15_000;
+
+export async function followRelayEvents(options: RelayStreamOptions): Promise<RelayStreamEnd> {
+  const { request, dispatcher } = await providerHttp();
+  const local = new AbortController();
+  const stop = () => local.abort();
+  options.signal.addEventListener('abort', stop, { once: true });
+  let failure: unknown;
+  try {
+    const response = await request(`${options.url.replace(/\/+$/, '')}/v1/events`, {
+      method: 'GET',
+      headers: {
+        accept: 'text/event-stream',
+        authorization: `Bearer ${options.credential}`,
+        ...(options.lastEventId !== undefined && { 'last-event-id': options.lastEventId }),
+      },
+      signal: local.signal,
+      dispatcher,
+      headersTimeout: CONNECT_TIMEOUT_MS,
+      bodyTimeout: SILENCE_LIMIT_MS,
+    });
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      await response.body.dump().catch(() => undefined);
+      return { kind: 'refused', status: response.statusCode };
+    }
+    options.onOpen();
+    let handling = Promise.resolve();
+    const parser = createParser({
+      onEvent(event) {
+        handling = handling.then(async () => {
+          if (failure !== undefined) return;
+          try {
+            await options.onEvent({
+              data: event.data,
+              ...(event.id !== undefined && { id: event.id }),
+              ...(event.event !== undefined && { type: event.event }),
+            });
+          } catch (error) {
+            failure = error;
+            local.abort();
+          }
+        });
+      },
+    });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+    } finally {
+      await handling;
+    }
+    if (failure !== undefined) return { kind: 'failed', reason: `error_${errorClass(failure)}` };
+    return options.signal.aborted ? { kind: 'stopped' } : { kind: 'ended' };
+  } catch (error) {
+    if (options.signal.aborted) return { kind: 'stopped' };
+    if (failure !== undefined) return { kind: 'failed', reason: `error_${errorClass(failure)}` };
+    const result = classifyNetworkError(error, false);
+    return { kind: 'failed', reason: result.outcome === 'retry' ? result.reason : 'network_error' };
+  } finally {
+    options.signal.removeEventListener('abort', stop);
+  }
+}
+
+function errorClass(error: unknown): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  return name.replace(/[^A-Za-z0-9]/g, '').toLowerCase() || 'unknown';
+}

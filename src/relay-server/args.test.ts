@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseRelayArgs } from './args.js';
+
+describe('parseRelayArgs', () => {
+  it('takes --data with defaults for the rest, and both --flag value and --flag=value', () => {
+    const parsed = parseRelayArgs([
+      '--data',
+      '/srv/relay',
+      '--port=0',
+      '--trust-proxy',
+      '--public-url',
+      'https://r.example.org/x',
+    ]);
+    assert.deepEqual(parsed, {
+      kind: 'run',
+      options: {
+        data: '/srv/relay',
+        port: 0,
+        host: '127.0.0.1',
+        name: undefined,
+        publicUrl: 'https://r.example.org',
+        tlsCert: undefined,
+        tlsKey: undefined,
+        trustProxy: true,
+        deliveryRate: 600,
+      },
+    });
+  });
+
+  const refused: [string[], string][] = [
+    [[], '--data FOLDER is required: the folder that holds relay.db.'],
+    [['--data', 'd', '--port', '70000'], '--port must be an integer 0-65535.'],
+    [['--data', 'd', '--tls-cert', 'c'], '--tls-cert and --tls-key go together.'],
+    [['--data', 'd', '--public-url', 'ftp://x'], '--public-url must be an absolute http or https URL.'],
+    [['--data', 'd', '--bogus'], 'Unknown option: --bogus'],
+    [['--data'], '--data needs a value.'],
+  ];
+  for (const [argv, message] of refused) {
+    it(`refuses ${argv.join(' ') || 'no arguments'}`, () =>
+      assert.deepEqual(parseRelayArgs(argv), { kind: 'error', message }));
+  }
+});

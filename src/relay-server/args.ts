@@ -1,0 +1,109 @@
+/** notify-relay's command line, free of I/O. */
+
+export const RELAY_USAGE = `notify-relay: the Notify relay server (docs/relay.md), in the foreground.
+
+Usage: notify-relay --data FOLDER [options]
+
+  --data FOLDER          where relay.db lives (created, owner-only)            (required)
+  --port N               port to listen on (0 = any free port)                 default 8787
+  --host ADDRESS         address to listen on                                  default 127.0.0.1
+  --name NAME            the relay's display name (1-100 characters)           default notify-relay on <host name>
+  --public-url URL       the origin people and senders use (behind a proxy)    default from each request
+  --tls-cert FILE        serve HTTPS with this certificate (PEM) ...
+  --tls-key FILE         ... and this private key (PEM)
+  --trust-proxy          honour X-Forwarded-For/-Proto/-Host (only behind your own reverse proxy)
+  --delivery-rate N      deliveries per minute per installation                default 600
+
+Prints its URL once listening; on the first start also a one-time link to set up the operator account.
+Stops cleanly on SIGTERM or Ctrl+C.`;
+
+export interface RelayOptions {
+  data: string;
+  port: number;
+  host: string;
+  name: string | undefined;
+  publicUrl: string | undefined;
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
+  trustProxy: boolean;
+  deliveryRate: number;
+}
+
+export type Parsed =
+  | { kind: 'run'; options: RelayOptions }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'error'; message: string };
+
+const VALUED = [
+  '--data',
+  '--port',
+  '--host',
+  '--name',
+  '--public-url',
+  '--tls-cert',
+  '--tls-key',
+  '--delivery-rate',
+];
+
+export function parseRelayArgs(argv: string[]): Parsed {
+  if (argv.includes('--help') || argv.includes('-h')) return { kind: 'help' };
+  if (argv.includes('--version')) return { kind: 'version' };
+  const values = new Map<string, string>();
+  let trustProxy = false;
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    if (flag === '--trust-proxy') {
+      trustProxy = true;
+      continue;
+    }
+    if (!VALUED.includes(flag)) return { kind: 'error', message: `Unknown option: ${arg}` };
+    const value = inline ?? argv[++index];
+    if (value === undefined || value === '') return { kind: 'error', message: `${flag} needs a value.` };
+    values.set(flag, value);
+  }
+  const data = values.get('--data');
+  if (!data) return { kind: 'error', message: '--data FOLDER is required: the folder that holds relay.db.' };
+  const port = Number(values.get('--port') ?? '8787');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return { kind: 'error', message: '--port must be an integer 0-65535.' };
+  const deliveryRate = Number(values.get('--delivery-rate') ?? '600');
+  if (!Number.isInteger(deliveryRate) || deliveryRate < 1)
+    return { kind: 'error', message: '--delivery-rate must be a positive integer.' };
+  const name = values.get('--name');
+  if (name !== undefined && (name.trim().length < 1 || name.length > 100))
+    return { kind: 'error', message: '--name must be 1-100 characters.' };
+  const tlsCert = values.get('--tls-cert');
+  const tlsKey = values.get('--tls-key');
+  if ((tlsCert === undefined) !== (tlsKey === undefined))
+    return { kind: 'error', message: '--tls-cert and --tls-key go together.' };
+  const publicUrl = values.get('--public-url');
+  if (publicUrl !== undefined) {
+    let origin: string;
+    try {
+      origin = new URL(publicUrl).origin;
+    } catch {
+      return { kind: 'error', message: '--public-url must be an absolute http or https URL.' };
+    }
+    if (!/^https?:\/\//.test(origin))
+      return { kind: 'error', message: '--public-url must be an absolute http or https URL.' };
+    values.set('--public-url', origin);
+  }
+  return {
+    kind: 'run',
+    options: {
+      data,
+      port,
+      host: values.get('--host') ?? '127.0.0.1',
+      name: name?.trim(),
+      publicUrl: values.get('--public-url'),
+      tlsCert,
+      tlsKey,
+      trustProxy,
+      deliveryRate,
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { answerRefusal, checkDelivered, putEffect, type Delivered, type Stored } from './delivery.js';
+
+const BODY = {
+  title: 'Run this?',
+  message: 'npm publish',
+  status: 'active',
+  actions: [{ id: 'allow', label: 'Allow' }],
+  created_at: '2026-11-25T17:42:00Z',
+  updated_at: '2026-11-25T17:42:00Z',
+};
+
+function stored(overrides: Partial<Stored> = {}): Stored {
+  const checked = checkDelivered(BODY);
+  assert.ok(checked.ok);
+  return {
+    ...checked.value,
+    inboxId: 1,
+    installationId: 'i_1',
+    notificationId: 'n1',
+    lifecycle: 1,
+    answerAction: null,
+    answeredAt: null,
+    ...overrides,
+  };
+}
+
+describe('checkDelivered', () => {
+  it('fills the defaults and normalizes the times', () => {
+    const checked = checkDelivered(BODY);
+    assert.ok(checked.ok);
+    assert.equal(checked.value.type, 'info');
+    assert.equal(checked.value.priority, 'normal');
+    assert.equal(checked.value.agent, 'unknown');
+    assert.equal(checked.value.project, null);
+    assert.equal(checked.value.createdAt, '2026-11-25T17:42:00.000Z');
+  });
+
+  const refused: [string, Record<string, unknown>, RegExp][] = [
+    ['an empty title', { title: '' }, /^title/],
+    ['a type against the grammar', { type: 'Build Done' }, /^type/],
+    [
+      'duplicate action ids',
+      {
+        actions: [
+          { id: 'a', label: 'A' },
+          { id: 'a', label: 'B' },
+        ],
+      },
+      /^actions/,
+    ],
+    ['a blank action label', { actions: [{ id: 'a', label: '  ' }] }, /^actions/],
+    ['an updated_at that is no time', { updated_at: 'soon' }, /^updated_at/],
+  ];
+  for (const [what, change, message] of refused) {
+    it(`refuses ${what}`, () => {
+      const checked = checkDelivered({ ...BODY, ...change });
+      assert.equal(checked.ok, false);
+      assert.match((checked as { message: string }).message, message);
+    });
+  }
+});
+
+describe('putEffect', () => {
+  const incoming = (overrides: Partial<Delivered> = {}): Delivered => ({ ...stored(), ...overrides });
+  it('insert, update in place, new lifecycle on reopening, stale for an older state', () => {
+    assert.equal(putEffect(undefined, incoming()), 'insert');
+    assert.equal(putEffect(stored(), incoming({ title: 'x' })), 'update');
+    assert.equal(putEffect(stored(), incoming({ status: 'resolved' })), 'update');
+    assert.equal(putEffect(stored({ status: 'dismissed' }), incoming()), 'new_lifecycle');
+    assert.equal(putEffect(stored({ status: 'resolved' }), incoming({ status: 'resolved' })), 'update');
+    assert.equal(putEffect(stored(), incoming({ updatedAt: '2026-11-25T17:00:00.000Z' })), 'stale');
+  });
+});
+
+describe('answerRefusal', () => {
+  it('accepts one offered action, once, while active, for this lifecycle', () => {
+    assert.equal(answerRefusal(stored(), 'allow', 1), undefined);
+    assert.equal(answerRefusal(stored(), 'deny', 1), 'unknown_action');
+    assert.equal(answerRefusal(stored(), 'allow', 2), 'other_lifecycle');
+    assert.equal(answerRefusal(stored({ status: 'dismissed' }), 'allow', 1), 'not_active');
+    assert.equal(
+      answerRefusal(stored({ status: 'resolved', answerAction: 'allow' }), 'allow', 1),
+      'answered',
+    );
+  });
+});

@@ -1,0 +1,22 @@
+import type { Hub } from '../hub.js';
+import type { RateLimiter } from '../rate-limiter.js';
+import type { Relay } from '../relay.js';
+
+/** What the routes share: the relay, its live hub, its rate limits and how it names its own origin. */
+export interface RouteContext {
+  relay: Relay;
+  hub: Hub;
+  publicUrl: string | undefined;
+  limits: {
+    pairing: RateLimiter;
+    poll: RateLimiter;
+    delivery: RateLimiter;
+    signInAddress: RateLimiter;
+    signInName: RateLimiter;
+    codeAttempts: RateLimiter;
+  };
+  /** The hash of the one-time setup token while no account exists. */
+  setupTokenHash: string | undefined;
+  keepAliveMs: number;
+  streams: Set<() => void>;
+}

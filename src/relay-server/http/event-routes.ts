@@ -1,0 +1,57 @@
+/** The two live streams: a sender's answers and status events, and a person's inbox changes. */
+import type { FastifyInstance } from 'fastify';
+import type { StoredEvent } from '../store.js';
+import { authenticated } from './api-routes.js';
+import type { RouteContext } from './context.js';
+import { sendError } from './errors.js';
+import { openEventStream } from './event-stream.js';
+import { signedInUser } from './session.js';
+
+function lastEventId(header: unknown): number {
+  return typeof header === 'string' && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : 0;
+}
+
+export function registerEventRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { relay, hub } = context;
+
+  app.get('/v1/events', async (request, reply) => {
+    const installation = authenticated(context, request, reply);
+    if (!installation) return reply;
+    const stream = openEventStream(context, request, reply);
+    let sentUpTo = lastEventId(request.headers['last-event-id']);
+    const send = (event: StoredEvent): void => {
+      if (event.id <= sentUpTo) return;
+      sentUpTo = event.id;
+      stream.send({ id: event.id, type: event.type, data: event.data });
+    };
+    // Live events that arrive during the replay wait their turn, so none is lost or sent twice.
+    const waiting: StoredEvent[] = [];
+    let replaying = true;
+    stream.onEnd(hub.onEvent(installation.id, (event) => (replaying ? waiting.push(event) : send(event))));
+    stream.onEnd(hub.onRevoked(installation.id, () => stream.end()));
+    for (;;) {
+      const batch = relay.eventsAfter(installation.id, sentUpTo);
+      batch.forEach(send);
+      if (batch.length < 1000) break;
+    }
+    replaying = false;
+    waiting.forEach(send);
+    return reply;
+  });
+
+  app.get('/v1/inbox/stream', async (request, reply) => {
+    const user = signedInUser(context, request);
+    if (!user) return sendError(reply, 'invalid_auth', 'Sign in first.');
+    const stream = openEventStream(context, request, reply);
+    stream.onEnd(
+      hub.onInbox(user.id, (change) => {
+        // Signed out (in another tab) or expired: the stream stops before it shows anything more.
+        if (!signedInUser(context, request)) return stream.end();
+        if (change.kind === 'changed') stream.send({ type: 'changed', data: JSON.stringify(change.item) });
+        else
+          stream.send({ type: 'removed', data: JSON.stringify({ installation_id: change.installationId }) });
+      }),
+    );
+    return reply;
+  });
+}

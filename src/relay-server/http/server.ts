@@ -1,0 +1,127 @@
+/** The relay's HTTP server: limits, parsers, security headers and one error shape around every route. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { RouteContext } from './context.js';
+import { registerApiRoutes } from './api-routes.js';
+import { ASSETS } from './assets.js';
+import { sendError } from './errors.js';
+import { registerEventRoutes } from './event-routes.js';
+import { registerInboxRoutes } from './inbox-routes.js';
+import { registerPageRoutes } from './page-routes.js';
+import { securityHeaders } from './security.js';
+
+export const MAX_BODY_BYTES = 65_536;
+const MAX_FORM_BYTES = 8_192;
+
+/** Paths with a route: any other method on them is 405, not 404. */
+const API_PATHS = [
+  '/.well-known/notify-relay',
+  '/v1/pairings',
+  '/v1/pairings/:id/poll',
+  '/v1/installation',
+  '/v1/notifications/:id',
+  '/v1/notifications/:id/status',
+  '/v1/events',
+];
+
+export interface ServerOptions {
+  trustProxy: boolean;
+  tls?: { cert: Buffer; key: Buffer };
+}
+
+export function buildServer(context: RouteContext, options: ServerOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MAX_BODY_BYTES,
+    // Only the nearest hop (our own proxy) is believed: a client cannot pick its address by sending X-Forwarded-For.
+    trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
+    // Ids in paths are at most 100 characters; nothing legitimate comes near this.
+    routerOptions: { maxParamLength: 200 },
+    ...(options.tls && { https: { cert: options.tls.cert, key: options.tls.key } }),
+  }) as unknown as FastifyInstance;
+
+  // JSON and forms only: a text/plain body is 415, not a string handed to the routes.
+  app.removeContentTypeParser('text/plain');
+  // An empty JSON body (a poll sent with a Content-Type) is no body, not malformed JSON.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
+    (request, body, done) => {
+      // The protocol and the inbox API speak JSON only; forms are for the pages.
+      if (request.url.startsWith('/v1/')) {
+        done(Object.assign(new Error('form body on the API'), { statusCode: 415 }), undefined);
+        return;
+      }
+      const fields: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(body as string))
+        if (!(name in fields)) fields[name] = value;
+      done(null, fields);
+    },
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(securityHeaders(request));
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      return sendError(
+        reply,
+        'payload_too_large',
+        `The body is larger than the limit (${MAX_BODY_BYTES} bytes for JSON, ${MAX_FORM_BYTES} for forms).`,
+      );
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
+      return sendError(reply, 'unsupported_media_type', 'Send the body as application/json.');
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(
+        reply,
+        'invalid_request',
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+          ? 'The body is not valid JSON.'
+          : 'The request is malformed.',
+      );
+    }
+    // The error's text only: request bodies and headers (secrets) never reach the log.
+    console.error(`${new Date().toISOString()} [ERROR] ${error.code ?? 'error'}: ${error.message}`);
+    return sendError(reply, 'server_error', 'The relay failed; its log says why. Nothing was changed.');
+  });
+
+  app.setNotFoundHandler(async (_request, reply) => sendError(reply, 'not_found', 'No such route.'));
+
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.code(204).header('cache-control', 'max-age=86400').send(),
+  );
+
+  app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
+    const asset = ASSETS.get(request.params.name);
+    if (!asset) return sendError(reply, 'not_found', 'No such asset.');
+    return reply
+      .header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .type(asset.type)
+      .send(asset.text);
+  });
+
+  registerApiRoutes(app, context);
+  registerEventRoutes(app, context);
+  registerInboxRoutes(app, context);
+  registerPageRoutes(app, context);
+
+  for (const url of API_PATHS) {
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      if (app.hasRoute({ method, url })) continue;
+      app.route({
+        method,
+        url,
+        handler: async (_request, reply) =>
+          sendError(reply, 'method_not_allowed', 'This path does not take this method.'),
+      });
+    }
+  }
+  return app;
+}

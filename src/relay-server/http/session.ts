@@ -1,0 +1,14 @@
+import type { FastifyRequest } from 'fastify';
+import type { User } from '../store.js';
+import type { RouteContext } from './context.js';
+import { cookies, SESSION_COOKIE } from './security.js';
+
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const token = cookies(request).get(SESSION_COOKIE);
+  return token && /^nrs_[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
+}
+
+export function signedInUser(context: RouteContext, request: FastifyRequest): User | undefined {
+  const token = sessionToken(request);
+  return token === undefined ? undefined : context.relay.sessionUser(token);
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/** `notify-relay`: the relay server of docs/relay.md, in the foreground. */
+import '../cli/runtime/require-node-floor.js';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { VERSION } from '../version.js';
+import { parseRelayArgs, RELAY_USAGE } from './args.js';
+import { clockFromEnvironment } from './clock.js';
+import type { RouteContext } from './http/context.js';
+import { buildServer } from './http/server.js';
+import { Hub } from './hub.js';
+import { RateLimiter } from './rate-limiter.js';
+import { Relay } from './relay.js';
+import { hashSecret, newSecret } from './secrets.js';
+import { RelayStore } from './store.js';
+
+const MINUTE = 60_000;
+const PURGE_EVERY_MS = 10 * MINUTE;
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseRelayArgs(argv);
+  if (parsed.kind === 'help') {
+    console.log(RELAY_USAGE);
+    return 0;
+  }
+  if (parsed.kind === 'version') {
+    console.log(`notify-relay ${VERSION}`);
+    return 0;
+  }
+  if (parsed.kind === 'error') {
+    console.error(parsed.message);
+    console.error("Run 'notify-relay --help' for the options.");
+    return 2;
+  }
+  const options = parsed.options;
+  let tls: { cert: Buffer; key: Buffer } | undefined;
+  try {
+    if (options.tlsCert && options.tlsKey)
+      tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
+    mkdirSync(options.data, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    console.error(`notify-relay cannot start: ${(error as Error).message}`);
+    return 1;
+  }
+  // Listened for before the URL is printed: a stop sent the moment it appears is a clean stop too.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  const clock = clockFromEnvironment(process.env);
+  const store = new RelayStore(join(options.data, 'relay.db'));
+  const hub = new Hub();
+  const relay = new Relay(store, hub, clock, options.name ?? `notify-relay on ${hostname()}`);
+  const setupToken = relay.hasUsers() ? undefined : newSecret('nru_');
+  const context: RouteContext = {
+    relay,
+    hub,
+    publicUrl: options.publicUrl,
+    limits: {
+      pairing: new RateLimiter({ max: 10, windowMs: MINUTE }, clock),
+      poll: new RateLimiter({ max: 60, windowMs: MINUTE }, clock),
+      delivery: new RateLimiter({ max: options.deliveryRate, windowMs: MINUTE }, clock),
+      signInAddress: new RateLimiter({ max: 10, windowMs: 15 * MINUTE }, clock),
+      signInName: new RateLimiter({ max: 5, windowMs: 15 * MINUTE }, clock),
+      codeAttempts: new RateLimiter({ max: 10, windowMs: 15 * MINUTE }, clock),
+    },
+    setupTokenHash: setupToken && hashSecret(setupToken),
+    keepAliveMs: 25_000,
+    streams: new Set(),
+  };
+  const app = buildServer(context, { trustProxy: options.trustProxy, ...(tls && { tls }) });
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    console.error(
+      `notify-relay cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
+    );
+    store.close();
+    return 1;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url =
+    options.publicUrl ??
+    `${tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${port}`;
+  console.log(`notify-relay ${VERSION} listening on ${url}`);
+  if (setupToken) {
+    console.log(
+      `No account yet. Set up the operator account (this link works once): ${url}/setup?token=${setupToken}`,
+    );
+  }
+  relay.purge();
+  const purging = setInterval(() => relay.purge(), PURGE_EVERY_MS);
+  purging.unref();
+
+  await stopRequested;
+  clearInterval(purging);
+  for (const end of [...context.streams]) end();
+  await app.close();
+  store.close();
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,62 @@
+import type { Clock } from './clock.js';
+
+export interface Limit {
+  max: number;
+  windowMs: number;
+}
+
+export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+interface Window {
+  startedAt: number;
+  count: number;
+}
+
+/** Fixed windows per key, in memory: enough for one relay process; counters vanish with their window. */
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly limit: Limit,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts one attempt and says whether it may go ahead. */
+  take(key: string): Verdict {
+    const verdict = this.peek(key);
+    if (!verdict.allowed) return verdict;
+    this.record(key);
+    return verdict;
+  }
+
+  /** Whether an attempt would be allowed, without counting it (sign-in counts only failures). */
+  peek(key: string): Verdict {
+    const now = this.clock();
+    const window = this.windows.get(key);
+    if (!window || now - window.startedAt >= this.limit.windowMs || window.count < this.limit.max) {
+      return { allowed: true };
+    }
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + this.limit.windowMs - now) / 1000)),
+    };
+  }
+
+  record(key: string): void {
+    const now = this.clock();
+    const window = this.windows.get(key);
+    if (!window || now - window.startedAt >= this.limit.windowMs) {
+      this.sweep(now);
+      this.windows.set(key, { startedAt: now, count: 1 });
+    } else {
+      window.count++;
+    }
+  }
+
+  private sweep(now: number): void {
+    if (this.windows.size < 10_000) return;
+    for (const [key, window] of this.windows) {
+      if (now - window.startedAt >= this.limit.windowMs) this.windows.delete(key);
+    }
+  }
+}

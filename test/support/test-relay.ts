@@ -1,0 +1,313 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A real HTTP server that speaks the relay protocol (docs/relay-protocol.md) and can be told to answer
+ * the way a real relay never does on its own: slow_down at will, dropped connections, a bad well-known
+ * document, verification URLs on another origin, 401 in the middle of polling, expiry, consumption,
+ * rejection. It also keeps delivered notifications with their lifecycles and serves the event stream,
+ * so notifyd's relay provider and answers can run against it.
+ */
+
+/** One scripted answer to a poll; `drop` closes the connection without a response (a transient failure). */
+export type PollStep =
+  | 'pending'
+  | 'slow_down'
+  | 'approved'
+  | 'rejected'
+  | 'expired'
+  | 'consumed'
+  | 'drop'
+  | 'http500'
+  | 'http401'
+  | 'http429';
+
+export interface RelayNotification {
+  id: string;
+  lifecycle: number;
+  status: string;
+  body: Record<string, unknown>;
+}
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
+
+export interface TestRelayOptions {
+  name?: string;
+  /** Replaces the well-known document (an object) or answers it with this status. */
+  wellKnown?: Record<string, unknown> | number;
+  /** The origin the verification URLs are put on; the relay's own by default. */
+  verificationOrigin?: string;
+  /** Poll answers in order; the last one repeats. */
+  polls?: PollStep[];
+  expiresIn?: number;
+  interval?: number;
+  installationName?: string;
+  /** Answered to GET /v1/installation instead of the installation, e.g. another id. */
+  installationOverride?: Record<string, unknown>;
+}
+
+export interface TestRelay {
+  url: string;
+  calls: RecordedCall[];
+  /** Every credential handed out, to check none is ever printed. */
+  credentials: string[];
+  notifications: Map<string, RelayNotification>;
+  installationId: string;
+  setPolls(steps: PollStep[]): void;
+  revoke(): void;
+  /** Queues an answer event, as the inbox does when the person presses a button. */
+  answer(notificationId: string, action: string, lifecycle?: number): void;
+  /** Queues a status event, as the inbox does on resolve or dismiss. */
+  endFromPhone(notificationId: string, status: 'resolved' | 'dismissed'): void;
+  /** Open event streams right now. */
+  openStreams(): number;
+  /** Closes every open event stream, as a restart of the relay would. */
+  dropStreams(): void;
+  close(): Promise<void>;
+}
+
+interface StoredEvent {
+  id: number;
+  type: string;
+  data: string;
+}
+
+export async function startTestRelay(options: TestRelayOptions = {}): Promise<TestRelay> {
+  let polls: PollStep[] = [...(options.polls ?? ['pending', 'approved'])];
+  const calls: RecordedCall[] = [];
+  const credentials: string[] = [];
+  const notifications = new Map<string, RelayNotification>();
+  const installationId = `i_${randomBytes(6).toString('hex')}`;
+  const pairings = new Map<string, { secret: string }>();
+  let credential: string | undefined;
+  let revoked = false;
+  const events: StoredEvent[] = [];
+  let nextEventId = 40;
+  const streams = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  const idempotency = new Map<string, { status: number; body: string }>();
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = new URL(request.url ?? '/', 'http://relay').pathname;
+      const body = Buffer.concat(chunks).toString('utf8');
+      calls.push({ method: request.method ?? '', path, headers: request.headers, body, at: Date.now() });
+      route(request, response, path, body);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function send(
+    response: ServerResponse,
+    status: number,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(body === undefined ? '' : JSON.stringify(body));
+  }
+
+  function error(
+    response: ServerResponse,
+    status: number,
+    code: string,
+    headers: Record<string, string> = {},
+  ) {
+    send(response, status, { error: code, error_description: `${code} from the test relay` }, headers);
+  }
+
+  function authorized(request: IncomingMessage): boolean {
+    return credential !== undefined && !revoked && request.headers.authorization === `Bearer ${credential}`;
+  }
+
+  function queue(type: string, data: Record<string, unknown>): void {
+    nextEventId += 3;
+    const event = { id: nextEventId, type, data: JSON.stringify(data) };
+    events.push(event);
+    for (const stream of streams) writeEvent(stream, event);
+  }
+
+  function writeEvent(stream: ServerResponse, event: StoredEvent): void {
+    stream.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${event.data}\n\n`);
+  }
+
+  function route(request: IncomingMessage, response: ServerResponse, path: string, body: string): void {
+    const method = request.method;
+    if (method === 'GET' && path === '/.well-known/notify-relay') {
+      if (typeof options.wellKnown === 'number') return error(response, options.wellKnown, 'not_found');
+      return send(
+        response,
+        200,
+        options.wellKnown ?? {
+          service: 'notify-relay',
+          name: options.name ?? 'Test relay',
+          api_versions: ['v1'],
+        },
+      );
+    }
+    if (method === 'POST' && path === '/v1/pairings') {
+      const id = `p_${randomBytes(6).toString('hex')}`;
+      const secret = `nrp_${randomBytes(12).toString('hex')}`;
+      pairings.set(id, { secret });
+      // As the real relay does: its own origin as the client addressed it (the Host header).
+      const origin = options.verificationOrigin ?? `http://${request.headers.host ?? new URL(url).host}`;
+      return send(response, 201, {
+        pairing_id: id,
+        user_code: 'WDJB-MJHT',
+        verification_uri: `${origin}/pair`,
+        verification_uri_complete: `${origin}/pair?code=WDJB-MJHT`,
+        poll_secret: secret,
+        expires_in: options.expiresIn ?? 600,
+        interval: options.interval ?? 0.05,
+      });
+    }
+    const poll = /^\/v1\/pairings\/([^/]+)\/poll$/.exec(path);
+    if (method === 'POST' && poll) {
+      const pairing = pairings.get(poll[1]!);
+      if (!pairing || request.headers.authorization !== `Bearer ${pairing.secret}`)
+        return error(response, 401, 'invalid_auth');
+      const step = polls.length > 1 ? polls.shift()! : polls[0]!;
+      switch (step) {
+        case 'drop':
+          return void request.socket.destroy();
+        case 'http500':
+          return error(response, 500, 'server_error');
+        case 'http401':
+          return error(response, 401, 'invalid_auth');
+        case 'http429':
+          return error(response, 429, 'rate_limited', { 'retry-after': '0' });
+        case 'slow_down':
+          return send(response, 200, { status: 'slow_down', interval: 10 });
+        case 'approved':
+          credential = `nrc_${randomBytes(16).toString('hex')}`;
+          credentials.push(credential);
+          revoked = false;
+          return send(response, 200, {
+            status: 'approved',
+            credential,
+            installation: { id: installationId, name: options.installationName ?? 'test-laptop' },
+          });
+        default:
+          return send(response, 200, { status: step });
+      }
+    }
+    if (!authorized(request)) return error(response, 401, 'invalid_auth', { 'www-authenticate': 'Bearer' });
+    if (method === 'GET' && path === '/v1/installation') {
+      return send(
+        response,
+        200,
+        options.installationOverride ?? {
+          id: installationId,
+          name: options.installationName ?? 'test-laptop',
+          relay_name: options.name ?? 'Test relay',
+          created_at: new Date().toISOString(),
+        },
+      );
+    }
+    const item = /^\/v1\/notifications\/([^/]+)(\/status)?$/.exec(path);
+    if (item && method === 'PUT' && item[2] === undefined)
+      return put(request, response, decodeURIComponent(item[1]!), body);
+    if (item && method === 'POST' && item[2] !== undefined) {
+      const stored = notifications.get(decodeURIComponent(item[1]!));
+      if (!stored) return error(response, 404, 'not_found');
+      const status = (JSON.parse(body) as { status: string }).status;
+      if (stored.status === 'active') stored.status = status;
+      return send(response, 200, { id: stored.id, lifecycle: stored.lifecycle, status: stored.status });
+    }
+    if (method === 'GET' && path === '/v1/events') return openStream(request, response);
+    error(response, 404, 'not_found');
+  }
+
+  function put(request: IncomingMessage, response: ServerResponse, id: string, body: string): void {
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string') return error(response, 400, 'invalid_request');
+    const seen = idempotency.get(key);
+    if (seen) {
+      response.writeHead(seen.status, { 'content-type': 'application/json' });
+      return void response.end(seen.body);
+    }
+    const fields = JSON.parse(body) as Record<string, unknown>;
+    const stored = notifications.get(id);
+    let status = 200;
+    if (!stored) {
+      notifications.set(id, { id, lifecycle: 1, status: String(fields['status']), body: fields });
+      status = 201;
+    } else {
+      if (fields['status'] === 'active' && stored.status !== 'active') {
+        stored.lifecycle += 1;
+        status = 201;
+      }
+      stored.status = String(fields['status']);
+      stored.body = fields;
+    }
+    const now = notifications.get(id)!;
+    const answer = JSON.stringify({ id, lifecycle: now.lifecycle, status: now.status });
+    idempotency.set(key, { status, body: answer });
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(answer);
+  }
+
+  function openStream(request: IncomingMessage, response: ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    response.write('retry: 5000\n\n');
+    const last = Number(request.headers['last-event-id'] ?? 0);
+    for (const event of events) if (event.id > last) writeEvent(response, event);
+    streams.add(response);
+    response.on('close', () => streams.delete(response));
+  }
+
+  return {
+    url,
+    calls,
+    credentials,
+    notifications,
+    installationId,
+    setPolls: (steps) => (polls = [...steps]),
+    revoke() {
+      revoked = true;
+      for (const stream of streams) stream.destroy();
+    },
+    answer(notificationId, action, lifecycle) {
+      const stored = notifications.get(notificationId);
+      queue('answer', {
+        notification_id: notificationId,
+        lifecycle: lifecycle ?? stored?.lifecycle ?? 1,
+        action,
+        answered_at: new Date().toISOString(),
+      });
+      if (stored && lifecycle === undefined) stored.status = 'resolved';
+    },
+    endFromPhone(notificationId, status) {
+      const stored = notifications.get(notificationId);
+      if (stored) stored.status = status;
+      queue('status', {
+        notification_id: notificationId,
+        lifecycle: stored?.lifecycle ?? 1,
+        status,
+        changed_at: new Date().toISOString(),
+      });
+    },
+    openStreams: () => streams.size,
+    dropStreams() {
+      for (const stream of streams) stream.destroy();
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,2 @@
+// esbuild bundles the stylesheet main.tsx imports into its own hashed .css file.
+declare module '*.css';

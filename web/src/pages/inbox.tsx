@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { NotificationDto } from '../api-types.js';
+import { LoadError, useFeedback } from '../parts/feedback.js';
+import { useInboxApi } from '../parts/inbox-api.js';
+import { applyChange, inboxOf, RECENT_COUNT, type InboxState } from '../parts/inbox-state.js';
+import { NotificationRow } from '../parts/notification-row.js';
+import { messageOf } from '../parts/use-load.js';
+
+/**
+ * The inbox shows this many active notifications at most: a flood (a runaway script) keeps the page
+ * and the machine responsive, and History pages through the rest.
+ */
+const SHOWN_ACTIVE = 100;
+
+interface Props {
+  /** Whether titles open the notification's page and History exists (the broker's page, not the relay's). */
+  linked?: boolean;
+}
+
+/** What waits for the person, live: the event stream keeps it current without a reload. */
+export function Inbox({ linked = true }: Props) {
+  const api = useInboxApi();
+  const feedback = useFeedback();
+  const [state, setState] = useState<InboxState | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+
+  useEffect(() => {
+    let current = true;
+    const load = () =>
+      Promise.all([api.active(SHOWN_ACTIVE), api.recent(RECENT_COUNT + 10)]).then(
+        ([active, recent]) => current && setState(inboxOf(active, recent, SHOWN_ACTIVE)),
+        (failure: unknown) => current && setError(messageOf(failure)),
+      );
+    void load();
+    const stop = api.follow((name, notification) => {
+      if (name === 'reset' || notification === undefined) void load();
+      else setState((before) => before && applyChange(before, notification));
+    });
+    return () => {
+      current = false;
+      stop();
+    };
+  }, [api]);
+
+  const changed = (notification: NotificationDto) =>
+    setState((before) => before && applyChange(before, notification));
+
+  return (
+    <section aria-labelledby="inbox-heading">
+      <h1 id="inbox-heading">Inbox</h1>
+      {feedback.view}
+      <LoadError error={error} />
+      {state && (
+        <>
+          <h2>
+            Waiting{' '}
+            <span class="count">
+              {state.active.length}
+              {state.complete ? '' : '+'}
+            </span>
+          </h2>
+          {state.active.length === 0 ? (
+            <p class="empty">Nothing waits for you.</p>
+          ) : (
+            <ul class="notifications" aria-label="Active notifications" id="active">
+              {state.active.slice(0, SHOWN_ACTIVE).map((n) => (
+                <NotificationRow
+                  key={n.id}
+                  notification={n}
+                  feedback={feedback}
+                  changed={changed}
+                  linked={linked}
+                />
+              ))}
+            </ul>
+          )}
+          {(state.active.length > SHOWN_ACTIVE || !state.complete) && (
+            <p class="more">
+              More are active than shown here
+              {linked && (
+                <>
+                  : <a href="#/history">see History</a>
+                </>
+              )}
+              .
+            </p>
+          )}
+          {state.recent.length > 0 && (
+            <>
+              <h2>Recently handled</h2>
+              <ul class="notifications" aria-label="Recently handled notifications" id="recent">
+                {state.recent.map((n) => (
+                  <NotificationRow
+                    key={n.id}
+                    notification={n}
+                    feedback={feedback}
+                    changed={changed}
+                    linked={linked}
+                  />
+                ))}
+              </ul>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { useState } from 'preact/hooks';
+import type { NotificationDto } from '../api-types.js';
+import { useApi } from '../parts/api-context.js';
+import { LoadError, useFeedback } from '../parts/feedback.js';
+import { when } from '../parts/format.js';
+import { NotificationActions } from '../parts/notification-actions.js';
+import { useLoad } from '../parts/use-load.js';
+
+/** One notification: every field, its lifecycle, its deliveries and its answer. */
+export function NotificationPage({ id }: { id: string }) {
+  const api = useApi();
+  const feedback = useFeedback();
+  const loaded = useLoad(() => api.notification(id), id);
+  const deliveries = useLoad(() => api.deliveries(id), id);
+  const [changed, setChanged] = useState<NotificationDto | undefined>(undefined);
+  const n = changed?.id === id ? changed : loaded.data;
+
+  return (
+    <section aria-labelledby="notification-heading">
+      <h1 id="notification-heading">{n ? n.title : 'Notification'}</h1>
+      {feedback.view}
+      <LoadError error={loaded.error} />
+      {n && (
+        <>
+          <NotificationActions
+            notification={n}
+            feedback={feedback}
+            changed={(after) => {
+              setChanged(after);
+              deliveries.reload();
+            }}
+          />
+          {n.message && <p class="message">{n.message}</p>}
+          <h2>Lifecycle</h2>
+          <ol class="lifecycle">
+            <li>Created {when(n.createdAt)}</li>
+            {n.updatedAt !== n.createdAt && <li>Last changed {when(n.updatedAt)}</li>}
+            {n.answer && (
+              <li>
+                Answered <strong>{n.answer.action}</strong> from {n.answer.surface}{' '}
+                {when(n.answer.answeredAt)}
+              </li>
+            )}
+            {n.resolvedAt && <li>Resolved {when(n.resolvedAt)}</li>}
+            <li>
+              Now <strong>{n.status}</strong>
+            </li>
+          </ol>
+          <h2>Fields</h2>
+          <dl class="fields">
+            {fieldsOf(n).map(([name, value]) => (
+              <div key={name}>
+                <dt>{name}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      )}
+      <h2>Deliveries</h2>
+      <LoadError error={deliveries.error} />
+      {deliveries.data?.length === 0 && <p class="empty">No provider delivery for this notification.</p>}
+      {deliveries.data && deliveries.data.length > 0 && (
+        <div class="table">
+          <table>
+            <caption class="sr-only">Outbox items of this notification</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Provider</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last reason</th>
+                <th scope="col">Changed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.data.map((item) => (
+                <tr key={item.id}>
+                  <td>{item.event}</td>
+                  <td>{item.providerId}</td>
+                  <td>
+                    {item.state}
+                    {item.waitingUntil !== null && ` until ${when(item.waitingUntil)}, cancelled if handled`}
+                  </td>
+                  <td>{item.attempts}</td>
+                  <td>{item.lastReason ?? '—'}</td>
+                  <td>{when(item.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Every field of the Notification resource, in the spec's order; absent ones are skipped. */
+function fieldsOf(n: NotificationDto): [string, string][] {
+  const fields: [string, unknown][] = [
+    ['id', n.id],
+    ['key', n.key],
+    ['agent', n.agent],
+    ['agentInstance', n.agentInstance],
+    ['project', n.project],
+    ['type', n.type],
+    ['priority', n.priority],
+    ['status', n.status],
+    ['cwd', n.cwd],
+    ['pid', n.pid],
+    ['createdAt', n.createdAt],
+    ['updatedAt', n.updatedAt],
+    ['resolvedAt', n.resolvedAt],
+    ['actions', n.actions?.map((action) => `${action.label} (${action.id})`).join(', ')],
+    ['answer', n.answer && `${n.answer.action} from ${n.answer.surface} at ${n.answer.answeredAt}`],
+    ['metadata', n.metadata === null ? undefined : JSON.stringify(n.metadata, null, 2)],
+  ];
+  return fields
+    .filter((field): field is [string, string | number] => field[1] !== undefined && field[1] !== '')
+    .map(([name, value]) => [name, String(value)]);
+}
