@@ -113,6 +113,28 @@ describe('the web page in Chromium', () => {
     assert.equal(await page.locator('#active li', { hasText: 'Review the migration' }).count(), 0);
   });
 
+  it('snoozes a notification for 15 minutes from the page, and it stays in the inbox', async () => {
+    const notification = await create({
+      title: 'Waiting for input',
+      message: 'which branch?',
+      agent: 'claude',
+    });
+    await page.getByRole('button', { name: 'Snooze 15 minutes: Waiting for input' }).click();
+    const snoozed = await waitFor(async () => {
+      const now = await api<Notification & { snoozedUntil?: string }>(
+        'GET',
+        `/v1/notifications/${notification.id}`,
+      );
+      return now.snoozedUntil === undefined ? undefined : now;
+    }, 'the snooze');
+    const minutes = (Date.parse(snoozed.snoozedUntil!) - Date.now()) / 60_000;
+    assert.ok(minutes > 14 && minutes <= 15, `snoozed for ${minutes} minutes`);
+    assert.equal(snoozed.status, 'active');
+    await page.getByRole('status').getByText('Snoozed for 15 minutes: Waiting for input').waitFor();
+    const row = page.locator('#active li', { hasText: 'Waiting for input' });
+    await row.getByText('Snoozed until').waitFor();
+  });
+
   it("answers a notification's action from the keyboard", async () => {
     const notification = await create({
       title: 'Allow git push?',

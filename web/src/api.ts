@@ -136,6 +136,8 @@ export function createApi({ base, auth }: ApiOptions) {
       json<NotificationDto>('PATCH', `/v1/notifications/${id(notificationId)}`, { status }),
     dismiss: (notificationId: string) =>
       json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/dismiss`),
+    snooze: (notificationId: string, minutes: number) =>
+      json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/snooze`, { minutes }),
     answer: (notificationId: string, action: string) =>
       json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/answer`, {
         action,

@@ -9,9 +9,16 @@ interface Props {
   changed: (notification: NotificationDto) => void;
 }
 
-/** The answers a notification offers, then resolve and dismiss; nothing once it is no longer active. */
+/** Minutes the Snooze button keeps a notification quiet, as the toast's "Snooze 15 min". */
+const SNOOZE_MINUTES = 15;
+
+/**
+ * The answers a notification offers, then resolve, dismiss and (where the API can) snooze; nothing
+ * once it is no longer active.
+ */
 export function NotificationActions({ notification, feedback, changed }: Props) {
   const api = useInboxApi();
+  const { snooze } = api;
   if (notification.status !== 'active') return null;
   const { id, title } = notification;
   const act = (label: string, action: () => Promise<NotificationDto>) => () =>
@@ -47,6 +54,15 @@ export function NotificationActions({ notification, feedback, changed }: Props) 
       >
         Dismiss
       </button>
+      {snooze && (
+        <button
+          type="button"
+          aria-label={`Snooze ${SNOOZE_MINUTES} minutes: ${title}`}
+          onClick={act(`Snoozed for ${SNOOZE_MINUTES} minutes`, () => snooze(id, SNOOZE_MINUTES))}
+        >
+          Snooze {SNOOZE_MINUTES} min
+        </button>
+      )}
     </div>
   );
 }

@@ -53,6 +53,12 @@ export function NotificationRow({ notification, feedback, changed, linked = true
         )}
         <dt>Type</dt>
         <dd>{n.type}</dd>
+        {n.status === 'active' && n.snoozedUntil && (
+          <>
+            <dt>Snoozed until</dt>
+            <dd>{when(n.snoozedUntil)}</dd>
+          </>
+        )}
         <dt>Priority</dt>
         <dd class="priority">{n.priority}</dd>
         {n.status !== 'active' && (
