@@ -148,7 +148,7 @@ interface Slice {
 }
 
 /** User plus system time of the broker's main thread, from /proc; NaN elsewhere. */
-function mainThreadCpuSeconds(broker: BrokerProcess): number {
+export function mainThreadCpuSeconds(broker: BrokerProcess): number {
   const pid = broker.child.pid;
   try {
     const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
@@ -165,7 +165,7 @@ interface Backlog {
 }
 
 /** Waits until the broker has no delivery pending or in flight; how many it finished meanwhile. */
-async function awaitDrained(broker: BrokerProcess): Promise<Backlog> {
+export async function awaitDrained(broker: BrokerProcess): Promise<Backlog> {
   const counts = async () =>
     (await (await broker.request('GET', '/v1/outbox/counts')).json()) as Record<string, number>;
   const started = performance.now();

@@ -11,6 +11,7 @@ import { runStreamBench } from './stream-fanout.js';
 import { runHookAdapterBench } from './hook-adapter.js';
 import { runPresentationBench } from './presentation.js';
 import { runOutboxBench } from './outbox-throughput.js';
+import { runDelayedRoutesBench } from './delayed-routes.js';
 import { runWebPageBench } from './web-page.js';
 import { runRelayDeliveryBench } from './relay-delivery.js';
 import { runRelayIngestBench } from './relay-ingest.js';
@@ -30,6 +31,7 @@ const suites: Suite[] = [
   { name: 'hooks', run: runHookAdapterBench },
   { name: 'presentation', run: runPresentationBench },
   { name: 'outbox', run: runOutboxBench },
+  { name: 'delay', run: runDelayedRoutesBench },
   { name: 'web', run: runWebPageBench },
   { name: 'relay', run: runRelayIngestBench },
   { name: 'relay-delivery', run: runRelayDeliveryBench },

@@ -78,7 +78,6 @@ export function createOutbound(
     routes: routeStore,
     providers: providerStore,
     kinds: options.kinds,
-    clock,
     ...(options.quietHours && { quietHours: options.quietHours }),
   });
   // The delivery thread costs memory for as long as it runs: it starts once a provider is enabled.

@@ -8,14 +8,12 @@ import type { OutboxStore } from '../store/outbox-store.js';
 import type { ProviderStore } from '../store/provider-store.js';
 import type { RouteStore } from '../store/route-store.js';
 import type { NotificationChange } from './change-feed.js';
-import type { Clock } from './clock.js';
 
 export interface OutboxEnqueuerDeps {
   outbox: OutboxStore;
   routes: RouteStore;
   providers: ProviderStore;
   kinds: readonly ProviderKind[];
-  clock: Clock;
   quietHours?: () => QuietHours | undefined;
 }
 
@@ -45,17 +43,20 @@ export class OutboxEnqueuer {
 
   enqueue(change: NotificationChange): number {
     const live = this.live();
-    if (live.routes.length === 0) return 0;
+    // Without routes only a status change can matter: it cancels sends that still wait (a route
+    // disabled or deleted during its delay).
+    if (live.routes.length === 0 && change.kind !== 'status') return 0;
     const items = planDeliveries({
       change:
         change.kind === 'status' ? { kind: 'status', previous: change.previous } : { kind: change.kind },
       record: change.record,
       routes: live.routes,
       providers: live.providers,
-      sentRoutes: change.kind === 'created' ? new Set() : this.deps.outbox.sentRoutes(change.record.id),
+      sends: change.kind === 'created' ? new Map() : this.deps.outbox.sendsOf(change.record.id),
     });
     if (items.length === 0) return 0;
-    const now = this.deps.clock();
+    // At the change's own time: a route's delay counts from the moment the notification changed.
+    const now = change.record.updatedAt;
     this.deps.outbox.enqueue(change.record.id, this.holdForQuietHours(items, change.record, live, now), now);
     return items.length;
   }

@@ -1,6 +1,6 @@
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import { formatTimestamp } from '../domain/notification.js';
-import { OUTBOX_STATES, type OutboxItem, type OutboxState, type OutboxStore } from '../store/outbox-store.js';
+import { OUTBOX_STATES, type OutboxItem, type OutboxStore, type ShownState } from '../store/outbox-store.js';
 import type { Clock } from './clock.js';
 
 export interface OutboxItemView {
@@ -11,9 +11,14 @@ export interface OutboxItemView {
   operation: OutboxItem['operation'];
   event: string;
   idempotencyKey: string;
-  state: OutboxState;
+  state: ShownState;
   attempts: number;
   nextAttemptAt: string | null;
+  /**
+   * While a send waits for its route's delay: it starts no earlier, and is cancelled if the
+   * notification is resolved, dismissed or answered before it starts.
+   */
+  waitingUntil: string | null;
   lastReason: string | null;
   lastStatus: number | null;
   createdAt: string;
@@ -41,11 +46,11 @@ export class OutboxService {
     const notificationId = (Array.isArray(given) ? given.at(-1) : given)?.trim();
     if (notificationId === '') throw new InvalidRequestError('notificationId must not be empty');
     return this.outbox
-      .list(state as OutboxState | undefined, Math.min(500, Math.max(1, limit)), notificationId)
+      .list(state as ShownState | undefined, Math.min(500, Math.max(1, limit)), notificationId)
       .map(view);
   }
 
-  counts(): Record<OutboxState, number> {
+  counts(): Record<ShownState, number> {
     return this.outbox.counts();
   }
 
@@ -74,9 +79,11 @@ function view(item: OutboxItem): OutboxItemView {
     operation: item.operation,
     event: item.event,
     idempotencyKey: item.idempotencyKey,
-    state: item.state,
+    state: item.state === 'pending' && item.waitUntil !== undefined ? 'waiting' : item.state,
     attempts: item.attempts,
     nextAttemptAt: item.state === 'pending' ? formatTimestamp(item.nextAttemptAt) : null,
+    waitingUntil:
+      item.state === 'pending' && item.waitUntil !== undefined ? formatTimestamp(item.waitUntil) : null,
     lastReason: item.lastReason ?? null,
     lastStatus: item.lastStatus ?? null,
     createdAt: formatTimestamp(item.createdAt),

@@ -1,4 +1,4 @@
-import { normalizeTypeFilter } from '../domain/delivery/route.js';
+import { MAX_DELAY_SECONDS, normalizeTypeFilter } from '../domain/delivery/route.js';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import { formatTimestamp } from '../domain/notification.js';
 import { isTypeIdentifier } from '../domain/notification-type.js';
@@ -26,6 +26,7 @@ export interface RouteView {
   project: string | null;
   agent: string | null;
   includeMessage: boolean;
+  delaySeconds: number;
   sendDuringQuietHours: boolean;
   createdAt: string;
   updatedAt: string;
@@ -40,6 +41,7 @@ const FIELDS = [
   'project',
   'agent',
   'includeMessage',
+  'delaySeconds',
   'sendDuringQuietHours',
 ];
 
@@ -66,6 +68,7 @@ export class RouteService {
       enabled: false,
       minimumPriority: 'normal',
       includeMessage: true,
+      delaySeconds: 0,
       createdAt: now,
       updatedAt: now,
     };
@@ -130,6 +133,14 @@ export class RouteService {
         route.typeId = typeId === undefined ? undefined : normalizeTypeFilter(typeId);
       } else if (field === 'project') route.project = text(value, field, 200);
       else if (field === 'agent') route.agent = text(value, field, 100);
+      else if (field === 'delaySeconds') {
+        if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_DELAY_SECONDS) {
+          throw new InvalidRequestError(
+            `delaySeconds must be a whole number of seconds from 0 (send at once) to ${MAX_DELAY_SECONDS} (a day)`,
+          );
+        }
+        route.delaySeconds = value as number;
+      }
     }
     return route;
   }
@@ -155,6 +166,7 @@ function view(route: RouteRecord): RouteView {
     project: route.project ?? null,
     agent: route.agent ?? null,
     includeMessage: route.includeMessage,
+    delaySeconds: route.delaySeconds,
     sendDuringQuietHours: route.sendDuringQuietHours ?? false,
     createdAt: formatTimestamp(route.createdAt),
     updatedAt: formatTimestamp(route.updatedAt),

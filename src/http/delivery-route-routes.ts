@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteService } from '../broker/route-service.js';
+import { MAX_DELAY_SECONDS } from '../domain/delivery/route.js';
 import { PRIORITIES } from '../domain/priority.js';
 import {
   arrayOf,
@@ -23,6 +24,13 @@ const FILTERS: Record<string, JsonSchema> = {
   project: nullable(str({ maxLength: 200 })),
   agent: nullable(str({ maxLength: 100 })),
   includeMessage: { type: 'boolean', description: 'false: only the title leaves the machine' },
+  delaySeconds: {
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_DELAY_SECONDS,
+    description:
+      'seconds a send waits before it goes (0, the default: at once); it is cancelled, unsent, when the notification is resolved, dismissed or answered meanwhile',
+  },
   sendDuringQuietHours: {
     type: 'boolean',
     description:
@@ -48,6 +56,7 @@ const ROUTE: JsonSchema = object(
     'project',
     'agent',
     'includeMessage',
+    'delaySeconds',
     'sendDuringQuietHours',
     'createdAt',
     'updatedAt',

@@ -24,6 +24,11 @@ const ITEM: JsonSchema = object(
     state: { enum: [...OUTBOX_STATES] },
     attempts: { type: 'integer' },
     nextAttemptAt: nullable(str({ format: 'date-time' })),
+    waitingUntil: {
+      ...nullable(str({ format: 'date-time' })),
+      description:
+        "set while a send waits for its route's delaySeconds (state waiting): it starts no earlier, and is cancelled, unsent, if the notification is resolved, dismissed or answered before it starts",
+    },
     lastReason: nullable(str()),
     lastStatus: nullable({ type: 'integer' }),
     createdAt: str({ format: 'date-time' }),
@@ -40,6 +45,7 @@ const ITEM: JsonSchema = object(
     'state',
     'attempts',
     'nextAttemptAt',
+    'waitingUntil',
     'lastReason',
     'lastStatus',
     'createdAt',

@@ -208,6 +208,51 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 7,
+    description: 'routes that wait: a delay per route, and outbox sends that wait for it or were cancelled',
+    sql: `
+      ALTER TABLE routes ADD COLUMN delay_seconds INTEGER NOT NULL DEFAULT 0
+        CHECK (delay_seconds BETWEEN 0 AND 86400);
+      -- The outbox again, with the state 'cancelled' (a waiting send whose notification was handled
+      -- first) and wait_until: set while a send waits for its route's delay, cleared when its first
+      -- attempt starts. SQLite cannot change a CHECK in place, so the table is copied.
+      CREATE TABLE outbox_next (
+        seq             INTEGER PRIMARY KEY,
+        notification_id TEXT    NOT NULL,
+        route_id        TEXT    NOT NULL,
+        provider_id     TEXT    NOT NULL,
+        operation       TEXT    NOT NULL CHECK (operation IN ('send', 'update', 'clear')),
+        event           TEXT    NOT NULL,
+        payload         TEXT    NOT NULL,
+        idempotency_key TEXT    NOT NULL UNIQUE,
+        state           TEXT    NOT NULL
+          CHECK (state IN ('pending', 'in_flight', 'delivered', 'dead', 'cancelled')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        reference       TEXT,
+        last_reason     TEXT,
+        last_status     INTEGER,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL,
+        wait_until      INTEGER
+      );
+      INSERT INTO outbox_next (seq, notification_id, route_id, provider_id, operation, event, payload,
+          idempotency_key, state, attempts, next_attempt_at, reference, last_reason, last_status,
+          created_at, updated_at)
+        SELECT seq, notification_id, route_id, provider_id, operation, event, payload, idempotency_key,
+          state, attempts, next_attempt_at, reference, last_reason, last_status, created_at, updated_at
+        FROM outbox;
+      DROP TABLE outbox;
+      ALTER TABLE outbox_next RENAME TO outbox;
+      CREATE INDEX outbox_due ON outbox (next_attempt_at, seq) WHERE state = 'pending';
+      CREATE INDEX outbox_provider_due ON outbox (provider_id, next_attempt_at, seq) WHERE state = 'pending';
+      CREATE INDEX outbox_state ON outbox (state, seq);
+      CREATE INDEX outbox_lifecycle ON outbox (notification_id, route_id, seq);
+      -- The sends that wait (listed and counted as 'waiting'): few, whatever the size of the outbox.
+      CREATE INDEX outbox_waiting ON outbox (seq) WHERE state = 'pending' AND wait_until IS NOT NULL;
+    `,
+  },
+  {
     version: 8,
     description: 'attention: snoozes and reminders of notifications, routes that send during quiet hours',
     sql: `

@@ -54,7 +54,14 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     const outbox = new OutboxStore(db);
     notify('n1');
     outbox.enqueue('n1', [item('r1'), item('r2'), item('r3', false)], 5);
-    assert.deepEqual(outbox.counts(), { pending: 3, in_flight: 0, delivered: 0, dead: 0 });
+    assert.deepEqual(outbox.counts(), {
+      waiting: 0,
+      pending: 3,
+      in_flight: 0,
+      delivered: 0,
+      dead: 0,
+      cancelled: 0,
+    });
     // Newest first, as the API lists them.
     const items = outbox.list('pending', 10).reverse();
     assert.deepEqual(
@@ -80,6 +87,122 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.equal(items[0]!.createdAt, 5);
   });
 
+  it('holds a send of a route that waits until its delay ends, refreshes it on updates and cancels it unsent', () => {
+    const outbox = new OutboxStore(db);
+    const waits = (routeId: string): PlannedItem => ({ ...item(routeId), delaySeconds: 300 });
+    for (const id of ['p-r1', 'p-r2']) {
+      const provider = { id, kind: 'webhook', name: id, enabled: true, settings: {} };
+      new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    }
+    notify('n1', { title: 'v1' }, 5);
+    outbox.enqueue('n1', [waits('r1'), item('r2')], 5);
+    assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), { r1: 'waiting', r2: 'sent' });
+    const [send] = outbox.list('waiting', 10);
+    assert.deepEqual(
+      [send?.routeId, send?.state, send?.waitUntil, send?.nextAttemptAt],
+      ['r1', 'pending', 300_005, 300_005],
+    );
+    assert.deepEqual(
+      outbox.claim(6, 10, () => 10).map((each) => each.routeId),
+      ['r2'],
+      'only the route without a delay starts now',
+    );
+    assert.equal(outbox.nextDueAt(6), 300_005, 'the dispatcher wakes when the delay ends');
+
+    notify('n1', { title: 'v2' }, 7);
+    outbox.enqueue('n1', [{ ...waits('r1'), operation: 'refresh' }], 7);
+    assert.equal(
+      outbox.claim(400_000, 10, () => 10, 0).length,
+      0,
+      'a waiting send waits for its notification’s intake rows, which may cancel or refresh it',
+    );
+    assert.equal(outbox.get(send!.seq)!.payload.title, 'v2', 'the send goes with the newest content');
+    assert.equal(outbox.get(send!.seq)!.nextAttemptAt, 300_005, 'an update does not move the delay');
+
+    outbox.enqueue('n1', [{ ...waits('r1'), operation: 'cancel' }], 8);
+    assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), { r1: 'cancelled', r2: 'sent' });
+    outbox.expandIntake();
+    assert.deepEqual([outbox.get(send!.seq)!.state, outbox.get(send!.seq)!.attempts], ['cancelled', 0]);
+    assert.equal(outbox.nextDueAt(6), undefined, 'a cancelled send wakes nobody');
+    assert.equal(outbox.claim(400_000, 10, () => 10).length, 0);
+    assert.deepEqual(outbox.counts(), {
+      waiting: 0,
+      pending: 0,
+      in_flight: 1,
+      delivered: 0,
+      dead: 0,
+      cancelled: 1,
+    });
+
+    outbox.enqueue('n1', [waits('r1')], 500_000);
+    assert.deepEqual(
+      [outbox.get(send!.seq)!.state, outbox.get(send!.seq)!.waitUntil],
+      ['pending', 800_000],
+      'a reopen arms the cancelled send again, with a new wait, under the same key',
+    );
+    const [started] = outbox.claim(800_000, 10, () => 10);
+    assert.deepEqual(
+      [started?.seq, started?.waitUntil, outbox.get(send!.seq)!.waitUntil],
+      [send!.seq, undefined, undefined],
+      'once its first attempt starts, it no longer waits and can no longer be cancelled',
+    );
+    assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), { r1: 'sent', r2: 'sent' });
+  });
+
+  it('makes a send held by quiet hours and its route’s delay due at the later of both; only the delay makes it wait and cancellable', () => {
+    const outbox = new OutboxStore(db);
+    for (const id of ['p-quiet-then-delay', 'p-delay-then-quiet', 'p-quiet-only']) {
+      const provider = { id, kind: 'webhook', name: id, enabled: true, settings: {} };
+      new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    }
+    notify('n1', {}, 5);
+    outbox.enqueue(
+      'n1',
+      [
+        { ...item('quiet-then-delay'), notBefore: 100_000, delaySeconds: 300 },
+        { ...item('delay-then-quiet'), notBefore: 900_000, delaySeconds: 300 },
+        { ...item('quiet-only'), notBefore: 900_000 },
+      ],
+      5,
+    );
+    assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), {
+      'quiet-then-delay': 'waiting',
+      'delay-then-quiet': 'waiting',
+      'quiet-only': 'sent',
+    });
+    const due = () =>
+      Object.fromEntries(
+        outbox
+          .list(undefined, 10)
+          .map((each) => [each.routeId, [each.state, each.waitUntil, each.nextAttemptAt]]),
+      );
+    assert.deepEqual(due(), {
+      'quiet-then-delay': ['pending', 300_005, 300_005],
+      'delay-then-quiet': ['pending', 900_000, 900_000],
+      'quiet-only': ['pending', undefined, 900_000],
+    });
+    assert.equal(outbox.counts().waiting, 2);
+
+    outbox.enqueue(
+      'n1',
+      ['quiet-then-delay', 'delay-then-quiet', 'quiet-only'].map((routeId) => ({
+        ...item(routeId),
+        operation: 'cancel' as const,
+      })),
+      6,
+    );
+    assert.deepEqual(due(), {
+      'quiet-then-delay': ['cancelled', 300_005, 300_005],
+      'delay-then-quiet': ['cancelled', 900_000, 900_000],
+      'quiet-only': ['pending', undefined, 900_000],
+    });
+    assert.deepEqual(
+      outbox.claim(900_000, 10, () => 10).map((each) => each.routeId),
+      ['quiet-only'],
+      'a send held only by quiet hours still goes when they end',
+    );
+  });
+
   it('keeps a change enqueued but not yet expanded through a restart', () => {
     notify('n1');
     new OutboxStore(db).enqueue('n1', [item('r1')], 5);
@@ -94,10 +217,10 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     outbox.enqueue('n1', [item('r1'), item('r2')], 5);
     notify('n2');
     outbox.enqueue('n2', [item('r3')], 5);
-    assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
+    assert.deepEqual([...outbox.sendsOf('n1').keys()].sort(), ['r1', 'r2']);
     assert.equal(outbox.hasIntake(), true, 'the intake waits for the dispatcher');
     outbox.expandIntake();
-    assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
+    assert.deepEqual([...outbox.sendsOf('n1').keys()].sort(), ['r1', 'r2']);
   });
 
   it('moves an intake row written before event and idempotency key were derived (an upgrade after a crash)', () => {
@@ -234,7 +357,7 @@ describe('the outbox intake: one row per change, expanded into items before anyt
           : { seq, state: 'delivered', now: 6, details: { reference: 'ref-2' } },
       ),
     );
-    assert.deepEqual([...outbox.sentRoutes('n1')], ['r2'], 'a dead send does not count as sent');
+    assert.deepEqual([...outbox.sendsOf('n1').keys()], ['r2'], 'a dead send does not count as sent');
     notify('n1', { title: 'v2' }, 7);
     outbox.enqueue('n1', [item('r1'), item('r2')], 7);
     const items = outbox.list(undefined, 10).reverse();
@@ -256,7 +379,7 @@ describe('the outbox intake: one row per change, expanded into items before anyt
         ['r2', 'delivered', 1, 'v1', 'notification.created', 'ref-2', undefined, undefined, 5, 6],
       ],
     );
-    assert.deepEqual([...outbox.sentRoutes('n1')].sort(), ['r1', 'r2']);
+    assert.deepEqual([...outbox.sendsOf('n1').keys()].sort(), ['r1', 'r2']);
 
     notify('n1', { title: 'v3' }, 8);
     outbox.enqueue('n1', [item('r2', true, 'update')], 8);
@@ -357,7 +480,14 @@ describe('the outbox intake: one row per change, expanded into items before anyt
       ['p-a'],
       'no more than the limit in all',
     );
-    assert.deepEqual(outbox.counts(), { pending: 3, in_flight: 3, delivered: 0, dead: 0 });
+    assert.deepEqual(outbox.counts(), {
+      waiting: 0,
+      pending: 3,
+      in_flight: 3,
+      delivered: 0,
+      dead: 0,
+      cancelled: 0,
+    });
 
     // n1's send to a retries at 50; its update, due at once, waits for it.
     const [sendA] = outbox.list('in_flight', 10).filter((each) => each.routeId === 'a');
@@ -474,7 +604,7 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.deepEqual(outbox.sendOf('n2', 'r1'), { state: 'pending' });
     notify('n3');
     outbox.enqueue('n3', [item('r2', true, 'update')], 7);
-    assert.deepEqual([...outbox.sentRoutes('n3')], [], 'an update is no send');
+    assert.deepEqual([...outbox.sendsOf('n3')], [], 'an update is no send');
   });
 
   it("tells an answered notification's resolve from a plain one", () => {

@@ -3,14 +3,23 @@ import {
   deliveryEvent,
   idempotencyKey,
   outboundOf,
+  type OutboxOperation,
   type PlannedItem,
+  type SendStanding,
 } from '../domain/delivery/delivery-plan.js';
 import type { Db } from './database.js';
 import { notificationRowJson, toRecord, type NotificationRow } from './notification-store.js';
 import type { LastResult } from './provider-store.js';
 
-export const OUTBOX_STATES = ['pending', 'in_flight', 'delivered', 'dead'] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
+/** The states an item is stored in; `cancelled`: a waiting send whose notification was handled first. */
+export type OutboxState = 'pending' | 'in_flight' | 'delivered' | 'dead' | 'cancelled';
+/**
+ * The states an item shows (API, notifyctl): the stored ones, and `waiting` for a pending send held by
+ * its route's delay that has not started (wait_until is set): it is cancelled if the notification is
+ * handled before it starts.
+ */
+export const OUTBOX_STATES = ['waiting', 'pending', 'in_flight', 'delivered', 'dead', 'cancelled'] as const;
+export type ShownState = (typeof OUTBOX_STATES)[number];
 
 /** An attempt's outcome, as the dispatcher records it. */
 export interface Settlement {
@@ -43,13 +52,18 @@ export interface OutboxItem {
   notificationId: string;
   routeId: string;
   providerId: string;
-  operation: 'send' | 'update' | 'clear';
+  operation: OutboxOperation;
   event: DeliveryEvent;
   payload: OutboundNotification;
   idempotencyKey: string;
   state: OutboxState;
   attempts: number;
   nextAttemptAt: number;
+  /**
+   * Set while a send waits for its route's delay: it starts no earlier, and is cancelled if the
+   * notification is handled before it starts. Cleared when its first attempt starts.
+   */
+  waitUntil?: number;
   reference?: string;
   lastReason?: string;
   lastStatus?: number;
@@ -60,17 +74,31 @@ export interface OutboxItem {
 /**
  * A planned item in the intake's `items` column, as a tuple: quicker to write than named fields. Its
  * event and idempotency key follow from the notification as it was at the change, so they are not stored.
+ * A send held by quiet hours carries their end (epoch ms), one whose route waits also its delay (with
+ * null for no quiet hours): an item without either stays as short as before.
  */
-type CompactItem = [
-  routeId: string,
-  providerId: string,
-  operation: PlannedItem['operation'],
-  includeMessage: 0 | 1,
-  notBefore?: number,
-];
+type CompactItem =
+  | [routeId: string, providerId: string, operation: PlannedItem['operation'], includeMessage: 0 | 1]
+  | [
+      routeId: string,
+      providerId: string,
+      operation: PlannedItem['operation'],
+      includeMessage: 0 | 1,
+      notBefore: number | null,
+      delaySeconds?: number,
+    ];
 
 /** The layout before the event and idempotency key were derived: IncludeMessage came last. */
 type LegacyCompactItem = [string, string, PlannedItem['operation'], string, string, 0 | 1];
+
+interface IntakeItem {
+  routeId: string;
+  providerId: string;
+  operation: PlannedItem['operation'];
+  includeMessage: 0 | 1;
+  notBefore: number | undefined;
+  delaySeconds: number;
+}
 
 interface IntakeRow {
   seq: number;
@@ -93,6 +121,7 @@ interface Row {
   state: OutboxState;
   attempts: number;
   next_attempt_at: number;
+  wait_until: number | null;
   reference: string | null;
   last_reason: string | null;
   last_status: number | null;
@@ -112,7 +141,9 @@ export class OutboxStore {
   readonly #intakeWaiting;
   readonly #expand;
   readonly #intakeOf;
-  readonly #sentRoutes;
+  readonly #sendsOf;
+  readonly #refresh;
+  readonly #cancel;
   readonly #due;
   readonly #claim;
   readonly #settle;
@@ -134,18 +165,30 @@ export class OutboxStore {
 
   constructor(private readonly db: Db) {
     // An item with this idempotency key exists already: the same change was enqueued before, and it
-    // stays as it is. Except a send that dead-lettered: the planner sends a lifecycle again only to a
-    // route whose send is dead (sentRoutes), so that send is tried again as the notification is now, with
-    // a fresh set of attempts, keeping its key, so the lifecycle still has one send per route.
+    // stays as it is. Except a send that dead-lettered or was cancelled: the planner sends a lifecycle
+    // again only to a route whose send is dead (sendsOf) or, on a reopen, cancelled, so that send is
+    // tried again as the notification is now, with a fresh set of attempts (and a fresh wait), keeping
+    // its key, so the lifecycle still has one send per route.
     this.#insert = db.prepare(`
       INSERT INTO outbox (notification_id, route_id, provider_id, operation, event, payload, idempotency_key,
-        state, next_attempt_at, created_at, updated_at)
+        state, next_attempt_at, wait_until, created_at, updated_at)
       VALUES (@notificationId, @routeId, @providerId, @operation, @event, @payload, @idempotencyKey,
-        'pending', max(@now, @notBefore), @now, @now)
+        'pending', @dueAt, @waitUntil, @now, @now)
       ON CONFLICT (idempotency_key) DO UPDATE SET state = 'pending', attempts = 0, payload = excluded.payload,
-        event = excluded.event, provider_id = excluded.provider_id, next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at,
+        event = excluded.event, provider_id = excluded.provider_id, next_attempt_at = excluded.next_attempt_at,
+        wait_until = excluded.wait_until, created_at = excluded.created_at,
         updated_at = excluded.updated_at, reference = NULL, last_reason = NULL, last_status = NULL
-      WHERE outbox.state = 'dead' AND outbox.operation = 'send'`);
+      WHERE outbox.state IN ('dead', 'cancelled') AND outbox.operation = 'send'`);
+    // Only a send that has not started can still take new content or be called off: the claim clears
+    // wait_until, and waits for the notification's intake rows, so these never miss a send under way.
+    this.#refresh = db.prepare(`
+      UPDATE outbox SET payload = @payload, updated_at = @now
+      WHERE notification_id = @notificationId AND route_id = @routeId AND operation = 'send'
+        AND state = 'pending' AND wait_until IS NOT NULL`);
+    this.#cancel = db.prepare(`
+      UPDATE outbox SET state = 'cancelled', updated_at = @now
+      WHERE notification_id = @notificationId AND route_id = @routeId AND operation = 'send'
+        AND state = 'pending' AND wait_until IS NOT NULL`);
     this.#intake = db.prepare(
       'INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)',
     );
@@ -171,21 +214,40 @@ export class OutboxStore {
           }
           const record = toRecord(JSON.parse(row.notification) as NotificationRow);
           const payloads: (string | undefined)[] = [];
-          for (const { routeId, providerId, operation, includeMessage, notBefore } of compactItems(
-            row.items,
-          )) {
+          const payload = (includeMessage: 0 | 1) =>
+            (payloads[includeMessage] ??= JSON.stringify(outboundOf(record, includeMessage === 1)));
+          for (const item of compactItems(row.items)) {
+            const { routeId, providerId, operation, includeMessage, notBefore, delaySeconds } = item;
+            const now = row.created_at;
+            if (operation === 'cancel') {
+              this.#cancel.run({ notificationId: row.notification_id, routeId, now });
+              continue;
+            }
+            if (operation === 'refresh') {
+              this.#refresh.run({
+                notificationId: row.notification_id,
+                routeId,
+                payload: payload(includeMessage),
+                now,
+              });
+              continue;
+            }
+            // Due at the later of the route's delay and the end of quiet hours. Only a delay makes a send
+            // wait (wait_until, cancelled if the notification is handled meanwhile); one held by quiet
+            // hours alone still goes after a resolve.
+            const dueAt = Math.max(now, notBefore ?? now, now + delaySeconds * 1000);
+            const waitUntil = delaySeconds > 0 ? dueAt : null;
             this.#insert.run({
               notificationId: row.notification_id,
               routeId,
               providerId,
               operation,
               event: deliveryEvent(operation, record.status, record.answer !== undefined),
-              payload: (payloads[includeMessage] ??= JSON.stringify(
-                outboundOf(record, includeMessage === 1),
-              )),
+              payload: payload(includeMessage),
               idempotencyKey: idempotencyKey(record, routeId, operation),
-              now: row.created_at,
-              notBefore: notBefore ?? row.created_at,
+              dueAt,
+              waitUntil,
+              now,
             });
           }
         }
@@ -195,15 +257,19 @@ export class OutboxStore {
     this.#intakeOf = db.prepare<[string], { items: string }>(
       'SELECT items FROM outbox_intake WHERE notification_id = ?',
     );
-    this.#sentRoutes = db.prepare<[string], { route_id: string }>(`
-      SELECT route_id FROM outbox WHERE notification_id = ? AND operation = 'send' AND state <> 'dead'`);
+    this.#sendsOf = db.prepare<[string], { route_id: string; state: OutboxState; wait_until: number | null }>(
+      `SELECT route_id, state, wait_until FROM outbox WHERE notification_id = ? AND operation = 'send'`,
+    );
     // Due items whose lifecycle has no earlier unfinished item, so an update never overtakes its send.
+    // A waiting send also waits for its notification's intake rows: one of them may cancel or refresh it.
     this.#due = db.prepare<[string, number, number], Row>(`
       SELECT o.* FROM outbox o INDEXED BY outbox_provider_due
       WHERE o.state = 'pending' AND o.provider_id = ? AND o.next_attempt_at <= ?
         AND NOT EXISTS (
           SELECT 1 FROM outbox e WHERE e.notification_id = o.notification_id AND e.route_id = o.route_id
             AND e.seq < o.seq AND e.state IN ('pending', 'in_flight'))
+        AND (o.wait_until IS NULL OR NOT EXISTS (
+          SELECT 1 FROM outbox_intake i WHERE i.notification_id = o.notification_id))
       ORDER BY o.next_attempt_at, o.seq LIMIT ?`);
     this.#providersWithWork = db.prepare<[], { id: string }>(`
       SELECT p.id FROM providers p WHERE EXISTS (
@@ -212,7 +278,7 @@ export class OutboxStore {
       UPDATE outbox SET state = 'dead', last_reason = 'provider_deleted', updated_at = ?
       WHERE state = 'pending' AND provider_id NOT IN (SELECT id FROM providers)`);
     this.#claim = db.prepare(`
-      UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, updated_at = ?
+      UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, wait_until = NULL, updated_at = ?
       WHERE seq = ? AND state = 'pending'`);
     this.#settle = db.prepare(`
       UPDATE outbox SET state = @state, next_attempt_at = @nextAttemptAt, reference = coalesce(@reference, reference),
@@ -235,7 +301,9 @@ export class OutboxStore {
           if (room <= 0) continue;
           for (const row of this.#due.all(id, now, room)) {
             this.#claim.run(now, row.seq);
-            claimed.push(toItem({ ...row, state: 'in_flight', attempts: row.attempts + 1 }));
+            claimed.push(
+              toItem({ ...row, state: 'in_flight', attempts: row.attempts + 1, wait_until: null }),
+            );
           }
         }
         return claimed;
@@ -291,10 +359,12 @@ export class OutboxStore {
    * The payloads are built from the notification when the row is moved into the outbox.
    */
   enqueue(notificationId: string, items: readonly PlannedItem[], now: number): void {
-    const compact = items.map(({ routeId, providerId, operation, includeMessage, notBefore }): CompactItem =>
-      notBefore === undefined
-        ? [routeId, providerId, operation, includeMessage ? 1 : 0]
-        : [routeId, providerId, operation, includeMessage ? 1 : 0, notBefore],
+    const compact = items.map(
+      ({ routeId, providerId, operation, includeMessage, notBefore, delaySeconds }): CompactItem => {
+        const base: CompactItem = [routeId, providerId, operation, includeMessage ? 1 : 0];
+        if (delaySeconds) return [...base, notBefore ?? null, delaySeconds];
+        return notBefore === undefined ? base : [...base, notBefore];
+      },
     );
     this.#intake.run(notificationId, JSON.stringify(compact), now);
   }
@@ -327,15 +397,30 @@ export class OutboxStore {
   }
 
   /**
-   * The routes this notification was sent to (or is about to be): from the outbox table and from its own
-   * intake rows, without moving the whole intake inside the change's transaction (after a burst that
-   * could hold a PATCH for seconds).
+   * The routes this notification was sent to (or is about to be, or whose send waits or was cancelled):
+   * from the outbox table and then from its own intake rows, in order, without moving the whole intake
+   * inside the change's transaction (after a burst that could hold a PATCH for seconds). A dead send
+   * counts as none.
    */
-  sentRoutes(notificationId: string): Set<string> {
-    const routes = new Set(this.#sentRoutes.all(notificationId).map((row) => row.route_id));
+  sendsOf(notificationId: string): Map<string, SendStanding> {
+    const sends = new Map<string, SendStanding>();
+    for (const row of this.#sendsOf.all(notificationId)) {
+      if (row.state === 'dead') continue;
+      sends.set(
+        row.route_id,
+        row.state === 'cancelled'
+          ? 'cancelled'
+          : row.state === 'pending' && row.wait_until !== null
+            ? 'waiting'
+            : 'sent',
+      );
+    }
     for (const row of this.#intakeOf.all(notificationId))
-      for (const item of compactItems(row.items)) if (item.operation === 'send') routes.add(item.routeId);
-    return routes;
+      for (const item of compactItems(row.items)) {
+        if (item.operation === 'send') sends.set(item.routeId, item.delaySeconds > 0 ? 'waiting' : 'sent');
+        else if (item.operation === 'cancel') sends.set(item.routeId, 'cancelled');
+      }
+    return sends;
   }
 
   /**
@@ -402,22 +487,40 @@ export class OutboxStore {
     return this.#nextDue.get(after)?.at;
   }
 
-  /** Newest first; with `notificationId`, that notification's items only (the lifecycle index). */
-  list(state: OutboxState | undefined, limit: number, notificationId?: string): OutboxItem[] {
+  /**
+   * Items newest first, all or those showing one state; with `notificationId`, that notification's
+   * items only (the lifecycle index).
+   */
+  list(state: ShownState | undefined, limit: number, notificationId?: string): OutboxItem[] {
     this.expandBeforeRead();
     if (notificationId !== undefined) {
+      const stored = state === 'waiting' ? 'pending' : (state ?? null);
+      const waits = state === 'waiting' ? 1 : state === 'pending' ? 0 : null;
       return this.db
-        .prepare<[string, string | null, string | null, number], Row>(
-          'SELECT * FROM outbox WHERE notification_id = ? AND (? IS NULL OR state = ?) ORDER BY seq DESC LIMIT ?',
+        .prepare<[string, string | null, string | null, number | null, number | null, number], Row>(
+          `SELECT * FROM outbox WHERE notification_id = ? AND (? IS NULL OR state = ?)
+             AND (? IS NULL OR (wait_until IS NOT NULL) = ?) ORDER BY seq DESC LIMIT ?`,
         )
-        .all(notificationId, state ?? null, state ?? null, limit)
+        .all(notificationId, stored, stored, waits, waits, limit)
         .map(toItem);
     }
-    const rows = state
-      ? this.db
-          .prepare<[string, number], Row>('SELECT * FROM outbox WHERE state = ? ORDER BY seq DESC LIMIT ?')
-          .all(state, limit)
-      : this.db.prepare<[number], Row>('SELECT * FROM outbox ORDER BY seq DESC LIMIT ?').all(limit);
+    // Each through an index: the outbox can hold hundreds of thousands of delivered items.
+    const rows =
+      state === undefined
+        ? this.db.prepare<[number], Row>('SELECT * FROM outbox ORDER BY seq DESC LIMIT ?').all(limit)
+        : state === 'waiting'
+          ? this.db
+              .prepare<[number], Row>(
+                `SELECT * FROM outbox INDEXED BY outbox_waiting WHERE state = 'pending' AND wait_until IS NOT NULL
+                 ORDER BY seq DESC LIMIT ?`,
+              )
+              .all(limit)
+          : this.db
+              .prepare<[string, number], Row>(
+                `SELECT * FROM outbox INDEXED BY outbox_state WHERE state = ?
+                   AND (state <> 'pending' OR wait_until IS NULL) ORDER BY seq DESC LIMIT ?`,
+              )
+              .all(state, limit);
     return rows.map(toItem);
   }
 
@@ -427,15 +530,23 @@ export class OutboxStore {
     return row && toItem(row);
   }
 
-  counts(): Record<OutboxState, number> {
+  /** How many items show each state. */
+  counts(): Record<ShownState, number> {
     this.expandBeforeRead();
-    const counts = { pending: 0, in_flight: 0, delivered: 0, dead: 0 };
+    const counts = { waiting: 0, pending: 0, in_flight: 0, delivered: 0, dead: 0, cancelled: 0 };
+    // From the state index and the small index of waiting sends, never from the table's rows.
     const rows = this.db
       .prepare<[], { state: OutboxState; n: number }>(
-        'SELECT state, count(*) AS n FROM outbox GROUP BY state',
+        'SELECT state, count(*) AS n FROM outbox INDEXED BY outbox_state GROUP BY state',
       )
       .all();
     for (const row of rows) counts[row.state] = row.n;
+    counts.waiting = this.db
+      .prepare<[], { n: number }>(
+        `SELECT count(*) AS n FROM outbox INDEXED BY outbox_waiting WHERE state = 'pending' AND wait_until IS NOT NULL`,
+      )
+      .get()!.n;
+    counts.pending -= counts.waiting;
     return counts;
   }
 
@@ -469,16 +580,11 @@ export class OutboxStore {
 
 /**
  * An intake row's items. Rows written before the event and idempotency key were derived carried them
- * between the operation and IncludeMessage; such a row still reads right, because both follow from the
- * notification anyway. A send held by quiet hours carries its due time after IncludeMessage.
+ * between the operation and IncludeMessage (six places, a string fourth); such a row still reads right,
+ * because both follow from the notification anyway. After IncludeMessage, a send may carry the end of
+ * the quiet hours that hold it (or null) and then its route's delay.
  */
-function compactItems(text: string): {
-  routeId: string;
-  providerId: string;
-  operation: PlannedItem['operation'];
-  includeMessage: 0 | 1;
-  notBefore: number | undefined;
-}[] {
+function compactItems(text: string): IntakeItem[] {
   return (JSON.parse(text) as (CompactItem | LegacyCompactItem)[]).map((item) => {
     const legacy = typeof item[3] === 'string';
     return {
@@ -486,7 +592,8 @@ function compactItems(text: string): {
       providerId: item[1],
       operation: item[2],
       includeMessage: item[legacy ? item.length - 1 : 3] as 0 | 1,
-      notBefore: legacy ? undefined : (item[4] as number | undefined),
+      notBefore: legacy ? undefined : ((item[4] as number | null | undefined) ?? undefined),
+      delaySeconds: legacy ? 0 : ((item[5] as number | undefined) ?? 0),
     };
   });
 }
@@ -504,6 +611,7 @@ function toItem(row: Row): OutboxItem {
     state: row.state,
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at,
+    ...(row.wait_until !== null && { waitUntil: row.wait_until }),
     ...(row.reference !== null && { reference: row.reference }),
     ...(row.last_reason !== null && { lastReason: row.last_reason }),
     ...(row.last_status !== null && { lastStatus: row.last_status }),

@@ -27,6 +27,7 @@ const ROUTE: RouteRecord = {
   enabled: true,
   minimumPriority: 'high',
   includeMessage: false,
+  delaySeconds: 0,
   createdAt: 20,
   updatedAt: 20,
 };
@@ -186,6 +187,7 @@ describe('providers, routes and choices on a real database file', () => {
       project: 'notify',
       agent: 'claude',
       includeMessage: true,
+      delaySeconds: 300,
     };
     routes.save(ROUTE);
     routes.save(full);

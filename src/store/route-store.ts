@@ -17,6 +17,7 @@ interface Row {
   project: string | null;
   agent: string | null;
   include_message: number;
+  delay_seconds: number;
   send_during_quiet_hours: number;
   created_at: number;
   updated_at: number;
@@ -51,13 +52,14 @@ export class RouteStore {
     this.db
       .prepare(
         `INSERT INTO routes (id, name, provider_id, enabled, minimum_priority, type_id, project, agent,
-           include_message, send_during_quiet_hours, created_at, updated_at)
+           include_message, delay_seconds, send_during_quiet_hours, created_at, updated_at)
          VALUES (@id, @name, @providerId, @enabled, @minimumPriority, @typeId, @project, @agent,
-           @includeMessage, @sendDuringQuietHours, @createdAt, @updatedAt)
+           @includeMessage, @delaySeconds, @sendDuringQuietHours, @createdAt, @updatedAt)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, provider_id = excluded.provider_id,
            enabled = excluded.enabled, minimum_priority = excluded.minimum_priority, type_id = excluded.type_id,
            project = excluded.project, agent = excluded.agent, include_message = excluded.include_message,
-           send_during_quiet_hours = excluded.send_during_quiet_hours, updated_at = excluded.updated_at`,
+           delay_seconds = excluded.delay_seconds, send_during_quiet_hours = excluded.send_during_quiet_hours,
+           updated_at = excluded.updated_at`,
       )
       .run({
         ...route,
@@ -86,6 +88,7 @@ function toRecord(row: Row): RouteRecord {
     ...(row.project !== null && { project: row.project }),
     ...(row.agent !== null && { agent: row.agent }),
     includeMessage: row.include_message === 1,
+    delaySeconds: row.delay_seconds,
     ...(row.send_during_quiet_hours === 1 && { sendDuringQuietHours: true }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -37,16 +37,20 @@ export function schemaCatalog(migrations: readonly Migration[] = MIGRATIONS): Sc
   }
   const db = openDatabase(':memory:', migrations);
   try {
-    const tables = tableNames(db).map((name) => ({
-      name,
-      since: since.get(name)!,
-      columns: (db.pragma(`table_info(${quoteName(name)})`) as { name: string }[]).map(
-        (column) => column.name,
-      ),
-      fullIndexes: (db.pragma(`index_list(${quoteName(name)})`) as { name: string; partial: number }[])
-        .filter((index) => index.partial === 0)
-        .map((index) => index.name),
-    }));
+    // In the order the migrations first created them: a table a later migration rebuilt keeps its place.
+    const present = new Set(tableNames(db));
+    const tables = [...since.keys()]
+      .filter((name) => present.has(name))
+      .map((name) => ({
+        name,
+        since: since.get(name)!,
+        columns: (db.pragma(`table_info(${quoteName(name)})`) as { name: string }[]).map(
+          (column) => column.name,
+        ),
+        fullIndexes: (db.pragma(`index_list(${quoteName(name)})`) as { name: string; partial: number }[])
+          .filter((index) => index.partial === 0)
+          .map((index) => index.name),
+      }));
     const names = db
       .prepare<[], { name: string }>(
         `SELECT name FROM sqlite_master WHERE type IN ('table', 'index', 'trigger')`,

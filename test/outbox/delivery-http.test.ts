@@ -77,7 +77,14 @@ describe('outbound delivery through the real broker', () => {
     await notify();
     await json('POST', `/v1/routes/${routeId}/enable`);
     await notify();
-    assert.deepEqual(await counts(), { pending: 0, in_flight: 0, delivered: 0, dead: 0 });
+    assert.deepEqual(await counts(), {
+      waiting: 0,
+      pending: 0,
+      in_flight: 0,
+      delivered: 0,
+      dead: 0,
+      cancelled: 0,
+    });
   });
 
   it('delivers a matching notification with the same idempotency key the outbox shows, and the secret', async () => {

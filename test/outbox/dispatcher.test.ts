@@ -11,7 +11,8 @@ import { openDatabase, type Db } from '../../src/store/database.js';
 import { waitFor } from '../support/wait-for.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { ProviderStore } from '../../src/store/provider-store.js';
-import { enqueueSends } from '../support/outbox-sends.js';
+import { NotificationStore } from '../../src/store/notification-store.js';
+import { enqueueSends, SEND_DRAFT } from '../support/outbox-sends.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { TEST_PROVIDER_KIND } from '../support/test-provider.js';
 
@@ -215,6 +216,62 @@ describe('dispatcher', () => {
         receiver.received.map((request) => request.body.operation),
         ['send', 'send', 'clear'],
       );
+    } finally {
+      mock.timers.reset();
+      await run.stop();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("wakes when a route's delay ends, never earlier for a send cancelled meanwhile", async () => {
+    addProvider('p');
+    const notifications = new NotificationStore(db);
+    const waits = (id: string, delaySeconds: number) => {
+      notifications.upsert(id, SEND_DRAFT, now, {});
+      outbox.enqueue(
+        id,
+        [{ routeId: 'p', providerId: 'p', operation: 'send', includeMessage: true, delaySeconds }],
+        now,
+      );
+    };
+    waits('n1', 10);
+    waits('n2', 40);
+    outbox.enqueue('n1', [{ routeId: 'p', providerId: 'p', operation: 'cancel', includeMessage: true }], now);
+    const start = now;
+    const rounds: number[] = [];
+    const claim = outbox.claim.bind(outbox);
+    outbox.claim = (at, ...rest) => {
+      rounds.push(at - start);
+      return claim(at, ...rest);
+    };
+    // The test's own polling keeps real timers; the dispatcher's sleeps run on the driven ones.
+    const realSetTimeout = globalThis.setTimeout;
+    const until = async (probe: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 5_000; !probe();) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => realSetTimeout(resolve, 10));
+      }
+    };
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const run = dispatcher(noKey);
+    try {
+      run.start();
+      await until(() => rounds.length > 0 && !outbox.hasIntake(), 'the first round');
+      // The driven clock and the dispatcher's timers move together, a second at a time.
+      for (let second = 1; second <= 40; second++) {
+        now = start + second * 1000;
+        mock.timers.tick(1000);
+        await new Promise((resolve) => realSetTimeout(resolve, 1));
+      }
+      await until(() => outbox.counts().delivered === 1, 'the send whose delay ended');
+      assert.deepEqual(
+        rounds.filter((at) => at < 40_000),
+        [0],
+        'no round between the start and the end of the delay (the cancelled send at 10 s wakes nobody)',
+      );
+      assert.ok(rounds.includes(40_000), `a round when the delay ends (rounds at ${rounds.join(', ')} ms)`);
+      assert.equal(receiver.received.length, 1);
     } finally {
       mock.timers.reset();
       await run.stop();

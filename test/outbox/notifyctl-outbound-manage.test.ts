@@ -244,6 +244,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
         project: 'api',
         agent: null,
         includeMessage: true,
+        delaySeconds: 0,
         sendDuringQuietHours: false,
       });
       assert.match(createdAt, new RegExp(`^${AT}$`));
@@ -353,10 +354,12 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
         [[itemId, 'send', 'delivered']],
       );
       assert.deepEqual((await api('GET', '/v1/outbox/counts')).body, {
+        waiting: 0,
         pending: 0,
         in_flight: 0,
         delivered: 1,
         dead: 0,
+        cancelled: 0,
       });
     });
   });
@@ -401,7 +404,8 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       { args: ['outbox', 'retry', 'abc'], code: 3, stderr: 'Error 404 Not Found: outbox item not found\n' },
       {
         args: ['outbox', 'list', '--state', 'stuck'],
-        stderr: 'Error 400 Bad Request: state must be one of pending, in_flight, delivered, dead\n',
+        stderr:
+          'Error 400 Bad Request: state must be one of waiting, pending, in_flight, delivered, dead, cancelled\n',
       },
       {
         args: ['routes', 'add', '--provider', 'no-such-provider'],

@@ -81,7 +81,14 @@ describe('notifyctl providers, routes and outbox', () => {
 
   it('prints outbox counts and the broker error for an unknown item', async () => {
     const counts = await ctl(['outbox', 'counts', '--json']);
-    assert.deepEqual(JSON.parse(counts.stdout), { pending: 0, in_flight: 0, delivered: 0, dead: 0 });
+    assert.deepEqual(JSON.parse(counts.stdout), {
+      waiting: 0,
+      pending: 0,
+      in_flight: 0,
+      delivered: 0,
+      dead: 0,
+      cancelled: 0,
+    });
     const missing = await ctl(['outbox', 'retry', '999']);
     assert.equal(missing.code, 3);
     assert.equal(missing.stderr.trim(), 'Error 404 Not Found: outbox item not found');

@@ -89,11 +89,12 @@ describe('outbox soak', () => {
         enabled: true,
         minimumPriority: 'low',
         includeMessage: true,
+        delaySeconds: 0,
         createdAt: now,
         updatedAt: now,
       });
     }
-    const enqueuer = new OutboxEnqueuer({ outbox, routes, providers, kinds: [TEST_PROVIDER_KIND], clock });
+    const enqueuer = new OutboxEnqueuer({ outbox, routes, providers, kinds: [TEST_PROVIDER_KIND] });
     const service = new NotificationService({
       store: new NotificationStore(db),
       clock,

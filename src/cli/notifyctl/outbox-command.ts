@@ -1,6 +1,7 @@
 import { optionText } from '../notify/args.js';
 import { oneItemSubcommand, positionals, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
+import { localTime } from './delay-text.js';
 
 interface Item {
   id: number;
@@ -11,17 +12,26 @@ interface Item {
   attempts: number;
   lastReason: string | null;
   nextAttemptAt: string | null;
+  waitingUntil: string | null;
 }
 
-const describe = (i: Item) =>
-  `${i.id} ${i.state} ${i.operation} ${i.notificationId} -> ${i.providerId} attempts=${i.attempts}` +
-  `${i.lastReason ? ` last=${i.lastReason}` : ''}${i.nextAttemptAt ? ` next=${i.nextAttemptAt}` : ''}`;
+const describe = (i: Item) => {
+  const head = `${i.id} ${i.state} ${i.operation} ${i.notificationId} -> ${i.providerId}`;
+  if (i.waitingUntil !== null)
+    return `${head} (waiting until ${localTime(i.waitingUntil)}, cancelled if handled)`;
+  if (i.state === 'cancelled')
+    return `${head} (cancelled: handled before its route's delay ended; nothing was sent)`;
+  return (
+    `${head} attempts=${i.attempts}` +
+    `${i.lastReason ? ` last=${i.lastReason}` : ''}${i.nextAttemptAt ? ` next=${i.nextAttemptAt}` : ''}`
+  );
+};
 
 const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'list',
     synopsis: '[--state STATE] [--limit N]',
-    summary: 'items, all or those in one state (pending, in_flight, delivered, dead)',
+    summary: 'items, all or those in one state (waiting, pending, in_flight, delivered, dead, cancelled)',
     flags: {
       '--state': { kind: 'value', name: 'state' },
       '--limit': { kind: 'value', name: 'limit' },

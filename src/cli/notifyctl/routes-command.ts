@@ -10,12 +10,14 @@ import {
   type Subcommand,
 } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
+import { delayText, parseDelay } from './delay-text.js';
 
 const NOTES = [
   'Options of add and set: --provider ID, --name NAME, --min-priority low|normal|high|critical,',
   '--type TYPE, --project NAME, --agent NAME (an empty value clears a filter), --title-only (only the',
-  'title leaves the machine), --with-message, --quiet-hours send|wait (whether it sends during quiet',
-  'hours; default wait). New routes start disabled.',
+  'title leaves the machine), --with-message, --delay DURATION (90s, 5m, 1h; at most 24h): a send waits',
+  'that long and is cancelled, unsent, if the notification is handled meanwhile (0: at once),',
+  '--quiet-hours send|wait (whether it sends during quiet hours; default wait). New routes start disabled.',
 ];
 
 /** Each route option: its flag, and the field of the API body it sets. */
@@ -32,6 +34,7 @@ const ROUTE_FLAGS: FlagTable = {
   ...Object.fromEntries(FIELDS.map(([flag, field]) => [flag, { kind: 'value', name: field }])),
   '--title-only': { kind: 'switch', name: 'title-only' },
   '--with-message': { kind: 'switch', name: 'with-message' },
+  '--delay': { kind: 'value', name: 'delay' },
   '--quiet-hours': { kind: 'value', name: 'quiet-hours' },
 };
 
@@ -45,6 +48,7 @@ interface Route {
   project: string | null;
   agent: string | null;
   includeMessage: boolean;
+  delaySeconds: number;
   sendDuringQuietHours?: boolean;
 }
 
@@ -54,6 +58,7 @@ const describe = (r: Route) => {
   if (r.project) filters.push(`project=${r.project}`);
   if (r.agent) filters.push(`agent=${r.agent}`);
   if (!r.includeMessage) filters.push('title only');
+  if (r.delaySeconds > 0) filters.push(`waits ${delayText(r.delaySeconds)}`);
   if (r.sendDuringQuietHours) filters.push('sends during quiet hours');
   return `${r.id} ${r.name} -> ${r.providerId} ${r.enabled ? 'enabled' : 'disabled'} (${filters.join(', ')})`;
 };
@@ -70,6 +75,8 @@ function fieldsFrom(parsed: ParsedArgs): Record<string, unknown> {
   }
   if (parsed.options.has('title-only')) fields['includeMessage'] = false;
   if (parsed.options.has('with-message')) fields['includeMessage'] = true;
+  const delay = optionText(parsed, 'delay');
+  if (delay !== undefined) fields['delaySeconds'] = parseDelay(delay);
   const quiet = optionText(parsed, 'quiet-hours');
   if (quiet !== undefined) {
     if (quiet !== 'send' && quiet !== 'wait') throw new CliError('--quiet-hours must be send or wait.');

@@ -8,6 +8,7 @@ import {
   planDeliveries,
   type NotificationChangeKind,
   type ProviderFacts,
+  type SendStanding,
 } from './delivery-plan.js';
 import type { Route } from './route.js';
 
@@ -30,6 +31,7 @@ const route: Route = {
   enabled: true,
   minimumPriority: 'normal',
   includeMessage: true,
+  delaySeconds: 0,
 };
 const syncing: ProviderFacts = { enabled: true, lifecycle: { update: true, clear: true } };
 const updateOnly: ProviderFacts = { enabled: true, lifecycle: { update: true, clear: false } };
@@ -122,10 +124,13 @@ describe('planDeliveries', () => {
         record: { ...record, status: row.status ?? 'active' },
         routes: [route],
         providers: new Map([['p1', row.provider ?? syncing]]),
-        sentRoutes: new Set(row.sent ? ['r1'] : []),
+        sends: new Map(row.sent ? [['r1', 'sent']] : []),
       });
       assert.deepEqual(
-        items.map((item) => `${item.operation} ${deliveryEvent(item.operation, row.status ?? 'active')}`),
+        items.map(
+          (item) =>
+            `${item.operation} ${deliveryEvent(item.operation as 'send' | 'update' | 'clear', row.status ?? 'active')}`,
+        ),
         row.expect,
       );
     });
@@ -145,12 +150,91 @@ describe('planDeliveries', () => {
       record,
       routes: [{ ...route, includeMessage: false }],
       providers: new Map([['p1', syncing]]),
-      sentRoutes: new Set(),
+      sends: new Map(),
     });
     assert.equal(item!.includeMessage, false);
     const payload = outboundOf(record, item!.includeMessage);
     assert.equal(payload.title, 'T');
     assert.equal('message' in payload, false);
     assert.equal(outboundOf(record, true).message, record.message);
+  });
+});
+
+describe('planDeliveries for a route that waits', () => {
+  const waiting: Route = { ...route, delaySeconds: 300 };
+  const plan = (
+    change: NotificationChangeKind,
+    status: NotificationRecord['status'],
+    standing?: SendStanding,
+    provider: ProviderFacts = syncing,
+  ) =>
+    planDeliveries({
+      change,
+      record: { ...record, status },
+      routes: [waiting, { ...route, id: 'r2' }],
+      providers: new Map([['p1', provider]]),
+      sends: new Map(standing ? [['r1', standing]] : []),
+    })
+      .filter((item) => item.routeId === 'r1')
+      .map((item) => `${item.operation}${item.delaySeconds ? ` after ${item.delaySeconds}s` : ''}`);
+
+  it('sends after the delay, and only the delayed route carries it', () => {
+    const items = planDeliveries({
+      change: { kind: 'created' },
+      record,
+      routes: [waiting, { ...route, id: 'r2' }],
+      providers: new Map([['p1', syncing]]),
+      sends: new Map(),
+    });
+    assert.deepEqual(
+      items.map((item) => [item.routeId, item.operation, item.delaySeconds]),
+      [
+        ['r1', 'send', 300],
+        ['r2', 'send', undefined],
+      ],
+    );
+  });
+
+  it('refreshes the waiting send on an update instead of planning an update, whatever the provider can edit', () => {
+    assert.deepEqual(plan({ kind: 'updated' }, 'active', 'waiting'), ['refresh']);
+    assert.deepEqual(plan({ kind: 'updated' }, 'active', 'waiting', plain), ['refresh']);
+  });
+
+  for (const status of ['resolved', 'dismissed'] as const) {
+    it(`cancels the waiting send when the notification is ${status}, with nothing to clear`, () => {
+      assert.deepEqual(plan({ kind: 'status', previous: 'active' }, status, 'waiting'), ['cancel']);
+      assert.deepEqual(plan({ kind: 'status', previous: 'active' }, status, 'waiting', plain), ['cancel']);
+    });
+  }
+
+  it('syncs a send that went out like any other route: clear on resolve, update on an edit', () => {
+    assert.deepEqual(plan({ kind: 'status', previous: 'active' }, 'resolved', 'sent'), ['clear']);
+    assert.deepEqual(plan({ kind: 'updated' }, 'active', 'sent'), ['update']);
+  });
+
+  it('cancels a waiting send whose route was disabled or deleted during the delay, or whose provider was disabled', () => {
+    const items = planDeliveries({
+      change: { kind: 'status', previous: 'active' },
+      record: { ...record, status: 'resolved' },
+      routes: [{ ...waiting, enabled: false }],
+      providers: new Map([['p1', { ...syncing, enabled: false }]]),
+      sends: new Map([
+        ['r1', 'waiting'],
+        ['gone', 'waiting'],
+        ['sent-gone', 'sent'],
+      ]),
+    });
+    assert.deepEqual(
+      items.map((item) => `${item.operation} ${item.routeId}`),
+      ['cancel r1', 'cancel gone'],
+    );
+  });
+
+  it('arms a cancelled send again, with a new wait, when the notification is reopened or updated while active', () => {
+    assert.deepEqual(plan({ kind: 'status', previous: 'resolved' }, 'active', 'cancelled'), [
+      'send after 300s',
+    ]);
+    assert.deepEqual(plan({ kind: 'updated' }, 'active', 'cancelled'), ['send after 300s']);
+    assert.deepEqual(plan({ kind: 'status', previous: 'active' }, 'dismissed', 'cancelled'), []);
   });
 });

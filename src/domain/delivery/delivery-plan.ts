@@ -9,30 +9,48 @@ export interface ProviderFacts {
   lifecycle: { update: boolean; clear: boolean };
 }
 
+/** What an outbox item does at its provider. */
+export type OutboxOperation = 'send' | 'update' | 'clear';
+
 export type NotificationChangeKind =
   { kind: 'created' } | { kind: 'updated' } | { kind: 'status'; previous: Status };
 
 /**
- * One outbox item a change causes. Its event (deliveryEvent) and idempotency key (idempotencyKey)
- * follow from the operation and the notification, so the outbox derives them when it takes the item.
+ * One outbox item a change causes, or what it does to a waiting send. Its event (deliveryEvent) and
+ * idempotency key (idempotencyKey) follow from the operation and the notification, so the outbox derives
+ * them when it takes the item. `refresh` gives a send still waiting for its route's delay the
+ * notification as it is now (it goes once, with the newest content); `cancel` calls it off unsent,
+ * because the notification was handled first.
  */
 export interface PlannedItem {
   routeId: string;
   providerId: string;
-  operation: 'send' | 'update' | 'clear';
+  operation: 'send' | 'update' | 'clear' | 'refresh' | 'cancel';
   /** The route's IncludeMessage: its payload (outboundOf) is built when the item leaves the intake. */
   includeMessage: boolean;
+  /** A send's wait before it may start (the route's delaySeconds); absent or 0: at once. */
+  delaySeconds?: number;
   /** Not due before this time (epoch ms): a send waiting for the end of quiet hours. */
   notBefore?: number;
 }
+
+/**
+ * Where the lifecycle's send to a route stands: on its way or delivered (`sent`), still waiting for the
+ * route's delay (`waiting`), or called off because the notification was handled first (`cancelled`).
+ * A route without a send, or whose send dead-lettered, has none.
+ */
+export type SendStanding = 'sent' | 'waiting' | 'cancelled';
 
 export interface PlanInput {
   change: NotificationChangeKind;
   record: NotificationRecord;
   routes: readonly Route[];
   providers: ReadonlyMap<string, ProviderFacts>;
-  /** Routes that already have a send of this notification that has not dead-lettered. */
-  sentRoutes: ReadonlySet<string>;
+  /**
+   * The routes that have a send of this notification that has not dead-lettered, and its standing;
+   * also those no longer among `routes`.
+   */
+  sends: ReadonlyMap<string, SendStanding>;
 }
 
 /**
@@ -40,6 +58,11 @@ export interface PlanInput {
  * lifecycle is sent to every matching route; an in-place update is sent only to a route that had not
  * been sent this lifecycle (it did not match before), and otherwise, like a status change, reaches only
  * providers that can edit or clear what they delivered. Never a second alert for one lifecycle.
+ *
+ * A route with a delay (issue 20, "Routes that wait") sends only after it: while its send waits, an
+ * update refreshes that send instead of following it, and resolving, dismissing or answering cancels
+ * it, so nothing leaves the machine for a request handled at the desk. A reopen arms a cancelled send
+ * again, with a new wait.
  */
 export function planDeliveries(input: PlanInput): PlannedItem[] {
   const { change, record } = input;
@@ -47,22 +70,40 @@ export function planDeliveries(input: PlanInput): PlannedItem[] {
   for (const route of input.routes) {
     const provider = input.providers.get(route.providerId);
     if (!route.enabled || !provider?.enabled) continue;
-    const sent = input.sentRoutes.has(route.id);
+    const standing = input.sends.get(route.id);
     const make = (operation: PlannedItem['operation']): PlannedItem => ({
       routeId: route.id,
       providerId: route.providerId,
       operation,
       includeMessage: route.includeMessage,
+      ...(operation === 'send' && route.delaySeconds > 0 && { delaySeconds: route.delaySeconds }),
     });
-    if (change.kind === 'created' || (change.kind === 'updated' && !sent)) {
+    const reopened = change.kind === 'status' && record.status === 'active';
+    if (
+      change.kind === 'created' ||
+      (change.kind === 'updated' && standing !== 'sent' && standing !== 'waiting') ||
+      (reopened && standing === 'cancelled')
+    ) {
       if (record.status === 'active' && routeMatches(route, record)) {
         items.push(make('send'));
       }
       continue;
     }
-    if (!sent) continue;
+    if (standing === 'waiting') {
+      items.push(make(record.status === 'active' ? 'refresh' : 'cancel'));
+      continue;
+    }
+    if (standing !== 'sent') continue;
     const sync = syncOperation(change, record.status, provider);
     if (sync) items.push(make(sync));
+  }
+  // A send waits whatever became of its route meanwhile (disabled, deleted, its provider disabled):
+  // handling the request still calls it off. Only the route names the send to cancel.
+  if (record.status !== 'active') {
+    const planned = new Set(items.map((item) => item.routeId));
+    for (const [routeId, standing] of input.sends)
+      if (standing === 'waiting' && !planned.has(routeId))
+        items.push({ routeId, providerId: '', operation: 'cancel', includeMessage: false });
   }
   return items;
 }
@@ -85,11 +126,7 @@ function syncOperation(
  * announces, a clear or an update of a finished notification says how it ended (answered when the
  * person's answer resolved it), any other update is one.
  */
-export function deliveryEvent(
-  operation: PlannedItem['operation'],
-  status: Status,
-  answered = false,
-): DeliveryEvent {
+export function deliveryEvent(operation: OutboxOperation, status: Status, answered = false): DeliveryEvent {
   if (operation === 'send') return 'notification.created';
   if (status === 'resolved') return answered ? 'notification.answered' : 'notification.resolved';
   if (status === 'dismissed') return 'notification.dismissed';
@@ -103,7 +140,7 @@ export function deliveryEvent(
 export function idempotencyKey(
   record: Pick<NotificationRecord, 'id' | 'updatedAt'>,
   routeId: string,
-  operation: PlannedItem['operation'],
+  operation: OutboxOperation,
 ): string {
   const base = `${record.id}.${routeId}`;
   return operation === 'send' ? base : `${base}.${operation}.${record.updatedAt}`;

@@ -9,6 +9,7 @@ const base: Route = {
   enabled: true,
   minimumPriority: 'normal',
   includeMessage: true,
+  delaySeconds: 0,
 };
 const notification = {
   priority: 'high',

@@ -13,9 +13,17 @@ export interface Route {
   agent?: string;
   /** False: only the title leaves the machine. */
   includeMessage: boolean;
+  /**
+   * Seconds a send waits before it may start (0 = at once, at most MAX_DELAY_SECONDS); it is cancelled,
+   * unsent, when the notification is handled meanwhile.
+   */
+  delaySeconds: number;
   /** True: sends as usual during quiet hours; otherwise a send below their priority waits for their end. */
   sendDuringQuietHours?: boolean;
 }
+
+/** A route waits at most a day. */
+export const MAX_DELAY_SECONDS = 86_400;
 
 type Subject = Pick<NotificationRecord, 'priority' | 'type' | 'project' | 'agent'>;
 

@@ -79,7 +79,10 @@ export function NotificationPage({ id }: { id: string }) {
                 <tr key={item.id}>
                   <td>{item.event}</td>
                   <td>{item.providerId}</td>
-                  <td>{item.state}</td>
+                  <td>
+                    {item.state}
+                    {item.waitingUntil !== null && ` until ${when(item.waitingUntil)}, cancelled if handled`}
+                  </td>
                   <td>{item.attempts}</td>
                   <td>{item.lastReason ?? '—'}</td>
                   <td>{when(item.updatedAt)}</td>

@@ -6,7 +6,7 @@ import { when } from '../parts/format.js';
 import { useLoad } from '../parts/use-load.js';
 
 type State = OutboxItemView['state'];
-const STATES: State[] = ['dead', 'pending', 'in_flight', 'delivered'];
+const STATES: State[] = ['dead', 'waiting', 'pending', 'in_flight', 'delivered', 'cancelled'];
 
 /** Deliveries to providers: dead letters with their reasons first, retry, purge what was delivered. */
 export function Outbox() {
