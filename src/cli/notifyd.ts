@@ -3,7 +3,7 @@ import './runtime/require-node-floor.js';
 import { START_REFUSALS, startBroker } from '../broker/broker.js';
 import { InvalidPortError, portOverride } from '../config/broker-port.js';
 import { resolvePaths } from '../config/paths.js';
-import { MalformedConfigError } from '../config/settings.js';
+import { MalformedConfigError } from '../config/malformed-config-error.js';
 import { VERSION } from '../version.js';
 import { optionText, parseArgs } from './notify/args.js';
 import { CliError } from './notify/failure.js';

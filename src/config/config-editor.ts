@@ -1,5 +1,6 @@
 import { readConfig, writeConfigAtomically } from './config-file.js';
-import { MalformedConfigError, normalizeConfig, type NormalizedConfig, type Settings } from './settings.js';
+import { MalformedConfigError } from './malformed-config-error.js';
+import { normalizeConfig, type NormalizedConfig, type Settings } from './settings.js';
 import type { SettingsSource } from './settings-source.js';
 
 /** The change would make config.json invalid; the message names the field. Nothing was written. */

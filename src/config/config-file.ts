@@ -11,7 +11,8 @@ import {
   readFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { MalformedConfigError, normalizeConfig, type NormalizedConfig } from './settings.js';
+import { MalformedConfigError } from './malformed-config-error.js';
+import { normalizeConfig, type NormalizedConfig } from './settings.js';
 import { attributesOf, replaceFile } from './replace-file.js';
 import { jsonSyntaxPlace } from '../domain/json-syntax-place.js';
 

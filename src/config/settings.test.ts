@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateToken } from './config-file.js';
-import { MalformedConfigError, normalizeConfig, TOKEN_RULE_MESSAGE } from './settings.js';
+import { MalformedConfigError } from './malformed-config-error.js';
+import { normalizeConfig, TOKEN_RULE_MESSAGE } from './settings.js';
 
 const token = () => 'generated';
 

@@ -4,6 +4,7 @@ import { normalizePriority } from '../domain/priority.js';
 import { parseQuietHours, type QuietHours } from '../domain/quiet-hours.js';
 import type { SoundsByPriority } from '../domain/sound-name.js';
 import type { TypeCatalog, TypeDefinition } from '../domain/type-definition.js';
+import { MalformedConfigError } from './malformed-config-error.js';
 import { readSoundsByPriority } from './sound-settings.js';
 
 export const DEFAULT_PORT = 47821;
@@ -46,10 +47,6 @@ export const DEFAULTS = {
 const TOKEN_RULE = /^[\x21-\x7e]{16,}$/;
 export const TOKEN_RULE_MESSAGE =
   'authToken must be at least 16 characters of printable ASCII (letters, digits, punctuation) with no spaces or control characters; remove the field and restart Notify to have one generated';
-
-export class MalformedConfigError extends Error {
-  override name = 'MalformedConfigError';
-}
 
 export interface NormalizedConfig {
   settings: Settings;

@@ -1,6 +1,6 @@
 import { PRIORITIES, type Priority } from '../domain/priority.js';
 import { DEFAULT_SOUNDS_BY_PRIORITY, isSoundName, type SoundsByPriority } from '../domain/sound-name.js';
-import { MalformedConfigError } from './settings.js';
+import { MalformedConfigError } from './malformed-config-error.js';
 
 type Document = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { readArcSchema } from '../broker/event-service.js';
 import { VERSION } from '../version.js';
-import type { RouteEntry } from './route-table.js';
+import type { RouteEntry } from './route-entry.js';
 import { ERROR, type JsonSchema, type RouteSchema } from './schema-kit.js';
 
 export const OPENAPI_SCHEMA: RouteSchema = {

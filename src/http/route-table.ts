@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import type { RouteEntry } from './route-entry.js';
 import type { HealthDeps } from './health-routes.js';
 import { HEALTH_SCHEMAS, healthHandlers } from './health-routes.js';
 import { NOTIFICATION_SCHEMAS, notificationHandlers } from './notification-routes.js';
@@ -31,20 +32,6 @@ export interface RouteDeps {
   soundAdmin: SoundAdmin;
   presentation: PresentationDeps;
   web: WebRouteDeps;
-}
-
-export interface RouteEntry {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  url: string;
-  auth: boolean;
-  /** Only this credential is accepted; unset: the bearer token or the web page's session cookie. */
-  credentials?: 'token' | 'session';
-  rateLimited: boolean;
-  /** The body is the raw bytes (not JSON), up to this size instead of maxRequestBodyBytes. */
-  rawBodyLimit?: number;
-  /** Request and response JSON Schemas: they document the API (GET /v1/openapi.json). */
-  schema: RouteSchema;
-  handler: RouteHandlerMethod;
 }
 
 interface Shapes {

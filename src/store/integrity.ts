@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { Db } from './sqlite.js';
 
 /** The database file is not a sound SQLite database; the message names it and says what to do. */
 export class DatabaseDamagedError extends Error {
