@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { NotificationDto } from '../api-types.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
 import { useInboxApi } from '../parts/inbox-api.js';
-import { applyChange, inboxOf, RECENT_COUNT, type InboxState } from '../parts/inbox-state.js';
+import { applyChange, inboxOf, needsReload, RECENT_COUNT, type InboxState } from '../parts/inbox-state.js';
 import { NotificationRow } from '../parts/notification-row.js';
 import { messageOf } from '../parts/use-load.js';
 
@@ -11,6 +11,9 @@ import { messageOf } from '../parts/use-load.js';
  * and the machine responsive, and History pages through the rest.
  */
 const SHOWN_ACTIVE = 100;
+
+/** Changes from the stream are gathered this long and drawn together. */
+const DRAW_EVERY_MS = 50;
 
 interface Props {
   /** Whether titles open the notification's page and History exists (the broker's page, not the relay's). */
@@ -32,18 +35,40 @@ export function Inbox({ linked = true }: Props) {
         (failure: unknown) => current && setError(messageOf(failure)),
       );
     void load();
+    let reloading = false;
+    const reloadOnce = () => {
+      if (reloading) return;
+      reloading = true;
+      void load().finally(() => (reloading = false));
+    };
+    // A burst of changes (a script raising thousands) is drawn once per tick, not once per change.
+    const pending = new Map<string, NotificationDto>();
+    let flushing: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      flushing = undefined;
+      const changes = [...pending.values()];
+      pending.clear();
+      setState((before) => {
+        const after = before && changes.reduce((state, n) => applyChange(state, n, SHOWN_ACTIVE), before);
+        if (after && needsReload(after, SHOWN_ACTIVE)) reloadOnce();
+        return after;
+      });
+    };
     const stop = api.follow((name, notification) => {
-      if (name === 'reset' || notification === undefined) void load();
-      else setState((before) => before && applyChange(before, notification));
+      if (name === 'reset' || notification === undefined) return reloadOnce();
+      pending.delete(notification.id);
+      pending.set(notification.id, notification);
+      flushing ??= setTimeout(flush, DRAW_EVERY_MS);
     });
     return () => {
       current = false;
+      clearTimeout(flushing);
       stop();
     };
   }, [api]);
 
   const changed = (notification: NotificationDto) =>
-    setState((before) => before && applyChange(before, notification));
+    setState((before) => before && applyChange(before, notification, SHOWN_ACTIVE));
 
   return (
     <section aria-labelledby="inbox-heading">
@@ -63,7 +88,7 @@ export function Inbox({ linked = true }: Props) {
             <p class="empty">Nothing waits for you.</p>
           ) : (
             <ul class="notifications" aria-label="Active notifications" id="active">
-              {state.active.slice(0, SHOWN_ACTIVE).map((n) => (
+              {state.active.map((n) => (
                 <NotificationRow
                   key={n.id}
                   notification={n}
@@ -74,7 +99,7 @@ export function Inbox({ linked = true }: Props) {
               ))}
             </ul>
           )}
-          {(state.active.length > SHOWN_ACTIVE || !state.complete) && (
+          {!state.complete && (
             <p class="more">
               More are active than shown here
               {linked && (
