@@ -108,6 +108,18 @@ describe('the outbox intake: one row per change, expanded into items before anyt
       'only the route without a delay starts now',
     );
     assert.equal(outbox.nextDueAt(6), 300_005, 'the dispatcher wakes when the delay ends');
+    assert.deepEqual(
+      Object.fromEntries(outbox.sendsOf('n1')),
+      { r1: 'waiting', r2: 'sent' },
+      'moved out of the intake',
+    );
+    const routesOf = (state: Parameters<OutboxStore['list']>[0], notificationId = 'n1') =>
+      outbox.list(state, 10, notificationId).map((each) => each.routeId);
+    assert.deepEqual(routesOf(undefined), ['r2', 'r1']);
+    assert.deepEqual(routesOf('waiting'), ['r1']);
+    assert.deepEqual(routesOf('pending'), [], 'a waiting send is not shown as pending');
+    assert.deepEqual(routesOf('in_flight'), ['r2']);
+    assert.deepEqual(routesOf(undefined, 'n2'), []);
 
     notify('n1', { title: 'v2' }, 7);
     outbox.enqueue('n1', [{ ...waits('r1'), operation: 'refresh' }], 7);
