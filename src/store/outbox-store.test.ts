@@ -120,6 +120,11 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.deepEqual(routesOf('pending'), [], 'a waiting send is not shown as pending');
     assert.deepEqual(routesOf('in_flight'), ['r2']);
     assert.deepEqual(routesOf(undefined, 'n2'), []);
+    assert.deepEqual(
+      outbox.counts(),
+      { waiting: 1, pending: 0, in_flight: 1, delivered: 0, dead: 0, cancelled: 0 },
+      'a waiting send counts as waiting only',
+    );
 
     notify('n1', { title: 'v2' }, 7);
     outbox.enqueue('n1', [{ ...waits('r1'), operation: 'refresh' }], 7);
