@@ -90,6 +90,54 @@ describe('NotificationStore on a real database file', () => {
     assert.deepEqual(store.list({ limit: 100, key: 'ka' })[0], store.get('a'));
   });
 
+  it('searches every word in title, message, agent or project, taking % _ and \\ literally', () => {
+    store.upsert('t', { ...BARE, key: 't', title: 'Deploy the API' }, 1);
+    store.upsert('m', { ...BARE, key: 'm', message: 'disk 100% full' }, 2);
+    store.upsert('g', { ...BARE, key: 'g', agent: 'codex' }, 3);
+    store.upsert('p', { ...BARE, key: 'p', project: 'web_app' }, 4);
+    store.upsert('s', { ...BARE, key: 's', title: 'path C:\\temp', message: 'webXapp 1000 full' }, 5);
+    const found = (...words: string[]) => store.list({ limit: 100, words }).map((record) => record.id);
+    assert.deepEqual(found('deploy'), ['t'], 'ASCII case ignored');
+    assert.deepEqual(found('100%'), ['m']);
+    assert.deepEqual(found('codex'), ['g']);
+    assert.deepEqual(found('web_app'), ['p']);
+    assert.deepEqual(found('c:\\t'), ['s']);
+    assert.deepEqual(found('full'), ['s', 'm']);
+    assert.deepEqual(found('full', 'disk'), ['m'], 'every word must appear');
+    assert.deepEqual(found('full', 'nowhere'), []);
+  });
+
+  it('pages newest first by cursor, naming the next page only while more rows match', () => {
+    for (let index = 1; index <= 5; index++) store.upsert(`n${index}`, { ...BARE, key: `k${index}` }, index);
+    store.setStatus('n4', 'resolved', 9);
+    const first = store.page({ limit: 2, paged: true });
+    assert.deepEqual(
+      first.records.map((record) => record.id),
+      ['n5', 'n4'],
+    );
+    assert.deepEqual(first.records[0], store.get('n5'));
+    const second = store.page({ limit: 2, paged: true, before: first.nextBefore! });
+    assert.deepEqual(
+      second.records.map((record) => record.id),
+      ['n3', 'n2'],
+    );
+    const last = store.page({ limit: 2, paged: true, before: second.nextBefore! });
+    assert.deepEqual(last, { records: [store.get('n1')] });
+    assert.deepEqual(store.page({ limit: 5, paged: true }).nextBefore, undefined, 'exactly a full page');
+    assert.deepEqual(store.page({ limit: 2 }).nextBefore, undefined, 'not paged: no cursor');
+    const active = store.page({ limit: 1, paged: true, status: 'active', before: first.nextBefore! });
+    assert.deepEqual(
+      active.records.map((record) => record.id),
+      ['n3'],
+    );
+    assert.deepEqual(
+      store
+        .page({ limit: 2, paged: true, status: 'active', before: active.nextBefore! })
+        .records.map((record) => record.id),
+      ['n2', 'n1'],
+    );
+  });
+
   it('keeps snoozes and reminders: due ones come back earliest first, a stale schedule loses, a status change clears them', () => {
     store.upsert('r1', { ...FULL, key: 'r1' }, 10, { remindAt: 310 });
     store.upsert('r2', { ...FULL, key: 'r2' }, 20, { remindAt: 320 });

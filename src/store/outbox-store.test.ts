@@ -108,6 +108,23 @@ describe('the outbox intake: one row per change, expanded into items before anyt
       'only the route without a delay starts now',
     );
     assert.equal(outbox.nextDueAt(6), 300_005, 'the dispatcher wakes when the delay ends');
+    assert.deepEqual(
+      Object.fromEntries(outbox.sendsOf('n1')),
+      { r1: 'waiting', r2: 'sent' },
+      'moved out of the intake',
+    );
+    const routesOf = (state: Parameters<OutboxStore['list']>[0], notificationId = 'n1') =>
+      outbox.list(state, 10, notificationId).map((each) => each.routeId);
+    assert.deepEqual(routesOf(undefined), ['r2', 'r1']);
+    assert.deepEqual(routesOf('waiting'), ['r1']);
+    assert.deepEqual(routesOf('pending'), [], 'a waiting send is not shown as pending');
+    assert.deepEqual(routesOf('in_flight'), ['r2']);
+    assert.deepEqual(routesOf(undefined, 'n2'), []);
+    assert.deepEqual(
+      outbox.counts(),
+      { waiting: 1, pending: 0, in_flight: 1, delivered: 0, dead: 0, cancelled: 0 },
+      'a waiting send counts as waiting only',
+    );
 
     notify('n1', { title: 'v2' }, 7);
     outbox.enqueue('n1', [{ ...waits('r1'), operation: 'refresh' }], 7);
@@ -433,6 +450,48 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.equal(outbox.recoverInFlight(13), 0);
     const [orphan] = outbox.list('dead', 10);
     assert.deepEqual([orphan?.notificationId, orphan?.lastReason], ['n2', 'provider_deleted']);
+  });
+
+  it("names a relay answer's delivered sends through one provider and tells whether one is still under way", () => {
+    const outbox = new OutboxStore(db);
+    for (const id of ['relay', 'p-r4']) {
+      const provider = {
+        id,
+        kind: 'webhook',
+        name: id,
+        enabled: true,
+        settings: {},
+        createdAt: 1,
+        updatedAt: 1,
+      };
+      new ProviderStore(db).save(provider, new Map());
+    }
+    notify('n1');
+    notify('n2');
+    const relay = (routeId: string): PlannedItem => ({ ...item(routeId), providerId: 'relay' });
+    outbox.enqueue('n1', [relay('r1'), relay('r2'), relay('r3'), item('r4')], 5);
+    outbox.enqueue('n2', [relay('r1')], 5);
+    outbox.expandIntake();
+    assert.equal(outbox.hasUnsettled('n1', 'relay'), true, 'pending');
+    const claimed = outbox.claim(6, 10, () => 10);
+    const seqOf = (notificationId: string, routeId: string) =>
+      claimed.find((each) => each.notificationId === notificationId && each.routeId === routeId)!.seq;
+    assert.equal(outbox.hasUnsettled('n1', 'relay'), true, 'in flight');
+    outbox.settleAll([
+      { seq: seqOf('n1', 'r1'), state: 'delivered', now: 7, details: { reference: 'evt-1' } },
+      { seq: seqOf('n1', 'r2'), state: 'delivered', now: 7, details: {} },
+      { seq: seqOf('n1', 'r3'), state: 'pending', now: 7, details: { nextAttemptAt: 60 } },
+      { seq: seqOf('n1', 'r4'), state: 'delivered', now: 7, details: { reference: 'other-provider' } },
+      { seq: seqOf('n2', 'r1'), state: 'delivered', now: 7, details: { reference: 'evt-n2' } },
+    ]);
+    assert.deepEqual(outbox.deliveredReferences('n1', 'relay'), ['evt-1']);
+    assert.equal(outbox.hasUnsettled('n1', 'relay'), true, 'a retry is due later');
+    assert.equal(outbox.hasUnsettled('n2', 'relay'), false);
+    assert.equal(outbox.hasUnsettled('n1', 'p-r4'), false);
+    outbox.claim(60, 10, () => 10);
+    outbox.settleAll([{ seq: seqOf('n1', 'r3'), state: 'dead', now: 61, details: { reason: 'http_400' } }]);
+    assert.equal(outbox.hasUnsettled('n1', 'relay'), false, 'a dead send is settled');
+    assert.deepEqual(outbox.deliveredReferences('n1', 'relay'), ['evt-1']);
   });
 
   it('still sends a notification deleted before the intake was moved', () => {
