@@ -213,7 +213,11 @@ describe('state changes from the page: CSRF token and Origin', () => {
       ['no CSRF token, no Origin', {}],
       ['no CSRF token', { origin: origin! }],
       ['no Origin', { 'x-csrf-token': csrf! }],
-      ['a wrong CSRF token', { origin: origin!, 'x-csrf-token': `${csrf!.slice(0, -1)}A` }],
+      // The last character changed for sure: a token that already ends in A would otherwise stay right.
+      [
+        'a wrong CSRF token',
+        { origin: origin!, 'x-csrf-token': `${csrf!.slice(0, -1)}${csrf!.endsWith('A') ? 'B' : 'A'}` },
+      ],
       ['another site', { origin: 'http://evil.example', 'x-csrf-token': csrf! }],
       ['another port', { origin: `http://127.0.0.1:${broker.port + 1}`, 'x-csrf-token': csrf! }],
       ['https', { origin: `https://127.0.0.1:${broker.port}`, 'x-csrf-token': csrf! }],
