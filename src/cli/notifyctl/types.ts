@@ -1,6 +1,7 @@
 import type { TypeDefinitionBody, TypeEntry } from '../../client/api-types.js';
 import { normalizeType } from '../../domain/notification-type.js';
 import { normalizePriority } from '../../domain/priority.js';
+import { TYPE_FIELDS } from '../../domain/type-definition-body.js';
 import type { FlagTable, ParsedArgs } from '../notify/args.js';
 import { optionText } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
@@ -130,23 +131,11 @@ export function applyTypeFlags(current: TypeDefinitionBody, parsed: ParsedArgs):
   return next;
 }
 
-/** The fields of a definition the API takes back: hand-written ones (say `color`) are left out. */
-const DEFINITION_FIELDS = [
-  'enabled',
-  'defaultPriority',
-  'lifetimeSeconds',
-  'icon',
-  'sound',
-  'needsPerson',
-  'resolveAfterMinutes',
-  'remindEveryMinutes',
-  'remindTimes',
-] as const;
-
+/** The fields of a definition the API takes back (TYPE_FIELDS): hand-written ones (say `color`) are left out. */
 function definitionOf(entry: TypeEntry | undefined): TypeDefinitionBody {
   if (!entry) return {};
   return Object.fromEntries(
-    DEFINITION_FIELDS.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]),
+    TYPE_FIELDS.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]),
   );
 }
 
