@@ -1,3 +1,5 @@
+import { intakeRangeOf, INTAKE_RANGE } from './intake-range.js';
+
 /**
  * Numbered schema migrations, applied in order inside one transaction each; never edit a shipped one,
  * add the next number instead.
@@ -25,18 +27,31 @@ const keepIntakeNotificationBefore = (event: 'UPDATE' | 'DELETE'): string => `
         WHERE notification_id = OLD.id AND snapshot IS NULL;
       END;`;
 
+/** The notification as it was (OLD), in the shape the intake's copies take since migration 5. */
+const OLD_NOTIFICATION_WITH_ANSWERS = `json_object(
+            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
+            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
+            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
+            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
+            'metadata', OLD.metadata, 'actions', OLD.actions, 'answer', OLD.answer)`;
+
 /** Migration 5's triggers: migration 4's, with the actions and the answer in the copy. */
 const keepIntakeNotificationWithAnswersBefore = (event: 'UPDATE' | 'DELETE'): string => `
       CREATE TRIGGER outbox_intake_before_${event.toLowerCase()} BEFORE ${event} ON notifications
       WHEN EXISTS (SELECT 1 FROM outbox_intake WHERE notification_id = OLD.id AND snapshot IS NULL)
       BEGIN
-        UPDATE outbox_intake SET snapshot = json_object(
-            'id', OLD.id, 'key', OLD.key, 'agent', OLD.agent, 'agent_instance', OLD.agent_instance,
-            'project', OLD.project, 'type', OLD.type, 'priority', OLD.priority, 'title', OLD.title,
-            'message', OLD.message, 'cwd', OLD.cwd, 'pid', OLD.pid, 'status', OLD.status,
-            'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
-            'metadata', OLD.metadata, 'actions', OLD.actions, 'answer', OLD.answer)
+        UPDATE outbox_intake SET snapshot = ${OLD_NOTIFICATION_WITH_ANSWERS}
         WHERE notification_id = OLD.id AND snapshot IS NULL;
+      END;`;
+
+/** Migration 10's triggers: migration 5's, finding the notification's rows in its range of the intake. */
+const keepRangedIntakeNotificationBefore = (event: 'UPDATE' | 'DELETE'): string => `
+      CREATE TRIGGER outbox_intake_before_${event.toLowerCase()} BEFORE ${event} ON notifications
+      WHEN EXISTS (SELECT 1 FROM outbox_intake
+        WHERE ${intakeRangeOf('OLD.seq')} AND notification_id = OLD.id AND snapshot IS NULL)
+      BEGIN
+        UPDATE outbox_intake SET snapshot = ${OLD_NOTIFICATION_WITH_ANSWERS}
+        WHERE ${intakeRangeOf('OLD.seq')} AND notification_id = OLD.id AND snapshot IS NULL;
       END;`;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -277,6 +292,37 @@ export const MIGRATIONS: readonly Migration[] = [
         last_event_id TEXT    NOT NULL,
         updated_at    INTEGER NOT NULL
       );
+    `,
+  },
+  {
+    version: 10,
+    description:
+      'outbox intake without its index of notification ids: rows keyed in their notification range',
+    sql: `
+      -- Issue 20's bench: with three matching routes, a create spent more time on the intake's index of
+      -- notification ids than on the row itself. Now a notification's changes are numbered in a range of
+      -- the intake's own key that starts at the notification's seq (intake-range.ts), so finding them is
+      -- a search of the key, and a create writes no index entry. A notification's changes keep their
+      -- order; rows of a notification deleted before the upgrade (kept as copies) come first, below zero.
+      DROP TRIGGER outbox_intake_before_update;
+      DROP TRIGGER outbox_intake_before_delete;
+      CREATE TABLE outbox_intake_ranged (
+        seq             INTEGER PRIMARY KEY,
+        notification_id TEXT    NOT NULL,
+        items           TEXT    NOT NULL,
+        snapshot        TEXT,
+        created_at      INTEGER NOT NULL
+      );
+      INSERT INTO outbox_intake_ranged (seq, notification_id, items, snapshot, created_at)
+        SELECT CASE WHEN n.seq IS NULL THEN i.seq - (SELECT max(seq) + 1 FROM outbox_intake)
+               ELSE n.seq * ${INTAKE_RANGE} - 1
+                 + row_number() OVER (PARTITION BY i.notification_id ORDER BY i.seq) END,
+          i.notification_id, i.items, i.snapshot, i.created_at
+        FROM outbox_intake i LEFT JOIN notifications n ON n.id = i.notification_id;
+      DROP TABLE outbox_intake;
+      ALTER TABLE outbox_intake_ranged RENAME TO outbox_intake;
+      ${keepRangedIntakeNotificationBefore('UPDATE')}
+      ${keepRangedIntakeNotificationBefore('DELETE')}
     `,
   },
 ];

@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { PlannedItem } from '../domain/delivery/delivery-plan.js';
 import type { NotificationDraft, NotificationRecord } from '../domain/notification.js';
 import { openDatabase, type Db } from './database.js';
+import { INTAKE_RANGE } from './intake-range.js';
+import { MIGRATIONS } from './migrations.js';
 import { NotificationStore } from './notification-store.js';
 import { OutboxStore } from './outbox-store.js';
 import { ProviderStore } from './provider-store.js';
@@ -685,5 +687,70 @@ describe('the outbox intake: one row per change, expanded into items before anyt
         ['plain', 'notification.resolved'],
       ],
     );
+  });
+});
+
+describe("the intake's upgrade to rows keyed in their notification's range (migration 10)", () => {
+  let dir: string;
+  let file: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'notify-intake-upgrade-'));
+    file = join(dir, 'notify.db');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps every waiting change, in order, and a deleted notification’s copy, and goes on numbering', () => {
+    const before = openDatabase(file, MIGRATIONS.slice(0, 9));
+    const written = new NotificationStore(before);
+    for (const id of ['n1', 'n2']) written.upsert(id, { ...DRAFT, key: id, title: `${id} first` }, 5, {});
+    // As the broker before migration 10 wrote them: numbered across notifications.
+    const intake = before.prepare(
+      'INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)',
+    );
+    intake.run('n1', JSON.stringify([['r1', 'p-r1', 'send', 1]]), 5);
+    intake.run('n2', JSON.stringify([['r2', 'p-r2', 'send', 1]]), 5);
+    intake.run('n1', JSON.stringify([['r1', 'p-r1', 'update', 1]]), 6);
+    written.setStatus('n2', 'dismissed', 6);
+    assert.equal(written.pruneTerminalBefore(100), 1, 'n2 goes while its send waits in the intake');
+    before.close();
+
+    const db = openDatabase(file);
+    try {
+      const n1 = db.prepare<[], { seq: number }>("SELECT seq FROM notifications WHERE id = 'n1'").get()!.seq;
+      const keys = db
+        .prepare<[], { id: string; key: string }>(
+          'SELECT notification_id AS id, CAST(seq AS TEXT) AS key FROM outbox_intake ORDER BY seq',
+        )
+        .all();
+      const start = BigInt(n1) * BigInt(INTAKE_RANGE);
+      assert.deepEqual(keys, [
+        { id: 'n2', key: '-2' },
+        { id: 'n1', key: String(start) },
+        { id: 'n1', key: String(start + 1n) },
+      ]);
+      const outbox = new OutboxStore(db);
+      assert.deepEqual([...outbox.sendsOf('n1')], [['r1', 'sent']], 'the send still in the intake is found');
+      new NotificationStore(db).upsert('n1', { ...DRAFT, key: 'n1', title: 'n1 second' }, 7, {});
+      outbox.enqueue('n1', [item('r9')], 7);
+      assert.equal(
+        db.prepare('SELECT CAST(max(seq) AS TEXT) FROM outbox_intake').pluck().get(),
+        String(start + 2n),
+      );
+      assert.deepEqual(
+        outbox
+          .list(undefined, 10)
+          .reverse()
+          .map((each) => [each.notificationId, each.routeId, each.operation, each.payload.title]),
+        [
+          ['n2', 'r2', 'send', 'n2 first'],
+          ['n1', 'r1', 'send', 'n1 first'],
+          ['n1', 'r1', 'update', 'n1 first'],
+          ['n1', 'r9', 'send', 'n1 second'],
+        ],
+      );
+    } finally {
+      db.close();
+    }
   });
 });

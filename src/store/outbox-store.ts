@@ -1,3 +1,4 @@
+import { intakeRangeOf, INTAKE_RANGE } from './intake-range.js';
 import type { DeliveryEvent, OutboundNotification } from '../delivery/provider.js';
 import {
   deliveryEvent,
@@ -101,7 +102,8 @@ interface IntakeItem {
 }
 
 interface IntakeRow {
-  seq: number;
+  /** Its key, as text: keys in a notification's range pass 2⁵³ (intake-range.ts), beyond exact numbers. */
+  seq: string;
   notification_id: string;
   items: string;
   created_at: number;
@@ -189,18 +191,23 @@ export class OutboxStore {
       UPDATE outbox SET state = 'cancelled', updated_at = @now
       WHERE notification_id = @notificationId AND route_id = @routeId AND operation = 'send'
         AND state = 'pending' AND wait_until IS NOT NULL`);
-    this.#intake = db.prepare(
-      'INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)',
-    );
+    // The change's number follows the notification's last row still in the intake, in the notification's
+    // range (intake-range.ts): no index to write.
+    this.#intake = db.prepare<[{ id: string; items: string; now: number }]>(`
+      INSERT INTO outbox_intake (seq, notification_id, items, created_at)
+      SELECT coalesce((SELECT max(i.seq) + 1 FROM outbox_intake i WHERE ${intakeRangeOf('n.seq', 'i.seq')}),
+          n.seq * ${INTAKE_RANGE}), n.id, @items, @now
+      FROM notifications n WHERE n.id = @id`);
     this.#intakeWaiting = db.prepare<[], { seq: number }>('SELECT seq FROM outbox_intake LIMIT 1');
     // The notification row as it was at the change: its copy once it changed again, else the row.
     const readIntake = db.prepare<[number], IntakeRow>(`
-      SELECT i.seq, i.notification_id, i.items, i.created_at, coalesce(i.snapshot,
+      SELECT CAST(i.seq AS TEXT) AS seq, i.notification_id, i.items, i.created_at, coalesce(i.snapshot,
         (SELECT ${notificationRowJson('n')} FROM notifications n WHERE n.id = i.notification_id)) AS notification
       FROM outbox_intake i ORDER BY i.seq LIMIT ?`);
-    const clearIntake = db.prepare('DELETE FROM outbox_intake WHERE seq <= ?');
-    // In change order, so a lifecycle's update always follows its send in the outbox too; in chunks,
-    // so a long intake never sits in memory at once.
+    const clearIntake = db.prepare<[string]>('DELETE FROM outbox_intake WHERE seq <= CAST(? AS INTEGER)');
+    // A notification's changes in their order, so a lifecycle's update always follows its send in the
+    // outbox too; notifications in the order they were made; in chunks, so a long intake never sits in
+    // memory at once.
     this.#expand = db.transaction((maxRows: number) => {
       for (
         let left = maxRows, rows = readIntake.all(Math.min(left, INTAKE_CHUNK));
@@ -254,9 +261,10 @@ export class OutboxStore {
         clearIntake.run(rows.at(-1)!.seq);
       }
     });
-    this.#intakeOf = db.prepare<[string], { items: string }>(
-      'SELECT items FROM outbox_intake WHERE notification_id = ?',
-    );
+    this.#intakeOf = db.prepare<[string], { items: string }>(`
+      SELECT i.items FROM notifications n JOIN outbox_intake i
+        ON ${intakeRangeOf('n.seq', 'i.seq')} AND i.notification_id = n.id
+      WHERE n.id = ? ORDER BY i.seq`);
     this.#sendsOf = db.prepare<[string], { route_id: string; state: OutboxState; wait_until: number | null }>(
       `SELECT route_id, state, wait_until FROM outbox WHERE notification_id = ? AND operation = 'send'`,
     );
@@ -269,7 +277,9 @@ export class OutboxStore {
           SELECT 1 FROM outbox e WHERE e.notification_id = o.notification_id AND e.route_id = o.route_id
             AND e.seq < o.seq AND e.state IN ('pending', 'in_flight'))
         AND (o.wait_until IS NULL OR NOT EXISTS (
-          SELECT 1 FROM outbox_intake i WHERE i.notification_id = o.notification_id))
+          SELECT 1 FROM notifications n JOIN outbox_intake i
+            ON ${intakeRangeOf('n.seq', 'i.seq')} AND i.notification_id = n.id
+          WHERE n.id = o.notification_id))
       ORDER BY o.next_attempt_at, o.seq LIMIT ?`);
     this.#providersWithWork = db.prepare<[], { id: string }>(`
       SELECT p.id FROM providers p WHERE EXISTS (
@@ -366,7 +376,8 @@ export class OutboxStore {
         return notBefore === undefined ? base : [...base, notBefore];
       },
     );
-    this.#intake.run(notificationId, JSON.stringify(compact), now);
+    const written = this.#intake.run({ id: notificationId, items: JSON.stringify(compact), now });
+    if (written.changes !== 1) throw new Error(`no notification ${notificationId} to enqueue the items of`);
   }
 
   /** Whether changes wait in the intake: the dispatcher runs again at once while they do. */
