@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ChangeStream, StreamEvent } from '../broker/change-stream.js';
+import type { ChangeStream } from '../broker/change-stream.js';
 import { InvalidRequestError } from '../domain/errors.js';
 import { sendError } from './errors.js';
+import { frameOf, StreamBatches } from './stream-batches.js';
 import { webSessionOf } from './web-session-auth.js';
 import { ERROR, type RouteSchema } from './schema-kit.js';
 
@@ -23,7 +24,15 @@ export const STREAM_SCHEMAS = {
     summary: 'Follow every change as Server-Sent Events (Last-Event-ID resumes)',
     querystring: {
       type: 'object',
-      properties: { heartbeat: { type: 'integer', minimum: 1, maximum: 300, description: 'seconds' } },
+      properties: {
+        heartbeat: { type: 'integer', minimum: 1, maximum: 300, description: 'seconds' },
+        batch: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 5000,
+          description: 'milliseconds: changes that follow one another this closely are sent together',
+        },
+      },
     },
     response: {
       200: {
@@ -39,10 +48,6 @@ export const STREAM_SCHEMAS = {
 } satisfies Record<string, RouteSchema>;
 
 type StreamRequest = FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>;
-
-function frame(event: StreamEvent): string {
-  return `id: ${event.id}\nevent: ${event.name}\ndata: ${event.data}\n\n`;
-}
 
 const RESET = 'event: reset\ndata: {"reason":"events were missed; list the notifications again"}\n\n';
 
@@ -64,6 +69,7 @@ export function streamHandlers(deps: StreamDeps) {
         );
       }
       const heartbeatMs = heartbeatOf(request.query['heartbeat']) ?? deps.heartbeatMs;
+      const batchMs = batchOf(request.query['batch']);
       const lastEventId = request.headers['last-event-id'];
       const resumption =
         typeof lastEventId === 'string' && lastEventId !== '' ? deps.changes.since(lastEventId) : undefined;
@@ -86,17 +92,19 @@ export function streamHandlers(deps: StreamDeps) {
       };
       write('retry: 2000\n\n');
       if (resumption?.kind === 'reset') write(RESET);
-      else resumption?.events.forEach((event) => write(frame(event)));
+      else resumption?.events.forEach((event) => write(frameOf(event)));
 
+      const batches = batchMs === undefined ? undefined : new StreamBatches(batchMs, write);
       // The broker's stop ends the stream: it is never idle, so the server would wait for it forever.
       const unsubscribe = deps.changes.subscribe(
-        (event) => write(frame(event)),
+        batches ? (event) => batches.add(event) : (event) => write(frameOf(event)),
         () => response.end(),
       );
       const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
       heartbeat.unref();
       response.once('close', () => {
         clearInterval(heartbeat);
+        batches?.close();
         unsubscribe();
       });
     },
@@ -105,10 +113,25 @@ export function streamHandlers(deps: StreamDeps) {
 
 /** `?heartbeat=<seconds>`, 1 to 300. */
 function heartbeatOf(value: string | string[] | undefined): number | undefined {
+  const seconds = integerParameter(value, 'heartbeat', 300, 'seconds');
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
+/** `?batch=<milliseconds>`, 1 to 5000. */
+function batchOf(value: string | string[] | undefined): number | undefined {
+  return integerParameter(value, 'batch', 5000, 'milliseconds');
+}
+
+function integerParameter(
+  value: string | string[] | undefined,
+  name: string,
+  maximum: number,
+  unit: string,
+): number | undefined {
   if (value === undefined) return undefined;
   const text = Array.isArray(value) ? value[value.length - 1]! : value;
-  const seconds = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(seconds >= 1 && seconds <= 300))
-    throw new InvalidRequestError('heartbeat must be an integer from 1 to 300 (seconds)');
-  return seconds * 1000;
+  const number = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(number >= 1 && number <= maximum))
+    throw new InvalidRequestError(`${name} must be an integer from 1 to ${maximum} (${unit})`);
+  return number;
 }

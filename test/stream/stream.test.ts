@@ -105,6 +105,32 @@ describe('GET /v1/stream', () => {
     assert.deepEqual(await bad.json(), { error: 'heartbeat must be an integer from 1 to 300 (seconds)' });
   });
 
+  it('with ?batch sends the first change at once, and a flood that follows as one reset to list again', async () => {
+    const reader = new SseReader(broker.port, auth(broker), '/v1/stream?batch=5000');
+    await reader.until((r) => r.status === 200);
+    await create(broker, { title: 'first of a flood' });
+    await reader.until((r) => r.events.length === 1);
+    assert.equal(JSON.parse(reader.events[0]!.data!).title, 'first of a flood');
+    await Promise.all(Array.from({ length: 101 }, (_, n) => create(broker, { title: `flood ${n}` })));
+    await reader.until((r) => r.events.length === 2, 10_000);
+    const reset = reader.events[1]!;
+    assert.equal(reset.event, 'reset');
+    assert.deepEqual(JSON.parse(reset.data!), {
+      reason: 'more than 100 changes in 5000 ms; list the notifications again',
+    });
+    // Its id is the flood's last event: a reconnect resumes after the flood, which the list shows.
+    const resumed = new SseReader(broker.port, { ...auth(broker), 'last-event-id': reset.id! });
+    await resumed.until((r) => r.status === 200);
+    const after = await create(broker, { title: 'after the flood' });
+    await resumed.until((r) => r.events.length === 1);
+    assert.equal(JSON.parse(resumed.events[0]!.data!).id, after.id);
+    reader.close();
+    resumed.close();
+    const bad = await broker.request('GET', '/v1/stream?batch=0');
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), { error: 'batch must be an integer from 1 to 5000 (milliseconds)' });
+  });
+
   it('needs the token like every /v1 route', async () => {
     const reader = new SseReader(broker.port, {});
     await reader.ended;

@@ -35,11 +35,23 @@ export function Inbox({ linked = true }: Props) {
         (failure: unknown) => current && setError(messageOf(failure)),
       );
     void load();
+    // One reload at a time; a reset that comes during one asks for another once it is done, so the
+    // last word of the stream is always drawn.
     let reloading = false;
+    let reloadAgain = false;
     const reloadOnce = () => {
-      if (reloading) return;
+      if (reloading) {
+        reloadAgain = true;
+        return;
+      }
       reloading = true;
-      void load().finally(() => (reloading = false));
+      void load().finally(() => {
+        reloading = false;
+        if (reloadAgain) {
+          reloadAgain = false;
+          reloadOnce();
+        }
+      });
     };
     // A burst of changes (a script raising thousands) is drawn once per tick, not once per change.
     const pending = new Map<string, NotificationDto>();
