@@ -387,6 +387,30 @@ describe('the web page in Chromium', () => {
     );
   });
 
+  it("changes a type's priority from the page and keeps its reminders", async () => {
+    await api('PUT', '/v1/types/review', { defaultPriority: 'low', remindEveryMinutes: 10, remindTimes: 2 });
+    await page.goto(`${broker.baseUrl}/#/types`);
+    await page.getByLabel('review default priority').selectOption('high');
+    await waitFor(
+      async () =>
+        (await api<{ id: string; defaultPriority?: string }[]>('GET', '/v1/types')).find(
+          (type) => type.id === 'review' && type.defaultPriority === 'high',
+        ),
+      'the new priority',
+    );
+    const review = (await api<Record<string, unknown>[]>('GET', '/v1/types')).find(
+      (type) => type['id'] === 'review',
+    );
+    assert.deepEqual(review, {
+      id: 'review',
+      builtin: false,
+      enabled: true,
+      defaultPriority: 'high',
+      remindEveryMinutes: 10,
+      remindTimes: 2,
+    });
+  });
+
   it('lists the signed-in browsers and revokes another one, which is then signed out', async () => {
     const laptop = await browser.newContext({ userAgent: 'Laptop browser' });
     const laptopPage = await laptop.newPage();

@@ -1,10 +1,35 @@
-import type { Priority, TypeEntry } from '../api-types.js';
+import type { Priority, TypeDefinitionBody, TypeEntry } from '../api-types.js';
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
 import { useLoad } from '../parts/use-load.js';
 import { soundNames } from './settings.js';
 
 const PRIORITIES: Priority[] = ['low', 'normal', 'high', 'critical'];
+
+/**
+ * Every field PUT /v1/types/{id} takes. The PUT replaces the whole definition, so a change made here
+ * sends them all back (the reminders set in config.json stay); a field the API gains and this list
+ * lacks breaks the page's build.
+ */
+const BODY_FIELDS: Record<keyof TypeDefinitionBody, true> = {
+  enabled: true,
+  defaultPriority: true,
+  lifetimeSeconds: true,
+  icon: true,
+  sound: true,
+  needsPerson: true,
+  resolveAfterMinutes: true,
+  remindEveryMinutes: true,
+  remindTimes: true,
+};
+
+function bodyOf(entry: TypeEntry): TypeDefinitionBody {
+  return Object.fromEntries(
+    Object.keys(BODY_FIELDS)
+      .filter((field) => entry[field] !== undefined)
+      .map((field) => [field, entry[field]]),
+  ) as TypeDefinitionBody;
+}
 
 /** Notification types: switch them on and off, their default priority and sound; add and remove. */
 export function Types() {
@@ -16,20 +41,7 @@ export function Types() {
 
   const put = (type: TypeEntry, change: Partial<TypeEntry>, said: string) =>
     feedback.run(async () => {
-      const { id, enabled, defaultPriority, lifetimeSeconds, icon, sound, needsPerson, resolveAfterMinutes } =
-        {
-          ...type,
-          ...change,
-        };
-      await api.putType(id, {
-        enabled,
-        defaultPriority,
-        lifetimeSeconds,
-        icon,
-        sound,
-        needsPerson,
-        resolveAfterMinutes,
-      });
+      await api.putType(type.id, bodyOf({ ...type, ...change }));
       types.reload();
       return said;
     });
