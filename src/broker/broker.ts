@@ -215,10 +215,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     toasts.alert(event);
     if (event.kind === 'snoozed') reminders.wake();
   });
-  // Only a change that can bring an earlier due time: a new lifecycle or a type that reminds.
+  // Only a change that can bring an earlier due time: a new lifecycle or a type that reminds, whose
+  // first reminder is due a whole interval after the change at the earliest.
   changes.subscribe((change) => {
-    if (change.record.status === 'active' && reminderPolicy(change.record.type, settings.current.types))
-      reminders.wake();
+    const policy =
+      change.record.status === 'active' && reminderPolicy(change.record.type, settings.current.types);
+    if (policy) reminders.wakeFor(change.record.updatedAt + policy.everyMs);
   });
   const busAddress =
     process.platform === 'linux' ? process.env['DBUS_SESSION_BUS_ADDRESS'] || undefined : undefined;

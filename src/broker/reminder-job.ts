@@ -34,6 +34,8 @@ export interface ReminderJobDeps {
  */
 export class ReminderJob {
   #timer: NodeJS.Timeout | undefined;
+  /** When the timer fires (the job's clock); undefined while none is set. */
+  #timerAt: number | undefined;
   #running = false;
   #again = false;
   #stopped = true;
@@ -74,6 +76,16 @@ export class ReminderJob {
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    this.#timerAt = undefined;
+  }
+
+  /**
+   * A change brought an alert due no earlier than `dueAt`: look again only if the job would not look by
+   * then anyway. A flood of requests that remind then costs one look, not one per request.
+   */
+  wakeFor(dueAt: number): void {
+    if (this.#timerAt !== undefined && this.#timerAt <= dueAt) return;
+    this.wake();
   }
 
   /** Something may have changed a due time (a create, a snooze, a clock that moved): look again now. */
@@ -84,6 +96,7 @@ export class ReminderJob {
       return;
     }
     clearTimeout(this.#timer);
+    this.#timerAt = undefined;
     this.#running = true;
     setImmediate(() => void this.#round());
   }
@@ -105,7 +118,9 @@ export class ReminderJob {
     const next = this.deps.store.nextAlertAt();
     if (next === undefined) return;
     // Still due after a round: a write failed or a backlog is left; the next try comes a little later.
-    const wait = Math.min(Math.max(RETRY_MS, next - this.deps.clock()), MAX_SLEEP_MS);
+    const now = this.deps.clock();
+    const wait = Math.min(Math.max(RETRY_MS, next - now), MAX_SLEEP_MS);
+    this.#timerAt = now + wait;
     this.#timer = setTimeout(() => this.wake(), wait);
     this.#timer.unref();
   }
