@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { startBroker, type BrokerProcess } from '../test/support/broker-process.js';
 import { startBaseline, type BaselineProcess } from './support/baseline-process.js';
 import { comparePair, load, type Figures, type LoadOptions } from './support/load.js';
-import { printTable, type Row } from './support/report.js';
+import { brokerTarget, jsonPosts, type LoadTarget } from './support/load-target.js';
+import { cpuRow, printTable } from './support/report.js';
 import { loadWithWrk } from './support/wrk.js';
 import { seedNotifications } from './support/seed.js';
 
@@ -45,12 +46,6 @@ const CREATE_BODY = JSON.stringify({
   metadata: { branch: 'main', commit: '0854a0d', durationMs: 42000 },
 });
 
-interface Target {
-  url: string;
-  headers: Record<string, string>;
-  pid?: number;
-}
-
 export async function runBrokerBench(): Promise<void> {
   const [oneMinute] = loadavg();
   console.log(
@@ -65,27 +60,21 @@ export async function runBrokerBench(): Promise<void> {
   let baseline: BaselineProcess | undefined;
   try {
     baseline = await startBaseline(baselineFile);
-    const brokerTarget = (path: string): Target => ({
-      url: `${broker!.baseUrl}${path}`,
-      headers: { authorization: `Bearer ${broker!.token}` },
-      ...(broker!.child.pid !== undefined && { pid: broker!.child.pid }),
-    });
-    const baselineTarget = (path: string): Target => ({
+    // The broker is restarted between the two loads: each target names the one running now.
+    const runningBroker = (path: string): LoadTarget => brokerTarget(broker!, path);
+    const baselineTarget = (path: string): LoadTarget => ({
       url: `http://127.0.0.1:${baseline!.port}${path}`,
       headers: {},
       pid: baseline!.pid,
     });
 
     // POST: both must answer 201 with bodies of about the same size before being compared.
-    const json = { 'content-type': 'application/json' };
+    const post = (target: LoadTarget): LoadOptions => jsonPosts(target, CREATE_BODY, CONNECTIONS);
+    const creates = '/v1/notifications';
     const sizes = await Promise.all(
-      [brokerTarget, baselineTarget].map(async (target) => {
-        const { url, headers } = target('/v1/notifications');
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { ...headers, ...json },
-          body: CREATE_BODY,
-        });
+      [runningBroker, baselineTarget].map(async (target) => {
+        const { url, headers, body } = post(target(creates));
+        const response = await fetch(url, { method: 'POST', headers, body });
         if (response.status !== 201)
           throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
         return (await response.text()).length;
@@ -93,20 +82,11 @@ export async function runBrokerBench(): Promise<void> {
     );
     console.log(`create response bodies: broker ${sizes[0]} bytes, baseline ${sizes[1]} bytes`);
 
-    const post = (target: Target): LoadOptions => ({
-      url: target.url,
-      method: 'POST',
-      connections: CONNECTIONS,
-      headers: { ...target.headers, ...json },
-      body: CREATE_BODY,
-      ...(target.pid !== undefined && { pid: target.pid }),
-    });
-    const creates = '/v1/notifications';
     process.stdout.write(`POST: warm-up ${WARM_UP_SECONDS} s each, then ${SECONDS} s each...`);
     await loadWithWrk(post(baselineTarget(creates)), WARM_UP_SECONDS);
-    await loadWithWrk(post(brokerTarget(creates)), WARM_UP_SECONDS);
+    await loadWithWrk(post(runningBroker(creates)), WARM_UP_SECONDS);
     const [postBroker, postBaseline] = await comparePair(
-      post(brokerTarget(creates)),
+      post(runningBroker(creates)),
       post(baselineTarget(creates)),
       SECONDS,
       2,
@@ -124,7 +104,7 @@ export async function runBrokerBench(): Promise<void> {
     console.log(`\nseeded ${seeded} rows into the broker's database in ${Date.now() - started} ms (both)`);
     broker = await startBroker({ home });
 
-    const list = (target: Target): LoadOptions => ({
+    const list = (target: LoadTarget): LoadOptions => ({
       url: target.url,
       method: 'GET',
       connections: LIST_CONNECTIONS,
@@ -134,9 +114,9 @@ export async function runBrokerBench(): Promise<void> {
     const newest = '/v1/notifications?limit=500';
     process.stdout.write(`GET: warm-up ${WARM_UP_SECONDS} s each, then ${LIST_SECONDS} s each...`);
     await load(list(baselineTarget(newest)), WARM_UP_SECONDS);
-    await load(list(brokerTarget(newest)), WARM_UP_SECONDS);
+    await load(list(runningBroker(newest)), WARM_UP_SECONDS);
     const [listBroker, listBaseline] = await comparePair(
-      list(brokerTarget(newest)),
+      list(runningBroker(newest)),
       list(baselineTarget(newest)),
       LIST_SECONDS,
     );
@@ -168,7 +148,7 @@ function printPost(broker: Figures, baseline: Figures): void {
       target: `≤ ${TARGET_P99_RATIO.toFixed(2)}× baseline`,
       pass: broker.p99 <= TARGET_P99_RATIO * baseline.p99,
     },
-    ...cpuRow(broker, baseline),
+    ...cpuRow('server CPU per request (µs)', broker, baseline),
   ]);
 }
 
@@ -185,19 +165,7 @@ function printList(broker: Figures, baseline: Figures): void {
         pass: broker.p50 <= TARGET_LIST_P50_MS,
       },
       { label: 'latency p99 (ms)', broker: broker.p99, baseline: baseline.p99 },
-      ...cpuRow(broker, baseline),
+      ...cpuRow('server CPU per request (µs)', broker, baseline),
     ],
   );
-}
-
-/** Server CPU per request: the figure that other programs on the machine barely disturb. */
-function cpuRow(broker: Figures, baseline: Figures): Row[] {
-  if (broker.cpuMicrosPerRequest === undefined || baseline.cpuMicrosPerRequest === undefined) return [];
-  return [
-    {
-      label: 'server CPU per request (µs)',
-      broker: broker.cpuMicrosPerRequest,
-      baseline: baseline.cpuMicrosPerRequest,
-    },
-  ];
 }

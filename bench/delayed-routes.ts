@@ -11,9 +11,9 @@ import { loadavg } from 'node:os';
 import { startBroker, type BrokerProcess } from '../test/support/broker-process.js';
 import { enabledRouteTo, OUTBOX_BROKER } from '../test/support/outbox-broker.js';
 import { startReceiver } from '../test/support/receiver.js';
-import { awaitDrained, mainThreadCpuSeconds } from './outbox-throughput.js';
+import { createSlice, type CreateSlice } from './support/create-slice.js';
+import { awaitDrained } from './support/outbox-drain.js';
 import { printTable } from './support/report.js';
-import { wrkPost } from './support/wrk-rate.js';
 
 const CONNECTIONS = 16;
 const SLICE_SECONDS = 5;
@@ -27,12 +27,7 @@ const BODY = JSON.stringify({
   project: 'notify',
 });
 
-interface Slice {
-  rate: number;
-  cpuMicrosPerRequest: number;
-}
-
-const mean = (slices: Slice[], field: keyof Slice) =>
+const mean = (slices: CreateSlice[], field: keyof CreateSlice) =>
   slices.reduce((sum, slice) => sum + slice[field], 0) / slices.length;
 
 export async function runDelayedRoutesBench(): Promise<void> {
@@ -55,23 +50,15 @@ export async function runDelayedRoutesBench(): Promise<void> {
       await enabledRouteTo(waiting, receiver.url, { delaySeconds: DELAY_SECONDS });
       await enabledRouteTo(atOnce, receiver.url);
     }
-    const post = async (broker: BrokerProcess): Promise<Slice> => {
-      const cpuBefore = mainThreadCpuSeconds(broker);
-      const rate = await wrkPost(
-        `${broker.baseUrl}/v1/notifications`,
-        { authorization: `Bearer ${broker.token}` },
-        BODY,
-        CONNECTIONS,
-        SLICE_SECONDS,
-      );
-      const cpu = mainThreadCpuSeconds(broker) - cpuBefore;
+    const post = async (broker: BrokerProcess): Promise<CreateSlice> => {
+      const slice = await createSlice(broker, BODY, CONNECTIONS, SLICE_SECONDS);
       if (broker === atOnce) await awaitDrained(broker);
       else if (broker === waiting) await broker.request('GET', '/v1/outbox/counts');
-      return { rate, cpuMicrosPerRequest: (cpu * 1e6) / (rate * SLICE_SECONDS) };
+      return slice;
     };
     for (const broker of [waiting, atOnce, none]) await post(broker);
     // Slices ordered A B C C B A, so a disturbance of the shared machine weighs on every side.
-    const slices = new Map<BrokerProcess, Slice[]>(brokers.map((broker) => [broker, []]));
+    const slices = new Map<BrokerProcess, CreateSlice[]>(brokers.map((broker) => [broker, []]));
     for (const broker of [waiting, atOnce, none, none, atOnce, waiting])
       slices.get(broker)!.push(await post(broker));
     const rate = (broker: BrokerProcess) => mean(slices.get(broker)!, 'rate');

@@ -13,7 +13,7 @@
  *   yield to the API, so this shows that at ordinary rates deliveries keep up.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkerDeliverer } from '../src/broker/deliverers/worker-deliverer.js';
@@ -32,12 +32,11 @@ import { enabledRouteTo, OUTBOX_BROKER } from '../test/support/outbox-broker.js'
 import { enqueueSends, SEND_DRAFT } from '../test/support/outbox-sends.js';
 import { startReceiver } from '../test/support/receiver.js';
 import { runDeliveryLagBench } from './delivery-lag.js';
+import { createSlice, type CreateSlice } from './support/create-slice.js';
+import { awaitDrained, type Backlog } from './support/outbox-drain.js';
 import { printTable } from './support/report.js';
-import { wrkPost } from './support/wrk-rate.js';
 
 const CONNECTIONS = 16;
-/** Linux's USER_HZ, the unit of utime and stime in /proc/<pid>/task/<tid>/stat. */
-const CLOCK_TICKS_PER_SECOND = 100;
 const SLICE_SECONDS = 5;
 const DRAIN_ITEMS = 5_000;
 const BODY = JSON.stringify({
@@ -60,18 +59,8 @@ export async function runOutboxBench(): Promise<void> {
     withRoutes = await startBroker({ script: OUTBOX_BROKER, config });
     without = await startBroker({ script: OUTBOX_BROKER, config });
     for (let i = 0; i < 3; i++) await enabledRouteTo(withRoutes, receiver.url);
-    const post = async (broker: BrokerProcess): Promise<Slice> => {
-      const cpuBefore = mainThreadCpuSeconds(broker);
-      const rate = await wrkPost(
-        `${broker.baseUrl}/v1/notifications`,
-        { authorization: `Bearer ${broker.token}` },
-        BODY,
-        CONNECTIONS,
-        SLICE_SECONDS,
-      );
-      const cpu = mainThreadCpuSeconds(broker) - cpuBefore;
-      return { rate, cpuMicrosPerRequest: (cpu * 1e6) / (rate * SLICE_SECONDS) };
-    };
+    const post = (broker: BrokerProcess): Promise<CreateSlice> =>
+      createSlice(broker, BODY, CONNECTIONS, SLICE_SECONDS);
     // After each slice with routes, the deliveries it queued finish before the next slice starts, so
     // they never run during the baseline's slice; how long that takes is printed.
     const backlogs: Backlog[] = [];
@@ -139,43 +128,6 @@ export async function runOutboxBench(): Promise<void> {
     await receiver.close();
   }
   await runDeliveryLagBench();
-}
-
-interface Slice {
-  rate: number;
-  /** NaN where /proc is missing (not Linux). */
-  cpuMicrosPerRequest: number;
-}
-
-/** User plus system time of the broker's main thread, from /proc; NaN elsewhere. */
-export function mainThreadCpuSeconds(broker: BrokerProcess): number {
-  const pid = broker.child.pid;
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-interface Backlog {
-  items: number;
-  seconds: number;
-}
-
-/** Waits until the broker has no delivery pending or in flight; how many it finished meanwhile. */
-export async function awaitDrained(broker: BrokerProcess): Promise<Backlog> {
-  const counts = async () =>
-    (await (await broker.request('GET', '/v1/outbox/counts')).json()) as Record<string, number>;
-  const started = performance.now();
-  const before = (await counts())['delivered']!;
-  for (;;) {
-    const now = await counts();
-    if (now['pending'] === 0 && now['in_flight'] === 0)
-      return { items: now['delivered']! - before, seconds: (performance.now() - started) / 1000 };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A webhook provider as a person sets one up: signed with a Standard Webhooks secret. */

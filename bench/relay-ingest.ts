@@ -16,7 +16,7 @@ import { startRelay, type RelayProcess } from '../test/support/relay-process.js'
 import { delivered, pairSender, setUpOperator } from '../test/support/relay-web.js';
 import { startBaseline, type BaselineProcess } from './support/baseline-process.js';
 import { comparePair, type LoadOptions } from './support/load.js';
-import { printTable } from './support/report.js';
+import { cpuRow, printTable } from './support/report.js';
 import { loadWithWrk } from './support/wrk.js';
 
 const CONNECTIONS = 16;
@@ -68,15 +68,7 @@ export async function runRelayIngestBench(): Promise<void> {
       },
       { label: 'p50 ms', broker: relayFigures.p50, baseline: baselineFigures.p50 },
       { label: 'p99 ms', broker: relayFigures.p99, baseline: baselineFigures.p99 },
-      ...(relayFigures.cpuMicrosPerRequest !== undefined && baselineFigures.cpuMicrosPerRequest !== undefined
-        ? [
-            {
-              label: 'server CPU µs/request',
-              broker: relayFigures.cpuMicrosPerRequest,
-              baseline: baselineFigures.cpuMicrosPerRequest,
-            },
-          ]
-        : []),
+      ...cpuRow('server CPU µs/request', relayFigures, baselineFigures),
     ]);
     console.log(`relay/baseline ingest ratio: ${ratio.toFixed(2)}× (the "broker" column is the relay)`);
   } finally {

@@ -13,9 +13,10 @@ import { loadavg } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { createTempHome, startBroker, type BrokerProcess } from '../test/support/broker-process.js';
 import { launchChromium } from '../test/web/support/browser.js';
-import { figuresOf, type LoadOptions, type Sample } from './support/load.js';
+import { figuresOf, type Sample } from './support/load.js';
+import { brokerTarget, jsonPosts } from './support/load-target.js';
 import { percentile } from './support/percentile.js';
-import { printTable } from './support/report.js';
+import { cpuRow, printTable } from './support/report.js';
 import { seedNotifications } from './support/seed.js';
 import { loadWithWrk } from './support/wrk.js';
 
@@ -119,14 +120,7 @@ async function compareCreates(
   signedIn: StorageState,
   broker: BrokerProcess,
 ): Promise<void> {
-  const creates: LoadOptions = {
-    url: `${broker.baseUrl}/v1/notifications`,
-    method: 'POST',
-    connections: CREATE_CONNECTIONS,
-    headers: { authorization: `Bearer ${broker.token}`, 'content-type': 'application/json' },
-    body: CREATE_BODY,
-    ...(broker.child.pid !== undefined && { pid: broker.child.pid }),
-  };
+  const creates = jsonPosts(brokerTarget(broker, '/v1/notifications'), CREATE_BODY, CREATE_CONNECTIONS);
   process.stdout.write(
     `\ncreates: warm-up ${CREATE_SLICE_SECONDS} s, then ${CREATE_SLICE_SECONDS} s slices A B B A...`,
   );
@@ -160,14 +154,6 @@ async function compareCreates(
     },
     { label: 'latency p50 (ms)', broker: withPage.p50, baseline: without.p50 },
     { label: 'latency p99 (ms)', broker: withPage.p99, baseline: without.p99 },
-    ...(withPage.cpuMicrosPerRequest !== undefined && without.cpuMicrosPerRequest !== undefined
-      ? [
-          {
-            label: 'broker CPU per create (µs)',
-            broker: withPage.cpuMicrosPerRequest,
-            baseline: without.cpuMicrosPerRequest,
-          },
-        ]
-      : []),
+    ...cpuRow('broker CPU per create (µs)', withPage, without),
   ]);
 }

@@ -1,3 +1,5 @@
+import type { Figures } from './load.js';
+
 /** Side-by-side tables of broker and baseline figures, with a PASS/MISS column per target. */
 export interface Row {
   label: string;
@@ -32,4 +34,10 @@ export function printTable(title: string, rows: Row[]): void {
         .trimEnd(),
     );
   }
+}
+
+/** Server CPU per request, when both sides could be read: the figure other programs on the machine barely disturb. */
+export function cpuRow(label: string, broker: Figures, baseline: Figures): Row[] {
+  if (broker.cpuMicrosPerRequest === undefined || baseline.cpuMicrosPerRequest === undefined) return [];
+  return [{ label, broker: broker.cpuMicrosPerRequest, baseline: baseline.cpuMicrosPerRequest }];
 }

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteService } from '../broker/route-service.js';
 import { MAX_DELAY_SECONDS } from '../domain/delivery/route.js';
 import { PRIORITIES } from '../domain/priority.js';
@@ -13,8 +12,7 @@ import {
   type JsonSchema,
   type RouteSchema,
 } from './schema-kit.js';
-
-type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+import { switchableResourceHandlers } from './switchable-resource-handlers.js';
 
 const FILTERS: Record<string, JsonSchema> = {
   name: str({ minLength: 1, maxLength: 100 }),
@@ -89,17 +87,5 @@ export const ROUTE_SCHEMAS = {
 
 /** Handlers of /v1/routes (delivery routes, not HTTP ones). */
 export function deliveryRouteHandlers(service: RouteService) {
-  return {
-    list: async () => service.list(),
-    create: async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.code(201).send(service.create(request.body)),
-    get: async (request: IdRequest) => service.get(request.params.id),
-    update: async (request: IdRequest) => service.update(request.params.id, request.body),
-    remove: async (request: IdRequest, reply: FastifyReply) => {
-      service.delete(request.params.id);
-      return reply.code(204).send();
-    },
-    enable: async (request: IdRequest) => service.setEnabled(request.params.id, true),
-    disable: async (request: IdRequest) => service.setEnabled(request.params.id, false),
-  };
+  return switchableResourceHandlers(service);
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ProviderService } from '../broker/provider-service.js';
 import {
   arrayOf,
@@ -11,6 +11,7 @@ import {
   type JsonSchema,
   type RouteSchema,
 } from './schema-kit.js';
+import { switchableResourceHandlers } from './switchable-resource-handlers.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -165,17 +166,7 @@ export function providerHandlers(service: ProviderService) {
         lifecycle,
         settings,
       })),
-    list: async () => service.list(),
-    create: async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.code(201).send(await service.create(request.body)),
-    get: async (request: IdRequest) => service.get(request.params.id),
-    update: async (request: IdRequest) => service.update(request.params.id, request.body),
-    remove: async (request: IdRequest, reply: FastifyReply) => {
-      service.delete(request.params.id);
-      return reply.code(204).send();
-    },
-    enable: async (request: IdRequest) => service.setEnabled(request.params.id, true),
-    disable: async (request: IdRequest) => service.setEnabled(request.params.id, false),
+    ...switchableResourceHandlers(service),
     test: async (request: IdRequest) => service.test(request.params.id),
     connection: async (request: IdRequest) => service.connection(request.params.id),
   };

@@ -153,6 +153,28 @@ export function oneItemSubcommand<T>(
   };
 }
 
+/**
+ * `notifyctl <group> remove <id>`: deletes the item at `itemPath(id)`; prints `removed(id)`, or with
+ * --json `{ "removed": id }` (a DELETE answers no body).
+ */
+export function removeSubcommand(
+  group: string,
+  summary: string,
+  itemPath: (id: string) => string,
+  removed: (id: string) => string,
+): Subcommand {
+  return oneItemSubcommand(
+    group,
+    'remove',
+    summary,
+    async (client, id) => {
+      await client.request('DELETE', itemPath(id));
+      return { removed: id };
+    },
+    (answer) => [removed(answer.removed)],
+  );
+}
+
 /** `notifyctl <group> list`: every item the path answers, one line each, or `none` when there are none. */
 export function listSubcommand<T>(
   group: string,

@@ -7,6 +7,7 @@ import {
   oneItemSubcommand,
   positionals,
   printResult,
+  removeSubcommand,
   runGroup,
   type Subcommand,
 } from './api-command.js';
@@ -187,15 +188,11 @@ const SUBCOMMANDS: Subcommand[] = [
   },
   switchSubcommand('enable', 'deliver through the provider'),
   switchSubcommand('disable', 'stop delivering through the provider'),
-  oneItemSubcommand(
+  removeSubcommand(
     'providers',
-    'remove',
     'delete the provider and its routes',
-    async (client, id) => {
-      await client.request('DELETE', path(id));
-      return { removed: id };
-    },
-    ({ removed }) => [`Removed provider ${removed} and its routes.`],
+    path,
+    (id) => `Removed provider ${id} and its routes.`,
   ),
   {
     name: 'test',

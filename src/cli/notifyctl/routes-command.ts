@@ -6,6 +6,7 @@ import {
   oneItemSubcommand,
   positionals,
   printResult,
+  removeSubcommand,
   runGroup,
   type Subcommand,
 } from './api-command.js';
@@ -130,16 +131,7 @@ const SUBCOMMANDS: Subcommand[] = [
   },
   routeSubcommand('enable', 'forward the notifications the route matches'),
   routeSubcommand('disable', 'stop forwarding them'),
-  oneItemSubcommand(
-    'routes',
-    'remove',
-    'delete the route',
-    async (client, id) => {
-      await client.request('DELETE', path(id));
-      return { removed: id };
-    },
-    ({ removed }) => [`Removed route ${removed}.`],
-  ),
+  removeSubcommand('routes', 'delete the route', path, (id) => `Removed route ${id}.`),
 ];
 
 export const routesCommand: NotifyctlCommand = {

@@ -6,7 +6,7 @@ import { MAX_SOUND_BYTES, soundFileProblem } from '../../domain/sound-file.js';
 import { optionText } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
 import { printJson, printLine } from '../notify/output.js';
-import { positionals, runGroup, type Subcommand } from './api-command.js';
+import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 /** `chime     built-in  wav  61.8 kB` */
@@ -79,9 +79,9 @@ const SUBCOMMANDS: Subcommand[] = [
           throw new CliError(`Error 413 ${error.statusText}: imported sounds must be at most 10 MB.`);
         throw error;
       }
-      if (parsed.options.has('json')) printJson(sound);
-      else printLine(`Imported sound "${sound.name}" (${sound.format}, ${sound.bytes} bytes).`);
-      return 0;
+      return printResult(parsed, sound, () => [
+        `Imported sound "${sound.name}" (${sound.format}, ${sound.bytes} bytes).`,
+      ]);
     },
   },
   {
@@ -91,9 +91,7 @@ const SUBCOMMANDS: Subcommand[] = [
     run: async (client, parsed) => {
       const [name] = positionals(parsed, 1, 'notifyctl sounds preview <name>');
       const preview = await client.previewSound(name!);
-      if (parsed.options.has('json')) printJson(preview);
-      else printLine(`Playing "${preview.name}" with ${preview.player}.`);
-      return 0;
+      return printResult(parsed, preview, () => [`Playing "${preview.name}" with ${preview.player}.`]);
     },
   },
   {
@@ -103,9 +101,7 @@ const SUBCOMMANDS: Subcommand[] = [
     run: async (client, parsed) => {
       const [name] = positionals(parsed, 1, 'notifyctl sounds remove <name>');
       const sound = await client.removeSound(name!);
-      if (parsed.options.has('json')) printJson(sound);
-      else printLine(`Removed sound "${sound.name}".`);
-      return 0;
+      return printResult(parsed, sound, () => [`Removed sound "${sound.name}".`]);
     },
   },
 ];

@@ -6,7 +6,7 @@ import type { FlagTable, ParsedArgs } from '../notify/args.js';
 import { optionText } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
 import { printJson, printLine } from '../notify/output.js';
-import { positionals, runGroup, type Subcommand } from './api-command.js';
+import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 const SET_FLAGS: FlagTable = {
@@ -163,9 +163,7 @@ const SUBCOMMANDS: Subcommand[] = [
       const id = typeId(word!);
       const current = (await client.listTypes()).find((entry) => entry.id === id);
       const entry = await client.putType(id, applyTypeFlags(definitionOf(current), parsed));
-      if (parsed.options.has('json')) printJson(entry);
-      else printLine(formatType(entry));
-      return 0;
+      return printResult(parsed, entry, () => [formatType(entry)]);
     },
   },
   {
@@ -175,9 +173,7 @@ const SUBCOMMANDS: Subcommand[] = [
     run: async (client, parsed) => {
       const [word] = positionals(parsed, 1, 'notifyctl types remove <id>');
       const entry = await client.removeType(typeId(word!));
-      if (parsed.options.has('json')) printJson(entry);
-      else printLine(`Removed type ${entry.id}.`);
-      return 0;
+      return printResult(parsed, entry, () => [`Removed type ${entry.id}.`]);
     },
   },
 ];

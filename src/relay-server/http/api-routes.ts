@@ -8,12 +8,17 @@ import type { RouteContext } from './context.js';
 import { sendError } from './errors.js';
 import { bearer, originOf } from './security.js';
 
-function json(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+/** A JSON answer that no cache keeps; `text` is already serialized (a stored answer, replayed as it was). */
+function jsonText(reply: FastifyReply, status: number, text: string): FastifyReply {
   return reply
     .code(status)
     .header('cache-control', 'no-store')
     .type('application/json; charset=utf-8')
-    .send(JSON.stringify(body));
+    .send(text);
+}
+
+function json(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return jsonText(reply, status, JSON.stringify(body));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -30,6 +35,30 @@ export function authenticated(
   const installation = credential === undefined ? undefined : context.relay.authenticate(credential);
   if (!installation) {
     sendError(reply, 'invalid_auth', 'The credential is missing, unknown or revoked.');
+    return undefined;
+  }
+  return installation;
+}
+
+/**
+ * The installation of the request's credential while it is within its delivery rate, or undefined
+ * with the 401 or 429 already sent.
+ */
+function deliveringInstallation(
+  context: RouteContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Installation | undefined {
+  const installation = authenticated(context, request, reply);
+  if (!installation) return undefined;
+  const verdict = context.limits.delivery.take(installation.id);
+  if (!verdict.allowed) {
+    sendError(
+      reply,
+      'rate_limited',
+      'Too many deliveries from this installation.',
+      verdict.retryAfterSeconds,
+    );
     return undefined;
   }
   return installation;
@@ -112,17 +141,8 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
   });
 
   app.put<{ Params: { id: string } }>('/v1/notifications/:id', async (request, reply) => {
-    const installation = authenticated(context, request, reply);
+    const installation = deliveringInstallation(context, request, reply);
     if (!installation) return reply;
-    const verdict = limits.delivery.take(installation.id);
-    if (!verdict.allowed) {
-      return sendError(
-        reply,
-        'rate_limited',
-        'Too many deliveries from this installation.',
-        verdict.retryAfterSeconds,
-      );
-    }
     const id = request.params.id;
     if (!NOTIFICATION_ID.test(id)) {
       return sendError(
@@ -150,25 +170,12 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
         'This Idempotency-Key was used before with another request.',
       );
     }
-    return reply
-      .code(answer.status)
-      .header('cache-control', 'no-store')
-      .type('application/json; charset=utf-8')
-      .send(answer.body);
+    return jsonText(reply, answer.status, answer.body);
   });
 
   app.post<{ Params: { id: string } }>('/v1/notifications/:id/status', async (request, reply) => {
-    const installation = authenticated(context, request, reply);
+    const installation = deliveringInstallation(context, request, reply);
     if (!installation) return reply;
-    const verdict = limits.delivery.take(installation.id);
-    if (!verdict.allowed) {
-      return sendError(
-        reply,
-        'rate_limited',
-        'Too many deliveries from this installation.',
-        verdict.retryAfterSeconds,
-      );
-    }
     const body = request.body;
     const status = isObject(body) ? body['status'] : undefined;
     if (status !== 'resolved' && status !== 'dismissed') {
