@@ -130,53 +130,51 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     assert.equal(target.prepare('SELECT count(*) AS n FROM notifications').get()!['n' as never], 2);
   });
 
-  it('refuses, unread, a name of the schema that the file holds as a view or without rowids', () => {
-    const db = openDatabase(source);
-    db.exec(`DROP TABLE choices; CREATE VIEW choices AS SELECT 'a' AS name, 'b' AS value;
-      DROP TABLE outbox_intake; CREATE TABLE outbox_intake (seq INTEGER PRIMARY KEY, items TEXT) WITHOUT ROWID;`);
-    db.close();
-    const tables = copyReadableTables(source, target, schemaCatalog()).tables;
-    assert.deepEqual(
-      tables.find((table) => table.table === 'choices'),
-      {
-        table: 'choices',
-        state: 'refused',
-        reason: 'it is a view, not a table',
-      },
-    );
-    assert.deepEqual(
-      tables.find((table) => table.table === 'outbox_intake'),
-      {
-        table: 'outbox_intake',
-        state: 'refused',
-        reason: 'it is a table without rowids, not a plain one',
-      },
-    );
-  });
-
-  it('refuses a table whose column is computed, and one with none of the columns', () => {
-    const db = openDatabase(source);
-    db.exec(`DROP TABLE choices; CREATE TABLE choices (name TEXT, value TEXT GENERATED ALWAYS AS ('x'));
-      DROP TABLE outbox_intake; CREATE TABLE outbox_intake (other TEXT);`);
-    db.close();
-    const tables = copyReadableTables(source, target, schemaCatalog()).tables;
-    assert.deepEqual(
-      tables.find((table) => table.table === 'choices'),
-      {
-        table: 'choices',
-        state: 'refused',
-        reason: 'its column value is computed, not stored',
-      },
-    );
-    assert.deepEqual(
-      tables.find((table) => table.table === 'outbox_intake'),
-      {
-        table: 'outbox_intake',
-        state: 'refused',
-        reason: "it has none of Notify's columns",
-      },
-    );
-  });
+  const REFUSED: [what: string, sql: string, table: string, reason: string][] = [
+    [
+      'a view',
+      "DROP TABLE choices; CREATE VIEW choices AS SELECT 'a' AS name, 'b' AS value;",
+      'choices',
+      'it is a view, not a table',
+    ],
+    [
+      'a table without rowids',
+      'DROP TABLE outbox_intake; CREATE TABLE outbox_intake (seq INTEGER PRIMARY KEY, items TEXT) WITHOUT ROWID;',
+      'outbox_intake',
+      'it is a table without rowids, not a plain one',
+    ],
+    [
+      'a virtual table',
+      'DROP TABLE choices; CREATE VIRTUAL TABLE choices USING fts5(name, value);',
+      'choices',
+      'it is a virtual table, not a plain one',
+    ],
+    [
+      'a table with a computed column',
+      "DROP TABLE choices; CREATE TABLE choices (name TEXT, value TEXT GENERATED ALWAYS AS ('x'));",
+      'choices',
+      'its column value is computed, not stored',
+    ],
+    [
+      "a table with none of Notify's columns",
+      'DROP TABLE outbox_intake; CREATE TABLE outbox_intake (other TEXT);',
+      'outbox_intake',
+      "it has none of Notify's columns",
+    ],
+  ];
+  for (const [what, sql, name, reason] of REFUSED) {
+    it(`refuses, unread, a name of the schema that the file holds as ${what}`, () => {
+      const db = openDatabase(source);
+      db.exec(sql);
+      db.close();
+      const { tables } = copyReadableTables(source, target, schemaCatalog());
+      assert.deepEqual(
+        tables.find((table) => table.table === name),
+        { table: name, state: 'refused', reason },
+      );
+      assert.equal(target.prepare(`SELECT count(*) AS n FROM ${quoteName(name)}`).get()!['n' as never], 0);
+    });
+  }
 
   it('leaves out rows the new schema refuses, counting them', () => {
     const db = openDatabase(source);
