@@ -805,4 +805,18 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.deepEqual(routesOf('waiting'), ['waits']);
     assert.deepEqual(routesOf('pending'), ['due']);
   });
+  it('lets a send enqueued again after it died go as the notification is now, before a retry by hand', () => {
+    const outbox = new OutboxStore(db);
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    notify('n1', { title: 'v1' }, 5);
+    outbox.enqueue('n1', [item('r1')], 5);
+    const [send] = outbox.claim(5, 10, () => 10);
+    outbox.settleAll([{ seq: send!.seq, state: 'dead', now: 6, details: { reason: 'http_400' } }]);
+    notify('n1', { title: 'v2' }, 8);
+    outbox.enqueue('n1', [item('r1')], 8);
+    assert.equal(outbox.retryDead(send!.seq, 9), false, 'no longer dead: it is being sent again');
+    const again = outbox.get(send!.seq)!;
+    assert.deepEqual([again.state, again.attempts, again.payload.title], ['pending', 0, 'v2']);
+  });
 });
