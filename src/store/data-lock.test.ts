@@ -118,6 +118,7 @@ describe('the data folder lock (one broker per data folder)', () => {
       assert.equal(readFileSync(lockFile, 'utf8'), `${process.pid} another Notify broker\n`);
       assert.deepEqual(readdirSync(data), ['notifyd.lock']);
       lock.release();
+      assert.equal(existsSync(lockFile), false, 'a lock taken over is released like any other');
     });
   }
 
@@ -138,6 +139,13 @@ describe('the data folder lock (one broker per data folder)', () => {
       message: `could not take the lock ${lockFile} of the data folder ${data}; try again`,
     });
     assert.equal(existsSync(takeover), true);
+  });
+
+  it('release is quiet when the lock is gone by then', () => {
+    const lock = lockDataFolder(data);
+    rmSync(lockFile);
+    lock.release();
+    assert.deepEqual(readdirSync(data), []);
   });
 
   it('release leaves a lock that another process holds by then', () => {

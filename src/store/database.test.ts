@@ -126,6 +126,29 @@ describe('opening the database file', () => {
       },
     );
   });
+
+  for (const [rows, what, listed] of [
+    [1, 'one broken row', 'NULL value in t.x'],
+    [4, 'four broken rows, listing three', 'NULL value in t.x; NULL value in t.x; NULL value in t.x'],
+  ] as const) {
+    it(`reports what quick_check finds in a file SQLite still reads (${what}), writing nothing`, () => {
+      const plain = join(dir, 'plain.db');
+      const db = new Database(plain);
+      db.exec('CREATE TABLE t (x)');
+      for (let n = 0; n < rows; n++) db.exec('INSERT INTO t VALUES (NULL)');
+      // A rule the rows already break, as damage to the stored schema leaves it: only quick_check sees it.
+      db.unsafeMode(true);
+      db.pragma('writable_schema = ON');
+      db.exec("UPDATE sqlite_master SET sql = 'CREATE TABLE t (x NOT NULL)' WHERE name = 't'");
+      db.close();
+      const before = readFileSync(plain);
+      assert.throws(() => openDatabase(plain), {
+        name: 'DatabaseDamagedError',
+        message: damaged(plain, `quick_check: ${listed}`),
+      });
+      assert.deepEqual(readFileSync(plain), before);
+    });
+  }
 });
 
 describe('asDamage and storageProblemOf: what an SQLite error means to the user', () => {

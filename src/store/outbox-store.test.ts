@@ -9,7 +9,7 @@ import { openDatabase, type Db } from './database.js';
 import { INTAKE_RANGE } from './intake-range.js';
 import { MIGRATIONS } from './migrations.js';
 import { NotificationStore } from './notification-store.js';
-import { OutboxStore } from './outbox-store.js';
+import { OUTBOX_STATES, OutboxStore } from './outbox-store.js';
 import { ProviderStore } from './provider-store.js';
 
 const DRAFT: NotificationDraft = {
@@ -247,13 +247,21 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     notify('n1');
     db.prepare('INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)').run(
       'n1',
-      JSON.stringify([['r1', 'p-r1', 'send', 'notification.created', 'n1.r1', 0]]),
+      JSON.stringify([
+        ['r1', 'p-r1', 'send', 'notification.created', 'n1.r1', 0],
+        ['r2', 'p-r2', 'send', 'notification.created', 'n1.r2', 1],
+      ]),
       5,
     );
-    const [moved] = outbox.list('pending', 10);
+    const [withMessage, moved] = outbox.list('pending', 10);
     assert.deepEqual(
       [moved?.routeId, moved?.providerId, moved?.event, moved?.idempotencyKey, moved?.payload.message],
       ['r1', 'p-r1', 'notification.created', 'n1.r1', undefined],
+    );
+    assert.deepEqual(
+      [withMessage?.routeId, withMessage?.payload.message],
+      ['r2', 'the message'],
+      'IncludeMessage is the last of the six places',
     );
   });
 
@@ -687,6 +695,131 @@ describe('the outbox intake: one row per change, expanded into items before anyt
         ['plain', 'notification.resolved'],
       ],
     );
+  });
+  it('lists and counts by every state the API accepts, in its order', () => {
+    const outbox = new OutboxStore(db);
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    assert.deepEqual(Object.keys(outbox.counts()), [...OUTBOX_STATES]);
+    assert.deepEqual(
+      OUTBOX_STATES.map((state) => outbox.list(state, 10).length),
+      [0, 1, 0, 0, 0, 0],
+    );
+  });
+
+  it('moves only as many intake rows as a claim is told, the rest on later claims, in order', () => {
+    const outbox = new OutboxStore(db);
+    const provider = { id: 'p-r', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    for (const id of ['n1', 'n2', 'n3', 'n4', 'n5']) {
+      notify(id);
+      outbox.enqueue(id, [item('r')], 5);
+    }
+    const claimed = (intakeRows: number) =>
+      outbox.claim(10, 10, () => 10, intakeRows).map((each) => each.notificationId);
+    assert.deepEqual(claimed(2), ['n1', 'n2']);
+    assert.equal(outbox.hasIntake(), true);
+    assert.deepEqual(claimed(2), ['n3', 'n4']);
+    assert.deepEqual(claimed(2), ['n5']);
+    assert.equal(outbox.hasIntake(), false);
+  });
+
+  it('refuses to move an intake row whose notification is gone without a copy, moving nothing', () => {
+    const outbox = new OutboxStore(db);
+    outbox.enqueue('never-stored', [item('r1')], 5);
+    assert.throws(() => outbox.expandIntake(), {
+      message: 'outbox intake row 1 has lost its notification',
+    });
+    assert.equal(outbox.hasIntake(), true);
+    assert.deepEqual(outbox.list(undefined, 10), [], 'a read still answers, from the table as it is');
+  });
+
+  it('gives a provider that is over its limit (capacity below zero) nothing', () => {
+    const outbox = new OutboxStore(db);
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    assert.deepEqual(
+      outbox.claim(10, 10, () => -1),
+      [],
+    );
+    assert.equal(outbox.counts().pending, 1);
+  });
+
+  it("keeps on the send the reference an update delivered with, and only a delivered one's", () => {
+    const outbox = new OutboxStore(db);
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    notify('n1');
+    outbox.enqueue('n1', [item('r1')], 5);
+    const [send] = outbox.claim(5, 10, () => 10);
+    outbox.settleAll([{ seq: send!.seq, state: 'delivered', now: 6, details: { reference: 'ref-1' } }]);
+    notify('n1', { title: 'v2' }, 7);
+    outbox.enqueue('n1', [item('r1', true, 'update')], 7);
+    const [update] = outbox.claim(7, 10, () => 10);
+    outbox.settleAll([
+      { seq: update!.seq, state: 'pending', now: 8, details: { nextAttemptAt: 9, reference: 'ref-try' } },
+    ]);
+    assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'delivered', reference: 'ref-1' }, 'a retry');
+    outbox.claim(9, 10, () => 10);
+    outbox.settleAll([{ seq: update!.seq, state: 'delivered', now: 10, details: {} }]);
+    assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'delivered', reference: 'ref-1' }, 'no reference');
+    notify('n1', { title: 'v3' }, 11);
+    outbox.enqueue('n1', [item('r1', true, 'update')], 11);
+    const [next] = outbox.claim(11, 10, () => 10);
+    outbox.settleAll([{ seq: next!.seq, state: 'delivered', now: 12, details: { reference: 'ref-2' } }]);
+    assert.deepEqual(outbox.sendOf('n1', 'r1'), { state: 'delivered', reference: 'ref-2' });
+    assert.deepEqual(outbox.deliveredReferences('n1', 'p-r1'), ['ref-2']);
+    assert.equal(outbox.get(next!.seq)!.reference, 'ref-2');
+  });
+
+  it('knows from the outbox table which sends went, wait, were cancelled or died', () => {
+    const outbox = new OutboxStore(db);
+    for (const id of ['p-went', 'p-waits', 'p-called-off', 'p-due', 'p-died']) {
+      const provider = { id, kind: 'webhook', name: id, enabled: true, settings: {} };
+      new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    }
+    notify('n1');
+    const waits = (routeId: string): PlannedItem => ({ ...item(routeId), delaySeconds: 300 });
+    outbox.enqueue('n1', [item('went'), waits('waits'), waits('called-off'), item('died')], 5);
+    outbox.enqueue('n1', [{ ...waits('called-off'), operation: 'cancel' }], 5);
+    const claimed = outbox.claim(5, 10, (provider) => (provider === 'p-due' ? 0 : 10));
+    outbox.settleAll([
+      {
+        seq: claimed.find((each) => each.routeId === 'died')!.seq,
+        state: 'dead',
+        now: 6,
+        details: { reason: 'http_400' },
+      },
+    ]);
+    outbox.enqueue('n1', [item('due')], 6);
+    outbox.expandIntake();
+    assert.equal(outbox.hasIntake(), false);
+    assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), {
+      went: 'sent',
+      waits: 'waiting',
+      'called-off': 'cancelled',
+      due: 'sent',
+    });
+    const routesOf = (state: 'waiting' | 'pending') =>
+      outbox.list(state, 10, 'n1').map((each) => each.routeId);
+    assert.deepEqual(routesOf('waiting'), ['waits']);
+    assert.deepEqual(routesOf('pending'), ['due']);
+  });
+  it('lets a send enqueued again after it died go as the notification is now, before a retry by hand', () => {
+    const outbox = new OutboxStore(db);
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'hook', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    notify('n1', { title: 'v1' }, 5);
+    outbox.enqueue('n1', [item('r1')], 5);
+    const [send] = outbox.claim(5, 10, () => 10);
+    outbox.settleAll([{ seq: send!.seq, state: 'dead', now: 6, details: { reason: 'http_400' } }]);
+    notify('n1', { title: 'v2' }, 8);
+    outbox.enqueue('n1', [item('r1')], 8);
+    assert.equal(outbox.retryDead(send!.seq, 9), false, 'no longer dead: it is being sent again');
+    const again = outbox.get(send!.seq)!;
+    assert.deepEqual([again.state, again.attempts, again.payload.title], ['pending', 0, 'v2']);
   });
 });
 

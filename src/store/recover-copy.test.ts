@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -83,7 +83,8 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     const db = openDatabase(source);
     fill(db, 3);
     db.exec(`INSERT INTO choices VALUES ('k', 'v');
-      CREATE TABLE extra (x); CREATE VIEW peek AS SELECT 1; CREATE TRIGGER sneaky AFTER INSERT ON choices BEGIN SELECT 1; END;`);
+      CREATE TABLE extra (x); CREATE VIEW peek AS SELECT 1; CREATE TRIGGER sneaky AFTER INSERT ON choices BEGIN SELECT 1; END;
+      CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT); INSERT INTO counted DEFAULT VALUES; ANALYZE;`);
     db.close();
     const result = copyReadableTables(source, target, schemaCatalog());
     const read = (table: string, recovered: number) => ({
@@ -98,7 +99,8 @@ describe('copyReadableTables: copying what can be read into a new database', () 
       result.tables,
       TABLES.map((table) => read(table, table === 'notifications' ? 3 : table === 'choices' ? 1 : 0)),
     );
-    assert.deepEqual(result.ignored.sort(), ['table extra', 'trigger sneaky', 'view peek']);
+    // SQLite's own sqlite_sequence and sqlite_stat1 are neither Notify's nor foreign.
+    assert.deepEqual(result.ignored.sort(), ['table counted', 'table extra', 'trigger sneaky', 'view peek']);
     assert.deepEqual(target.prepare('SELECT id, title FROM notifications ORDER BY seq').all(), [
       { id: 'n0', title: 't0' },
       { id: 'n1', title: 't1' },
@@ -130,53 +132,51 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     assert.equal(target.prepare('SELECT count(*) AS n FROM notifications').get()!['n' as never], 2);
   });
 
-  it('refuses, unread, a name of the schema that the file holds as a view or without rowids', () => {
-    const db = openDatabase(source);
-    db.exec(`DROP TABLE choices; CREATE VIEW choices AS SELECT 'a' AS name, 'b' AS value;
-      DROP TABLE outbox_intake; CREATE TABLE outbox_intake (seq INTEGER PRIMARY KEY, items TEXT) WITHOUT ROWID;`);
-    db.close();
-    const tables = copyReadableTables(source, target, schemaCatalog()).tables;
-    assert.deepEqual(
-      tables.find((table) => table.table === 'choices'),
-      {
-        table: 'choices',
-        state: 'refused',
-        reason: 'it is a view, not a table',
-      },
-    );
-    assert.deepEqual(
-      tables.find((table) => table.table === 'outbox_intake'),
-      {
-        table: 'outbox_intake',
-        state: 'refused',
-        reason: 'it is a table without rowids, not a plain one',
-      },
-    );
-  });
-
-  it('refuses a table whose column is computed, and one with none of the columns', () => {
-    const db = openDatabase(source);
-    db.exec(`DROP TABLE choices; CREATE TABLE choices (name TEXT, value TEXT GENERATED ALWAYS AS ('x'));
-      DROP TABLE outbox_intake; CREATE TABLE outbox_intake (other TEXT);`);
-    db.close();
-    const tables = copyReadableTables(source, target, schemaCatalog()).tables;
-    assert.deepEqual(
-      tables.find((table) => table.table === 'choices'),
-      {
-        table: 'choices',
-        state: 'refused',
-        reason: 'its column value is computed, not stored',
-      },
-    );
-    assert.deepEqual(
-      tables.find((table) => table.table === 'outbox_intake'),
-      {
-        table: 'outbox_intake',
-        state: 'refused',
-        reason: "it has none of Notify's columns",
-      },
-    );
-  });
+  const REFUSED: [what: string, sql: string, table: string, reason: string][] = [
+    [
+      'a view',
+      "DROP TABLE choices; CREATE VIEW choices AS SELECT 'a' AS name, 'b' AS value;",
+      'choices',
+      'it is a view, not a table',
+    ],
+    [
+      'a table without rowids',
+      'DROP TABLE outbox_intake; CREATE TABLE outbox_intake (seq INTEGER PRIMARY KEY, items TEXT) WITHOUT ROWID;',
+      'outbox_intake',
+      'it is a table without rowids, not a plain one',
+    ],
+    [
+      'a virtual table',
+      'DROP TABLE choices; CREATE VIRTUAL TABLE choices USING fts5(name, value);',
+      'choices',
+      'it is a virtual table, not a plain one',
+    ],
+    [
+      'a table with a computed column',
+      "DROP TABLE choices; CREATE TABLE choices (name TEXT, value TEXT GENERATED ALWAYS AS ('x'));",
+      'choices',
+      'its column value is computed, not stored',
+    ],
+    [
+      "a table with none of Notify's columns",
+      'DROP TABLE outbox_intake; CREATE TABLE outbox_intake (other TEXT);',
+      'outbox_intake',
+      "it has none of Notify's columns",
+    ],
+  ];
+  for (const [what, sql, name, reason] of REFUSED) {
+    it(`refuses, unread, a name of the schema that the file holds as ${what}`, () => {
+      const db = openDatabase(source);
+      db.exec(sql);
+      db.close();
+      const { tables } = copyReadableTables(source, target, schemaCatalog());
+      assert.deepEqual(
+        tables.find((table) => table.table === name),
+        { table: name, state: 'refused', reason },
+      );
+      assert.equal(target.prepare(`SELECT count(*) AS n FROM ${quoteName(name)}`).get()!['n' as never], 0);
+    });
+  }
 
   it('leaves out rows the new schema refuses, counting them', () => {
     const db = openDatabase(source);
@@ -200,38 +200,142 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     ]);
   });
 
-  it('reads on past a damaged page, and counts the rows lost there by the index that still lists them', () => {
+  /** 400 rows of about 600 bytes in choices, six to a page, from the given rowid on; the file's page size. */
+  function fillChoices(firstRowid: bigint): number {
     const db = openDatabase(source);
-    const insert = db.prepare('INSERT INTO choices (name, value) VALUES (?, ?)');
+    const insert = db.prepare('INSERT INTO choices (rowid, name, value) VALUES (?, ?, ?)');
     db.transaction(() => {
       for (let n = 0; n < 400; n++)
-        insert.run(`k${n}`, `value ${String(n).padStart(4, '0')} `.padEnd(600, '.'));
+        insert.run(firstRowid + BigInt(n), `k${n}`, `value ${String(n).padStart(4, '0')} `.padEnd(600, '.'));
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.pragma('journal_mode = DELETE');
     db.close();
-    const bytes = readFileSync(source);
-    const pageSize = bytes.readUInt16BE(16);
-    const page = Math.floor(bytes.indexOf('value 0200 ') / pageSize);
-    // Garbage over the page header of the table leaf holding row 200 (its rows are only on that page).
-    bytes.fill(0xff, page * pageSize, page * pageSize + 16);
-    writeFileSync(source, bytes);
+    return readFileSync(source).readUInt16BE(16);
+  }
 
+  /** The rows (by number) whose value is stored on the given page of the file. */
+  function rowsOnPage(bytes: Buffer, pageSize: number, page: number): number[] {
+    return Array.from({ length: 400 }, (_, n) => n).filter(
+      (n) => Math.floor(bytes.indexOf(`value ${String(n).padStart(4, '0')} `) / pageSize) === page,
+    );
+  }
+
+  function copiedRows(): number[] {
+    return target
+      .prepare<[], { name: string }>('SELECT name FROM choices')
+      .all()
+      .map((row) => Number(row.name.slice(1)))
+      .sort((a, b) => a - b);
+  }
+
+  /**
+   * Where the damaged page is, and what that loses: the rows on it, or (the first leaf) the whole
+   * table, as SQLite then reads none of its rows from any rowid on.
+   */
+  const DAMAGED: [where: string, row: number, firstRowid: bigint, indexed: boolean, loses: 'page' | 'all'][] =
+    [
+      ['in the middle', 200, 1n, true, 'page'],
+      ['last', 399, 1n, true, 'page'],
+      ['first', 0, 1n, true, 'all'],
+      ['in the middle of rowids past 2^53', 200, 2n ** 62n, true, 'page'],
+      ['in the middle of a table without an index', 200, 1n, false, 'page'],
+    ];
+  for (const [where, row, firstRowid, indexed, loses] of DAMAGED) {
+    it(`reads on past a damaged page ${where}, and counts the rows lost there ${indexed ? 'by the index that still lists them' : 'as unknown'}`, () => {
+      if (!indexed) {
+        const db = openDatabase(source);
+        db.exec('DROP TABLE choices; CREATE TABLE choices (name TEXT, value TEXT)');
+        db.close();
+      }
+      const pageSize = fillChoices(firstRowid);
+      const bytes = readFileSync(source);
+      const page = Math.floor(bytes.indexOf(`value ${String(row).padStart(4, '0')} `) / pageSize);
+      const onPage = rowsOnPage(bytes, pageSize, page);
+      assert.ok(onPage.includes(row) && onPage.length < 20, String(onPage));
+      const all = Array.from({ length: 400 }, (_, n) => n);
+      const lost = loses === 'all' ? all : onPage;
+      // Garbage over the page header of the table leaf holding the row (its rows are only on that page).
+      bytes.fill(0xff, page * pageSize, page * pageSize + 16);
+      writeFileSync(source, bytes);
+
+      const choices = copyReadableTables(source, target, schemaCatalog()).tables.find(
+        (table) => table.table === 'choices',
+      );
+      assert.deepEqual(choices, {
+        table: 'choices',
+        state: 'read',
+        recovered: 400 - lost.length,
+        leftOut: 0,
+        unread: indexed ? lost.length : 0,
+        unreadExact: indexed,
+      });
+      assert.deepEqual(
+        copiedRows(),
+        all.filter((n) => !lost.includes(n)),
+      );
+    });
+  }
+
+  it('reads the pages a truncated file still has', () => {
+    const pageSize = fillChoices(1n);
+    const page = Math.floor(readFileSync(source).indexOf('value 0300 ') / pageSize);
+    truncateSync(source, page * pageSize);
     const choices = copyReadableTables(source, target, schemaCatalog()).tables.find(
       (table) => table.table === 'choices',
     );
-    assert.ok(choices?.state === 'read', JSON.stringify(choices));
-    assert.ok(choices.unread > 0 && choices.unread < 20, JSON.stringify(choices));
-    assert.equal(choices.recovered + choices.unread, 400);
-    assert.equal(choices.unreadExact, true);
-    assert.equal(choices.leftOut, 0);
-    const names = new Set(
-      target
-        .prepare<[], { name: string }>('SELECT name FROM choices')
-        .all()
-        .map((row) => row.name),
+    assert.equal(choices?.state, 'read');
+    assert.deepEqual(
+      copiedRows(),
+      Array.from({ length: 300 }, (_, n) => n),
     );
-    assert.ok(names.has('k0') && names.has('k399') && !names.has('k200'));
+  });
+
+  it('never writes to the damaged file, not even its write-ahead log', () => {
+    const db = openDatabase(source);
+    fill(db, 2);
+    // Keep the rows in the write-ahead log, as a crashed broker leaves it.
+    const main = readFileSync(source);
+    const wal = readFileSync(`${source}-wal`);
+    db.close();
+    writeFileSync(source, main);
+    writeFileSync(`${source}-wal`, wal);
+    const result = copyReadableTables(source, target, schemaCatalog());
+    assert.equal(result.tables[0]!['recovered' as never], 2);
+    assert.deepEqual(readFileSync(source), main);
+    assert.ok(existsSync(`${source}-wal`));
+    assert.deepEqual(readFileSync(`${source}-wal`), wal);
+  });
+
+  it('stops with the error when the new database cannot take a row (a full disk)', () => {
+    fillChoices(1n);
+    target.pragma(`max_page_count = ${target.pragma('page_count', { simple: true }) as number}`);
+    assert.throws(() => copyReadableTables(source, target, schemaCatalog()), { code: 'SQLITE_FULL' });
+    assert.deepEqual(copiedRows(), []);
+  });
+
+  it('calls every table unreadable, with the reason, in a file that is not a database', () => {
+    writeFileSync(source, 'this is not a database, just text '.repeat(200));
+    const result = copyReadableTables(source, target, schemaCatalog());
+    assert.deepEqual(result, {
+      tables: TABLES.map((table) => ({ table, state: 'unreadable', reason: 'file is not a database' })),
+      ignored: [],
+    });
+  });
+
+  it('refuses, unread, a table whose stored definition SQLite cannot read', () => {
+    const db = openDatabase(source);
+    db.exec("INSERT INTO choices VALUES ('k', 'v')");
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.exec("UPDATE sqlite_master SET sql = 'CREATE TABLE choices (name TEXT' WHERE name = 'choices'");
+    db.close();
+    const { tables } = copyReadableTables(source, target, schemaCatalog());
+    assert.deepEqual(
+      tables.find((table) => table.table === 'choices'),
+      { table: 'choices', state: 'refused', reason: 'SQLite cannot read its definition' },
+    );
+    assert.deepEqual(copiedRows(), []);
   });
 
   it('refuses a file of a newer schema, and calls every table unreadable when the file cannot be opened', () => {

@@ -145,7 +145,8 @@ function recoverTable(
  */
 function tableShape(source: Db, table: SchemaTable): string[] | string {
   const [listed] = source.pragma(`table_list(${quoteName(table.name)})`) as { type: string; wr: number }[];
-  if (listed?.type !== 'table') return `it is a ${listed?.type ?? 'unknown'} table, not a plain one`;
+  if (listed === undefined) return 'SQLite cannot read its definition';
+  if (listed.type !== 'table') return `it is a ${listed.type} table, not a plain one`;
   if (listed.wr !== 0) return 'it is a table without rowids, not a plain one';
   const stored = new Map(
     (source.pragma(`table_xinfo(${quoteName(table.name)})`) as { name: string; hidden: number }[]).map(

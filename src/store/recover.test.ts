@@ -14,6 +14,9 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { openDatabase } from './database.js';
 import { recoverDatabase } from './recover.js';
 
+/** Timers this process has pending: a recovery that left one would keep `notifyctl db recover` waiting. */
+const pendingTimers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
 const NOW = new Date(Date.UTC(2026, 10, 25, 16, 30, 5, 123));
 const MOVED = 'notify.db.damaged-2026-11-25T16-30-05-123Z';
 
@@ -100,6 +103,98 @@ describe('recoverDatabase: a new file in place, the old one kept beside it', () 
       name: 'RecoveryTimeLimitError',
       message: 'the recovery did not finish within 0.001 s and was stopped; nothing was changed',
     });
+    assert.deepEqual(readdirSync(dir), ['notify.db']);
+  });
+  it('removes the empty write-ahead log and shared memory that reading a WAL file leaves', async () => {
+    const db = openDatabase(file);
+    db.exec("INSERT INTO choices VALUES ('a', 'b')");
+    db.close();
+    assert.deepEqual(readdirSync(dir), ['notify.db'], 'a cleanly closed WAL file, alone');
+    const timers = pendingTimers();
+    const report = await recoverDatabase(file, 20_000, NOW);
+    assert.equal(pendingTimers(), timers, 'no time-limit timer is left running');
+    assert.deepEqual(readdirSync(dir).sort(), [MOVED, 'notify.db'].sort());
+    assert.equal(report.tables.find((table) => table.table === 'choices')!['recovered' as never], 1);
+  });
+
+  it('removes leftovers of an earlier try with their companions before starting', async () => {
+    openDatabase(file).close();
+    for (const suffix of ['', '-wal', '-shm', '-journal'])
+      writeFileSync(`${file}.recovering${suffix}`, 'left from an earlier try');
+    await recoverDatabase(file, 20_000, NOW);
+    assert.deepEqual(readdirSync(dir).sort(), [MOVED, 'notify.db'].sort());
+  });
+
+  it('after a refused WAL file, leaves no write-ahead log that was not there', async () => {
+    const db = openDatabase(file);
+    db.pragma('user_version = 99');
+    db.close();
+    const before = readFileSync(file);
+    await assert.rejects(recoverDatabase(file, 20_000, NOW), { message: /schema is version 99/ });
+    assert.deepEqual(readFileSync(file), before);
+    assert.equal(existsSync(`${file}-wal`), false);
+    assert.equal(existsSync(`${file}.recovering`), false);
+  });
+
+  describe('a recovery process that dies without an answer', () => {
+    let saved: string | undefined;
+    beforeEach(() => {
+      saved = process.env['NODE_OPTIONS'];
+    });
+    afterEach(() => {
+      if (saved === undefined) delete process.env['NODE_OPTIONS'];
+      else process.env['NODE_OPTIONS'] = saved;
+    });
+
+    /** The recovery process inherits the environment: a preloaded script makes it die before it reads. */
+    async function dying(script: string): Promise<unknown> {
+      openDatabase(file).close();
+      const preload = join(dir, 'die.cjs');
+      writeFileSync(preload, script);
+      process.env['NODE_OPTIONS'] = `--require ${preload}`;
+      const timers = pendingTimers();
+      const error = await recoverDatabase(file, 20_000, NOW).then(
+        () => assert.fail('the recovery succeeded'),
+        (error: unknown) => error,
+      );
+      assert.equal(pendingTimers(), timers, 'no time-limit timer is left running');
+      assert.deepEqual(readdirSync(dir).sort(), ['die.cjs', 'notify.db'], 'nothing changed');
+      return error;
+    }
+
+    it('says how it ended and what it wrote to stderr', async () => {
+      const error = await dying("process.stderr.write('  out of luck\\n'); process.exit(3);");
+      assert.equal(
+        (error as Error).message,
+        'the recovery process ended without an answer (exit code 3): out of luck',
+      );
+    });
+
+    it('names the signal that killed it, with no output', async () => {
+      const error = await dying("process.kill(process.pid, 'SIGKILL');");
+      assert.equal((error as Error).message, 'the recovery process ended without an answer (SIGKILL)');
+    });
+
+    it('keeps the first 4000 characters of a long stderr', async () => {
+      const error = await dying("process.stderr.write('x'.repeat(100000)); process.exit(1);");
+      assert.equal(
+        (error as Error).message,
+        `the recovery process ended without an answer (exit code 1): ${'x'.repeat(4000)}`,
+      );
+    });
+  });
+
+  it('fails with the reason when the recovery process cannot start, changing nothing', async () => {
+    openDatabase(file).close();
+    const node = process.execPath;
+    const timers = pendingTimers();
+    process.execPath = join(dir, 'no-node-here');
+    try {
+      await assert.rejects(recoverDatabase(file, 20_000, NOW), { code: 'ENOENT' });
+    } finally {
+      process.execPath = node;
+    }
+    assert.equal(pendingTimers(), timers, 'no time-limit timer is left running');
     assert.deepEqual(readdirSync(dir), ['notify.db']);
   });
 });

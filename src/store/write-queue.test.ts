@@ -250,4 +250,23 @@ describe('WriteQueue on a real database file', () => {
       idle.close();
     }
   });
+  it('leaves the write-ahead log empty when it closes', async () => {
+    const closing = new WriteQueue(db, { idleCheckpointMs: 60_000 });
+    await closing.run(() => store.upsert('last', draft, 1));
+    assert.ok(walSize(file) > 0, 'the write is in the log first');
+    closing.close();
+    assert.equal(walSize(file), 0);
+    assert.ok(store.get('last'));
+  });
+
+  it('rejects a write with the error itself when the database connection is gone', async () => {
+    const other = openDatabase(join(dir, 'other.db'));
+    const gone = new WriteQueue(other);
+    other.close();
+    await assert.rejects(
+      gone.run(() => 1),
+      { name: 'TypeError', message: 'The database connection is not open' },
+    );
+    gone.close();
+  });
 });
