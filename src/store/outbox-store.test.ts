@@ -726,7 +726,16 @@ describe('the outbox intake: one row per change, expanded into items before anyt
 
   it('refuses to move an intake row whose notification is gone without a copy, moving nothing', () => {
     const outbox = new OutboxStore(db);
-    outbox.enqueue('never-stored', [item('r1')], 5);
+    assert.throws(() => outbox.enqueue('never-stored', [item('r1')], 5), {
+      message: 'no notification never-stored to enqueue the items of',
+    });
+    assert.equal(outbox.hasIntake(), false, 'an enqueue without its notification writes nothing');
+    // Such a row can still come from a file a recovery copied in part.
+    db.prepare('INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)').run(
+      'never-stored',
+      JSON.stringify([['r1', 'p-r1', 'send', 1]]),
+      5,
+    );
     assert.throws(() => outbox.expandIntake(), {
       message: 'outbox intake row 1 has lost its notification',
     });
