@@ -23,7 +23,8 @@ const labels = (node: MenuNode): string[] =>
 async function opened(home: TempHome, count: number): Promise<string[]> {
   return waitFor(() => {
     const file = openedFile(home);
-    const urls = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
+    // Only whole lines: the shell creates the file before printf has written the URL into it.
+    const urls = existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(0, -1) : [];
     return urls.length >= count && urls;
   }, `${count} URL(s) opened by $BROWSER`);
 }
