@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadOrCreateConfig } from '../config/config-file.js';
-import type { NotifyPaths } from '../config/paths.js';
+import { launcherDir, type NotifyPaths } from '../config/paths.js';
 import { permissionWarnings } from '../config/permissions.js';
 import { SettingsSource } from '../config/settings-source.js';
 import { buildHttpServer } from '../http/server.js';
@@ -42,7 +42,8 @@ import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
 import { WebSessionStore } from '../store/web-session-store.js';
 import { WebSessions } from './web-sessions.js';
 import { PageOpener } from './page-opener.js';
-import { canOpenBrowser, openInBrowser } from '../presentation/open-in-browser.js';
+import { canOpenBrowser } from '../presentation/open-in-browser.js';
+import { openSignInLink, removeLauncher } from '../presentation/sign-in-launcher.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** News resolves itself within this long after its time (resolveAfterMinutes). */
@@ -80,8 +81,8 @@ export interface BrokerOptions {
   /** The folder of the built web page (index.html, assets/); dist/web by default. */
   webRoot?: string;
   /**
-   * The environment the web page is opened from the tray and toasts with ($BROWSER, PATH for xdg-open);
-   * the broker's own by default.
+   * The environment the web page is opened from the tray and toasts with ($BROWSER, PATH for xdg-open,
+   * $XDG_RUNTIME_DIR for the sign-in launchers); the broker's own by default.
    */
   browserEnv?: NodeJS.ProcessEnv;
 }
@@ -164,12 +165,16 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   });
   // One writer of config.json for the API and the tray: validated, atomic, and applied at once.
   const configEditor = new ConfigEditor(paths.configFile, settings);
+  const browserEnv = options.browserEnv ?? process.env;
+  const launchers = launcherDir(browserEnv);
   const webSessions = new WebSessions({
     store: new WebSessionStore(db),
     writes,
     clock,
     token: () => settings.current.authToken,
     log,
+    // The launcher of a link (written here or by notifyctl open) goes as soon as its code is used up.
+    codeEnded: (hash) => removeLauncher(launchers, hash),
   });
   // A token changed while Notify was stopped ends the sessions made under the old one.
   await webSessions
@@ -177,13 +182,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     .catch((error: unknown) =>
       log.error(`web page: sessions of an old token were not ended: ${(error as Error).message}`),
     );
-  const browserEnv = options.browserEnv ?? process.env;
   const canOpenPage = canOpenBrowser(browserEnv);
   const pageOpener = new PageOpener({
     sessions: webSessions,
     port: () => settings.current.port,
     canOpen: () => canOpenPage,
-    open: (url) => openInBrowser(url, browserEnv),
+    open: (url) => openSignInLink(url, browserEnv),
     log,
   });
   const presentation = new PresentationStatus(() => settings.current);
@@ -359,6 +363,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
       await app.close();
       clearTimeout(grace);
+      webSessions.forgetCodes();
       await outbound.stop();
       writes.close();
       db.close();

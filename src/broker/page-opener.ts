@@ -6,7 +6,10 @@ export interface PageOpenerDeps {
   port: () => number;
   /** Whether a program to open a URL with exists ($BROWSER, xdg-open, open). */
   canOpen: () => boolean;
-  /** Opens the URL; resolves to the program that did, undefined when none could. */
+  /**
+   * Opens the sign-in link (through a launcher file, never on a command line); resolves to the program
+   * that did, undefined when none could; throws when the link could not be handed over safely.
+   */
   open: (url: string) => Promise<string | undefined>;
   log: Logger;
 }
@@ -21,7 +24,13 @@ export class PageOpener {
   async open(from: string): Promise<void> {
     if (!this.deps.canOpen()) return;
     const { code } = this.deps.sessions.mintLoginCode();
-    const opener = await this.deps.open(`http://127.0.0.1:${this.deps.port()}/login?code=${code}`);
+    let opener: string | undefined;
+    try {
+      opener = await this.deps.open(`http://127.0.0.1:${this.deps.port()}/login?code=${code}`);
+    } catch (error) {
+      this.deps.log.warn(`web page: not opened from ${from}: ${(error as Error).message}`);
+      return;
+    }
     if (opener) this.deps.log.info(`web page: opened from ${from} with ${opener}`);
     else
       this.deps.log.warn(

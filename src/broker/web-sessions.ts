@@ -46,6 +46,11 @@ export interface WebSessionsDeps {
   /** The authToken in force: a session lives only as long as the token it was made under. */
   token: () => string;
   log: Logger;
+  /**
+   * A login code stopped working (used, expired, forgotten), given as the SHA-256 hex of the code:
+   * its launcher file, if one was written, can go.
+   */
+  codeEnded?: (hashOfCode: string) => void;
 }
 
 /**
@@ -63,11 +68,14 @@ export class WebSessions {
 
   mintLoginCode(): { code: string; expiresAt: number } {
     const now = this.deps.clock();
-    for (const [hash, expiresAt] of this.#codes) if (expiresAt <= now) this.#codes.delete(hash);
-    if (this.#codes.size >= MAX_OPEN_CODES) this.#codes.delete(this.#codes.keys().next().value!);
+    for (const [hash, expiresAt] of this.#codes) if (expiresAt <= now) this.#forget(hash);
+    if (this.#codes.size >= MAX_OPEN_CODES) this.#forget(this.#codes.keys().next().value!);
     const code = randomSecret();
     const expiresAt = now + LOGIN_CODE_TTL_MS;
-    this.#codes.set(sha256(code), expiresAt);
+    const hash = sha256(code);
+    this.#codes.set(hash, expiresAt);
+    // Its launcher file goes when it expires, not only when the next code is made.
+    setTimeout(() => this.#forget(hash), LOGIN_CODE_TTL_MS).unref();
     return { code, expiresAt };
   }
 
@@ -76,7 +84,7 @@ export class WebSessions {
     if (!SECRET_SHAPE.test(code)) return undefined;
     const hash = sha256(code);
     const expiresAt = this.#codes.get(hash);
-    this.#codes.delete(hash);
+    this.#forget(hash);
     const now = this.deps.clock();
     if (expiresAt === undefined || expiresAt <= now) return undefined;
     const secret = randomSecret();
@@ -133,7 +141,7 @@ export class WebSessions {
 
   /** Ends every session and forgets every open login code. */
   async revokeAll(): Promise<number> {
-    this.#codes.clear();
+    this.forgetCodes();
     const removed = await this.deps.writes.run(() => this.deps.store.removeAll());
     this.deps.log.info(`web page: all ${removed} session(s) revoked`);
     return removed;
@@ -145,9 +153,14 @@ export class WebSessions {
    */
   async tokenChanged(): Promise<void> {
     const fingerprint = this.#tokenFingerprint();
-    this.#codes.clear();
+    this.forgetCodes();
     const removed = await this.deps.writes.run(() => this.deps.store.removeOtherTokens(fingerprint));
     if (removed > 0) this.deps.log.info(`web page: a new token ended ${removed} session(s)`);
+  }
+
+  /** Every open code stops working; a stopping broker calls it so that no launcher stays behind. */
+  forgetCodes(): void {
+    for (const hash of [...this.#codes.keys()]) this.#forget(hash);
   }
 
   view(session: WebSessionRecord): WebSessionView {
@@ -159,6 +172,10 @@ export class WebSessions {
       idleExpiresAt: formatTimestamp(idleEnd(session)),
       userAgent: session.userAgent,
     };
+  }
+
+  #forget(hash: string): void {
+    if (this.#codes.delete(hash)) this.deps.codeEnded?.(hash);
   }
 
   #live(session: WebSessionRecord, now: number): boolean {

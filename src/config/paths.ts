@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface NotifyPaths {
@@ -43,4 +43,21 @@ function baseDirs(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: strin
     dataDir: join(xdg('XDG_DATA_HOME', '.local/share'), 'notify'),
     logDir: join(xdg('XDG_STATE_HOME', '.local/state'), 'notify', 'logs'),
   };
+}
+
+/**
+ * The private folder where the one-time sign-in launchers are written (docs/web-security.md): under
+ * $XDG_RUNTIME_DIR, which only this user can enter and which ends with the login; without one, in
+ * Notify's state folder on Linux, or the per-user temporary folder on macOS and Windows.
+ */
+export function launcherDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = env['HOME'] || homedir(),
+): string {
+  const runtime = env['XDG_RUNTIME_DIR'];
+  if (runtime && runtime.startsWith('/')) return join(runtime, 'notify');
+  if (platform === 'darwin' || platform === 'win32') return join(env['TMPDIR'] || tmpdir(), 'notify');
+  const state = env['XDG_STATE_HOME'];
+  return join(state && state.startsWith('/') ? state : join(home, '.local/state'), 'notify', 'run');
 }

@@ -1,4 +1,4 @@
-import { openInBrowser } from '../../presentation/open-in-browser.js';
+import { LauncherError, openSignInLink } from '../../presentation/sign-in-launcher.js';
 import { CONNECTION_FLAGS, parseArgs } from '../notify/args.js';
 import { createClient, resolveConnection, warnWhenTokenless } from '../notify/connection.js';
 import { CliError } from '../notify/failure.js';
@@ -10,7 +10,9 @@ import { reportNotifyctlFailure } from './failure.js';
 const HELP = `Usage: notifyctl open [--print] [--port <port>] [--token <token>]
 
 Opens the Notify web page in your browser through a one-time sign-in link (valid 60 seconds, used
-once): with $BROWSER, else xdg-open (open on macOS). The token never reaches the browser.
+once): with $BROWSER, else xdg-open (open on macOS). The token never reaches the browser, and the
+link never appears on a command line: the browser is given a private file that forwards to it
+($XDG_RUNTIME_DIR/notify/open-*.html), removed once the link is used or expired.
 When no browser can be started, or with --print, the link is printed instead: open it within 60 s.`;
 
 const FLAGS = {
@@ -50,7 +52,17 @@ export const openCommand: NotifyctlCommand = {
           printLine(url);
           return 0;
         }
-        const opener = await openInBrowser(url);
+        let opener: string | undefined;
+        try {
+          opener = await openSignInLink(url);
+        } catch (error) {
+          if (!(error instanceof LauncherError)) throw error;
+          printError(
+            `The link was not handed to a browser: ${error.message}. Open this link within 60 seconds; it works once:`,
+          );
+          printLine(url);
+          return 0;
+        }
         if (opener !== undefined) {
           printLine(`Opened the Notify web page with ${opener}.`);
           return 0;
