@@ -1,14 +1,30 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 import { waitFor } from '../support/wait-for.js';
-import { asPage, visit } from '../support/web-session.js';
+import { asPage, startClockedBroker, visit } from '../support/web-session.js';
 
 const LINK = /^http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]{43}$/;
+const LAUNCHER = /^file:\/\/\/.+\/open-[0-9a-f]{32}\.html$/;
+
+/** The sign-in link a launcher file forwards to. */
+const linkIn = (launcher: string) =>
+  /content="0;url=([^"]+)"/.exec(readFileSync(fileURLToPath(launcher), 'utf8'))![1]!;
 
 describe('notifyctl open', () => {
   const broker = useBroker();
@@ -37,19 +53,23 @@ describe('notifyctl open', () => {
     assert.equal((await visit(url)).status, 401);
   });
 
-  it('opens the link with $BROWSER, whose sign-in then works', async () => {
+  it('opens a private launcher of the link with $BROWSER, whose sign-in then works', async () => {
     const browser = recordingBrowser('browser');
     const result = await runNotifyctl(['open'], { env: { ...broker.home.env, BROWSER: browser } });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, `Opened the Notify web page with ${browser}.\n`);
     const args = readFileSync(`${browser}.args`, 'utf8').trim().split('\n');
     assert.equal(args.length, 1);
-    assert.match(args[0]!, LINK);
-    assert.ok(!result.stdout.includes(args[0]!), 'the link is not printed when a browser took it');
-    const signedIn = await visit(args[0]!);
-    assert.equal(signedIn.status, 303);
-    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
-    assert.equal((await asPage(broker, cookie, 'GET', '/v1/web/session')).status, 200);
+    assert.match(args[0]!, LAUNCHER);
+    // Without $XDG_RUNTIME_DIR, a private folder in Notify's state folder.
+    const launcher = fileURLToPath(args[0]!);
+    assert.equal(dirname(launcher), join(broker.home.env['XDG_STATE_HOME']!, 'notify', 'run'));
+    const link = linkIn(args[0]!);
+    assert.match(link, LINK);
+    assert.ok(!result.stdout.includes(link), 'the link is not printed when a browser took it');
+    assert.equal((await visit(link)).status, 303);
+    assert.equal(existsSync(launcher), false, 'the launcher went with the use of its link');
+    assert.equal((await visit(link)).status, 401);
   });
 
   it('places the link at %s, and goes on to the next $BROWSER entry when one fails', async () => {
@@ -62,7 +82,8 @@ describe('notifyctl open', () => {
     assert.equal(result.stdout, `Opened the Notify web page with ${placed}.\n`);
     const args = readFileSync(`${placed}.args`, 'utf8').trim().split('\n');
     assert.equal(args[0], '--new-tab');
-    assert.match(args[1]!, LINK);
+    assert.match(args[1]!, LAUNCHER);
+    assert.match(linkIn(args[1]!), LINK);
     assert.equal(args[2], '--flag');
   });
 
@@ -75,7 +96,35 @@ describe('notifyctl open', () => {
         'Open this link within 60 seconds; it works once:\n',
     );
     assert.match(result.stdout.trim(), LINK);
+    const code = new URL(result.stdout.trim()).searchParams.get('code')!;
+    const name = `open-${createHash('sha256').update(code).digest('hex').slice(0, 32)}.html`;
+    assert.equal(
+      existsSync(join(broker.home.env['XDG_STATE_HOME']!, 'notify', 'run', name)),
+      false,
+      'no launcher is left for a link nobody opened',
+    );
     assert.equal((await visit(result.stdout.trim())).status, 303);
+  });
+
+  it('prints the link instead when the launcher folder is not private', async () => {
+    const runtime = mkdtempSync(join(tmpdir(), 'notify-runtime-'));
+    after(() => rmSync(runtime, { recursive: true, force: true }));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'notify-elsewhere-'));
+    after(() => rmSync(elsewhere, { recursive: true, force: true }));
+    symlinkSync(elsewhere, join(runtime, 'notify'));
+    const browser = recordingBrowser('not-started');
+    const result = await runNotifyctl(['open'], {
+      env: { ...broker.home.env, XDG_RUNTIME_DIR: runtime, BROWSER: browser },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(
+      result.stderr,
+      `The link was not handed to a browser: ${join(runtime, 'notify')} is not a folder (a symbolic link or a file), ` +
+        'so it was not used. Open this link within 60 seconds; it works once:\n',
+    );
+    assert.match(result.stdout.trim(), LINK);
+    assert.equal(existsSync(`${browser}.args`), false);
+    assert.deepEqual(readdirSync(elsewhere), []);
   });
 
   it('says what went wrong without a token the broker takes', async () => {
@@ -91,6 +140,27 @@ describe('notifyctl open', () => {
     const result = await runNotifyctl(['open', 'now'], { env: broker.home.env });
     assert.equal(result.code, 1);
     assert.equal(result.stderr, "notifyctl open: unexpected argument 'now'. Run 'notifyctl open --help'.\n");
+  });
+});
+
+describe('a launcher nobody opened', () => {
+  it('is removed by the broker once its code has expired', async () => {
+    const broker = await startClockedBroker();
+    after(async () => {
+      await broker.stop();
+      broker.home.cleanup();
+    });
+    const browser = join(broker.home.home, 'browser');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > "${browser}.url"\n`);
+    chmodSync(browser, 0o755);
+    const opened = await runNotifyctl(['open'], { env: { ...broker.home.env, BROWSER: browser } });
+    assert.equal(opened.code, 0, opened.stderr);
+    const launcher = fileURLToPath(readFileSync(`${browser}.url`, 'utf8'));
+    assert.equal(existsSync(launcher), true);
+    broker.advance(61_000);
+    // The broker looks for expired codes whenever it makes a new one.
+    assert.equal((await runNotifyctl(['open', '--print'], { env: broker.home.env })).code, 0);
+    assert.equal(existsSync(launcher), false);
   });
 });
 

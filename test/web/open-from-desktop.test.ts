@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { createTempHome, startBroker } from '../support/broker-process.js';
 import { readLog, waitForLog } from '../support/broker-log.js';
@@ -12,7 +13,8 @@ import { startWatcher, type MenuNode } from '../support/status-notifier-watcher.
 import { waitFor } from '../support/wait-for.js';
 import type { TempHome } from '../support/broker-process.js';
 
-const LINK = /^http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]{43}$/;
+const LAUNCHER = /^file:\/\/\/.+\/notify\/run\/open-[0-9a-f]{32}\.html$/;
+const REFRESH = /content="0;url=(http:\/\/127\.0\.0\.1:\d+\/login\?code=([A-Za-z0-9_-]{43}))"/;
 
 const labels = (node: MenuNode): string[] =>
   node[2].map((child) =>
@@ -29,35 +31,41 @@ async function opened(home: TempHome, count: number): Promise<string[]> {
   }, `${count} URL(s) opened by $BROWSER`);
 }
 
-async function signsIn(url: string): Promise<void> {
-  assert.match(url, LINK);
-  const response = await fetch(url, { redirect: 'manual' });
-  assert.equal(response.status, 303);
-  assert.match(response.headers.get('set-cookie')!, /^notify_session=/);
+/**
+ * $BROWSER was given a private launcher file, never the link: the link it forwards to signs in once,
+ * and the file goes with that use. Resolves to the code, to look for where it must not be.
+ */
+async function signsIn(launcher: string): Promise<string> {
+  assert.match(launcher, LAUNCHER);
+  const path = fileURLToPath(launcher);
+  assert.equal(statSync(path).mode & 0o777, 0o600);
+  assert.equal(statSync(dirname(path)).mode & 0o777, 0o700);
+  const [, link, code] = REFRESH.exec(readFileSync(path, 'utf8'))!;
+  assert.equal((await fetch(link!, { redirect: 'manual' })).status, 303);
+  assert.equal(existsSync(path), false, 'the launcher is removed once its link is used');
+  assert.equal((await fetch(link!, { redirect: 'manual' })).status, 401);
+  return code!;
 }
 
 describe('the tray opens the web page', () => {
   const desktop = useTrayDesktop();
 
-  it('"Open Notify" opens a one-time sign-in link with $BROWSER', async () => {
+  it('"Open Notify" opens a one-time sign-in link with $BROWSER, through a private launcher file', async () => {
     const menu = await desktop.watcher.layout(desktop.item);
     const entry = menu[2].find((child) => child.value[1]['label']?.value === 'Open Notify');
     assert.ok(entry, labels(menu).join(' | '));
     await desktop.watcher.click(desktop.item, entry.value[0]);
     const [url] = await opened(desktop.broker.home, 1);
-    await signsIn(url!);
+    const code = await signsIn(url!);
     await waitForLog(desktop.broker.home, 'web page: opened from the tray with ');
-    assert.ok(
-      !readLog(desktop.broker.home).includes(new URL(url!).searchParams.get('code')!),
-      'the code is not logged',
-    );
+    assert.ok(!readLog(desktop.broker.home).includes(code), 'the code is not logged');
   });
 });
 
 describe('a click on a toast opens the web page', () => {
   const desktop = useDesktop();
 
-  it('the toast offers the default action; invoking it opens a sign-in link and changes nothing', async () => {
+  it('the toast offers the default action; invoking it opens a sign-in launcher and changes nothing', async () => {
     const created = (await (
       await desktop.broker.request('POST', '/v1/notifications', { title: 'Tests failed', message: 'm' })
     ).json()) as { id: string };
