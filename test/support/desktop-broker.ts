@@ -38,7 +38,8 @@ export async function startDesktop(
 }
 
 /**
- * A temp HOME on this bus whose $BROWSER writes the URL it is given to `openedFile(home)`: every
+ * A temp HOME on this bus whose $BROWSER writes the URL it is given (a sign-in launcher file's) to
+ * `openedFile(home)`: every
  * desktop broker can open the web page (the tray's "Open Notify", a click on a toast), whether or not
  * this machine has xdg-open.
  */
