@@ -39,9 +39,8 @@ export async function startDesktop(
 
 /**
  * A temp HOME on this bus whose $BROWSER writes the URL it is given (a sign-in launcher file's) to
- * `openedFile(home)`: every
- * desktop broker can open the web page (the tray's "Open Notify", a click on a toast), whether or not
- * this machine has xdg-open.
+ * `openedFile(home)`: every desktop broker can open the web page (the tray's "Open Notify", a click on
+ * a toast), whether or not this machine has xdg-open.
  */
 function desktopHome(busAddress: string): TempHome {
   const home = createTempHome();
