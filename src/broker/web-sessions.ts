@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { formatTimestamp } from '../domain/notification.js';
 import type { Logger } from '../log/logger.js';
 import type { WebSessionRecord, WebSessionStore } from '../store/web-session-store.js';
@@ -17,14 +17,21 @@ const TOUCH_EVERY_MS = 60_000;
 const MAX_OPEN_CODES = 100;
 const USER_AGENT_CHARACTERS = 300;
 
-/** A cookie value or a login code: 32 random bytes as base64url. */
+/** A session secret or a login code: 32 random bytes as base64url. */
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * What the token's fingerprint is made with. Sessions made while their secret lived in a cookie
+ * (before issue 29) carry another fingerprint, so they end at the first start of this version: the
+ * browser sent those secrets to every port of 127.0.0.1.
+ */
+const FINGERPRINT_CONTEXT = 'notify web session token, secret kept by the page';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const randomSecret = () => randomBytes(32).toString('base64url');
 
 export interface SignedIn {
-  /** The cookie value: shown to the browser once, stored only as its hash. */
+  /** The session's secret: shown to the browser once, stored only as its hash. */
   secret: string;
   session: WebSessionRecord;
 }
@@ -55,7 +62,7 @@ export interface WebSessionsDeps {
 
 /**
  * Signing in to the web page without the token in the browser: one-time login codes (kept hashed, in
- * memory, 60 s) exchanged for a session whose cookie the API accepts as it accepts the token. Sessions
+ * memory, 60 s) exchanged for a session whose secret the API accepts as it accepts the token. Sessions
  * are kept hashed in the database, so they survive a restart; they end idle, at their absolute end,
  * when revoked, and all at once when the token changes.
  */
@@ -105,7 +112,7 @@ export class WebSessions {
     return { secret, session };
   }
 
-  /** The live session this cookie value belongs to; records the use. */
+  /** The live session this secret belongs to, found by the secret's hash; records the use. */
   authenticate(secret: string): WebSessionRecord | undefined {
     if (!SECRET_SHAPE.test(secret)) return undefined;
     const session = this.deps.store.bySecretHash(sha256(secret));
@@ -120,11 +127,6 @@ export class WebSessions {
       session.lastSeenAt = now;
     }
     return session;
-  }
-
-  /** The CSRF token of a session: derived from its secret, so the database alone cannot make it. */
-  csrfTokenOf(secret: string): string {
-    return createHmac('sha256', secret).update('notify web csrf').digest('base64url');
   }
 
   /** Live sessions, newest first. */
@@ -149,13 +151,13 @@ export class WebSessions {
 
   /**
    * The token changed (config.json edited while running, or before this start): sessions and codes
-   * made under another token end.
+   * made under another token end, and so do sessions of a version that kept the secret in a cookie.
    */
   async tokenChanged(): Promise<void> {
     const fingerprint = this.#tokenFingerprint();
     this.forgetCodes();
     const removed = await this.deps.writes.run(() => this.deps.store.removeOtherTokens(fingerprint));
-    if (removed > 0) this.deps.log.info(`web page: a new token ended ${removed} session(s)`);
+    if (removed > 0) this.deps.log.info(`web page: ended ${removed} session(s) made under another token`);
   }
 
   /** Every open code stops working; a stopping broker calls it so that no launcher stays behind. */
@@ -185,7 +187,7 @@ export class WebSessions {
   #tokenFingerprint(): string {
     const token = this.deps.token();
     if (this.#fingerprintOf.token !== token)
-      this.#fingerprintOf = { token, fingerprint: sha256(`notify web session token\0${token}`) };
+      this.#fingerprintOf = { token, fingerprint: sha256(`${FINGERPRINT_CONTEXT}\0${token}`) };
     return this.#fingerprintOf.fingerprint;
   }
 

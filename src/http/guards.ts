@@ -1,13 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors.js';
-import { cookieSignIn, webSessionOf, type CookieSessions } from './web-session-auth.js';
+import { sessionSecret, sessionSignIn, webSessionOf, type PageSessions } from './web-session-auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Needs `Authorization: Bearer <authToken>`; unset (an unknown path) means: needed under /v1/. */
     auth?: boolean;
-    /** Only this credential is accepted (default: the bearer token or the web page's session cookie). */
+    /** Only this credential is accepted (default: the bearer token or the web page's session). */
     credentials?: 'token' | 'session';
     /** Counts against the POST rate limit of the token. */
     rateLimited?: boolean;
@@ -69,11 +69,12 @@ function authorizationCount(request: FastifyRequest): number {
 /**
  * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). The
  * expected token's hash is kept until the token changes (a config reload), not recomputed per request.
- * A request without an Authorization header may sign in with the web page's session cookie instead
- * (issue 21), unless its route takes only one of the two. A 401 names the scheme it wants (RFC 9110
- * section 11.6.1).
+ * `Authorization: Session <secret>` signs in with the web page's session instead (issues 21 and 29),
+ * unless the route takes only the token; a session-only route takes nothing else. A Cookie header
+ * counts for nothing: browsers send cookies to every port of the host. A 401 names the scheme it
+ * wants (RFC 9110 section 11.6.1).
  */
-export function bearerGuard(token: () => string, sessions?: CookieSessions): Guard {
+export function bearerGuard(token: () => string, sessions?: PageSessions): Guard {
   let hashedToken = '';
   let hashedExpected = sha256('');
   return (request, reply) => {
@@ -83,10 +84,9 @@ export function bearerGuard(token: () => string, sessions?: CookieSessions): Gua
       return sendError(request, reply, 400, 'only one Authorization header is allowed');
     }
     const credentials = request.routeOptions?.config?.credentials;
-    if (request.headers.authorization === undefined && sessions && credentials !== 'token') {
-      const signedIn = cookieSignIn(sessions, request, reply);
-      if (signedIn === 'signed-in') return undefined;
-      if (signedIn !== 'absent') return signedIn;
+    const secret = sessionSecret(request);
+    if (secret !== undefined) {
+      if (sessions && credentials !== 'token' && sessionSignIn(sessions, request, secret)) return undefined;
     } else if (credentials !== 'session') {
       const supplied = bearerToken(request);
       const expected = token();
@@ -98,7 +98,7 @@ export function bearerGuard(token: () => string, sessions?: CookieSessions): Gua
         return undefined;
       }
     }
-    reply.header('www-authenticate', 'Bearer');
+    reply.header('www-authenticate', credentials === 'session' ? 'Session' : 'Bearer');
     return sendError(request, reply, 401, 'unauthorized');
   };
 }

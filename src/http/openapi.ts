@@ -76,14 +76,18 @@ export function buildOpenApi(
       title: 'Notify broker API',
       version: VERSION,
       description:
-        "The local Notify broker on http://127.0.0.1:{port}. Every /v1 route needs the bearer token, or the web page's session cookie (then a request that changes something also needs X-CSRF-Token and the page's Origin).",
+        "The local Notify broker on http://127.0.0.1:{port}. Every /v1 route needs the bearer token (Authorization: Bearer), or the web page's session (Authorization: Session <secret>, the secret GET /login hands the page in its address's fragment). Cookies are never accepted.",
     },
     servers: [{ url: 'http://127.0.0.1:47821' }],
     security: [{ bearer: [] }, { session: [] }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
-        session: { type: 'apiKey', in: 'cookie', name: 'notify_session' },
+        session: {
+          type: 'http',
+          scheme: 'Session',
+          description: "Authorization: Session <secret>: the web page's session (docs/web-security.md)",
+        },
       },
       schemas: { ArcEnvelope: arc },
     },

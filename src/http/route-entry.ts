@@ -6,7 +6,7 @@ export interface RouteEntry {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   auth: boolean;
-  /** Only this credential is accepted; unset: the bearer token or the web page's session cookie. */
+  /** Only this credential is accepted; unset: the bearer token or the web page's session. */
   credentials?: 'token' | 'session';
   rateLimited: boolean;
   /** The body is the raw bytes (not JSON), up to this size instead of maxRequestBodyBytes. */

@@ -14,7 +14,7 @@ export interface StreamDeps {
   maxBufferedBytes: number;
   /** Keep-alive comment interval unless the client asks for another with `?heartbeat=<seconds>`. */
   heartbeatMs: number;
-  /** Whether the web page session with this cookie value is still live (not revoked, not ended). */
+  /** Whether the web page session with this secret is still live (not revoked, not ended). */
   sessionLive?: (secret: string) => boolean;
 }
 

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSessions } from '../broker/web-sessions.js';
-import { SESSION_COOKIE } from './web-session-auth.js';
 
 export interface WebPageDeps {
   /** The built page (dist/web): index.html and assets/. */
@@ -34,8 +33,8 @@ const CONTENT_TYPES: Record<string, string> = {
 /**
  * The web page on the broker's own port (issue 21): `/` and `/index.html` (revalidated on every load,
  * so a new build shows at once), `/assets/*` (named by content hash: cached for good), and `/login`,
- * which turns a one-time link into the session cookie. None of them needs the token: the page asks
- * the API, which does.
+ * which turns a one-time link into a session. None of them needs the token: the page asks the API,
+ * which does.
  */
 export function registerWebPage(app: FastifyInstance, deps: WebPageDeps): void {
   const page = { auth: false };
@@ -81,15 +80,10 @@ export function registerWebPage(app: FastifyInstance, deps: WebPageDeps): void {
       // The link holds a secret until it is used: no cache may keep this answer or the link.
       reply.header('cache-control', 'no-store');
       if (!signedIn) return reply.code(401).type('text/html; charset=utf-8').send(sentencePage(LINK_USED_UP));
-      const maxAge = Math.floor((signedIn.session.expiresAt - signedIn.session.createdAt) / 1000);
-      return reply
-        .code(303)
-        .header(
-          'set-cookie',
-          `${SESSION_COOKIE}=${signedIn.secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}`,
-        )
-        .header('location', '/')
-        .send();
+      // Never a cookie: browsers send cookies to every port of 127.0.0.1 (issue 29). A fragment is
+      // neither sent to any server nor put in a Referer; the page moves it into storage of its own
+      // origin (scheme, host and port) and out of the address bar before it draws anything.
+      return reply.code(303).header('location', `/#s=${signedIn.secret}`).send();
     },
   );
 }

@@ -4,7 +4,7 @@ import { sendError } from './errors.js';
 import { NotFoundError } from '../domain/errors.js';
 import { formatTimestamp } from '../domain/notification.js';
 import { arrayOf, ERROR, ID_PARAMS, nullable, object, str, type RouteSchema } from './schema-kit.js';
-import { SESSION_COOKIE, webSessionOf } from './web-session-auth.js';
+import { webSessionOf } from './web-session-auth.js';
 
 export interface WebRouteDeps {
   /** The built page (dist/web): index.html and assets/. */
@@ -37,18 +37,14 @@ export const WEB_SCHEMAS = {
     },
   },
   session: {
-    summary: "The web page's own session and its CSRF token (session cookie only)",
+    summary: "The web page's own session (Authorization: Session only)",
     response: {
-      200: object(
-        {
-          id: str(),
-          csrfToken: str({ description: 'send as X-CSRF-Token with every request that changes something' }),
-          createdAt: TIME,
-          expiresAt: TIME,
-          idleExpiresAt: TIME,
-        },
-        ['id', 'csrfToken', 'createdAt', 'expiresAt', 'idleExpiresAt'],
-      ),
+      200: object({ id: str(), createdAt: TIME, expiresAt: TIME, idleExpiresAt: TIME }, [
+        'id',
+        'createdAt',
+        'expiresAt',
+        'idleExpiresAt',
+      ]),
       401: ERROR,
     },
   },
@@ -66,13 +62,10 @@ export const WEB_SCHEMAS = {
     response: { 200: object({ revoked: { type: 'integer' } }, ['revoked']), 401: ERROR, 403: ERROR },
   },
   logout: {
-    summary: "End this request's own web page session (session cookie only)",
+    summary: "End this request's own web page session (Authorization: Session only)",
     response: { 204: null, 401: ERROR, 403: ERROR },
   },
 } satisfies Record<string, RouteSchema>;
-
-/** A cookie the browser drops at once. */
-const CLEARED_COOKIE = `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
 
 /** Handlers of /v1/web: sign-in links and the page's sessions. */
 export function webHandlers(deps: WebRouteDeps) {
@@ -93,7 +86,6 @@ export function webHandlers(deps: WebRouteDeps) {
       const view = deps.sessions.view(session);
       return {
         id: view.id,
-        csrfToken: deps.sessions.csrfTokenOf(signedIn.secret),
         createdAt: view.createdAt,
         expiresAt: view.expiresAt,
         idleExpiresAt: view.idleExpiresAt,
@@ -110,17 +102,12 @@ export function webHandlers(deps: WebRouteDeps) {
     },
     revoke: async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
       if (!(await deps.sessions.revoke(request.params.id))) throw new NotFoundError('session not found');
-      if (request.params.id === webSessionOf(request)?.id) reply.header('set-cookie', CLEARED_COOKIE);
       return reply.code(204).send();
     },
-    revokeAll: async (request: FastifyRequest, reply: FastifyReply) => {
-      const revoked = await deps.sessions.revokeAll();
-      if (webSessionOf(request)) reply.header('set-cookie', CLEARED_COOKIE);
-      return { revoked };
-    },
+    revokeAll: async () => ({ revoked: await deps.sessions.revokeAll() }),
     logout: async (request: FastifyRequest, reply: FastifyReply) => {
       await deps.sessions.revoke(webSessionOf(request)!.id);
-      return reply.code(204).header('set-cookie', CLEARED_COOKIE).send();
+      return reply.code(204).send();
     },
   };
 }

@@ -1,15 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from './errors.js';
-
-/** The web page's session cookie (issue 21). */
-export const SESSION_COOKIE = 'notify_session';
+import type { FastifyRequest } from 'fastify';
 
 /** What the transport needs of the broker's sessions. */
-export interface CookieSessions {
-  /** The live session of this cookie value, if any. */
+export interface PageSessions {
+  /** The live session of this secret, if any; looked up by the secret's hash, never by the secret. */
   authenticate(secret: string): { id: string } | undefined;
-  csrfTokenOf(secret: string): string;
 }
 
 /** The session a request came with, once the guard accepted it. */
@@ -24,60 +18,19 @@ export function webSessionOf(request: FastifyRequest): RequestSession | undefine
   return signedIn.get(request);
 }
 
-/** The value of the session cookie, if the request carries one. */
-export function sessionCookie(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) return part.slice(at + 1).trim();
-  }
-  return undefined;
+/**
+ * The secret of `Authorization: Session <secret>`; the scheme is case-insensitive (RFC 9110). Only the
+ * page's own script sends it, from storage of its own origin: unlike a cookie, a browser never adds
+ * it to a request another page makes (issue 29), so neither a CSRF token nor an Origin check is needed.
+ */
+export function sessionSecret(request: FastifyRequest): string | undefined {
+  return /^Session\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
 }
 
-/** Reads that change nothing; every other method from a cookie needs the CSRF token and the Origin. */
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
-
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-
-/**
- * Signs a request in by its session cookie. 'absent' when it carries no live session; the reply when
- * a state-changing request from a session lacks its CSRF token or comes from another origin (403).
- * A cross-site form or script cannot set X-CSRF-Token, and its Origin names its own site.
- */
-export function cookieSignIn(
-  sessions: CookieSessions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): 'signed-in' | 'absent' | FastifyReply {
-  const secret = sessionCookie(request);
-  const session = secret === undefined ? undefined : sessions.authenticate(secret);
-  if (secret === undefined || session === undefined) return 'absent';
-  if (!SAFE_METHODS.has(request.method)) {
-    const origin = `http://${request.headers.host?.toLowerCase() ?? ''}`;
-    if (request.headers.origin !== origin) {
-      return sendError(
-        request,
-        reply,
-        403,
-        `a request signed in with the web page's session must come from the page itself: its Origin header must be ${origin}`,
-        'web session: foreign or missing Origin',
-      );
-    }
-    const supplied = request.headers['x-csrf-token'];
-    if (
-      typeof supplied !== 'string' ||
-      !timingSafeEqual(sha256(supplied), sha256(sessions.csrfTokenOf(secret)))
-    ) {
-      return sendError(
-        request,
-        reply,
-        403,
-        "a request signed in with the web page's session needs the X-CSRF-Token header with the csrfToken of GET /v1/web/session",
-        'web session: missing or wrong CSRF token',
-      );
-    }
-  }
+/** Signs a request in by the session it names; false when that is no live session. */
+export function sessionSignIn(sessions: PageSessions, request: FastifyRequest, secret: string): boolean {
+  const session = sessions.authenticate(secret);
+  if (session === undefined) return false;
   signedIn.set(request, { id: session.id, secret });
-  return 'signed-in';
+  return true;
 }

@@ -49,18 +49,29 @@ export function visit(url: string): Promise<Response> {
   return fetch(url, { redirect: 'manual' });
 }
 
-/** Signs in through a fresh link; the `Cookie` header value of the new session. */
-export async function signIn(broker: BrokerProcess): Promise<string> {
-  const response = await visit(await loginUrl(broker));
-  const cookie = response.headers.get('set-cookie');
-  if (response.status !== 303 || cookie === null) throw new Error(`sign-in answered ${response.status}`);
-  return cookie.split(';')[0]!;
+/** The session secret a sign-in's `303` hands the page in its fragment: `Location: /#s=<secret>`. */
+export function secretOf(response: Response): string {
+  const location = response.headers.get('location') ?? '';
+  const secret = /^\/#s=([A-Za-z0-9_-]{43})$/.exec(location)?.[1];
+  if (response.status !== 303 || secret === undefined)
+    throw new Error(`sign-in answered ${response.status} to ${JSON.stringify(location)}`);
+  return secret;
 }
 
-/** A request as the page makes it: the cookie, no token. */
+/** Signs in through a fresh link; the secret of the new session. */
+export async function signIn(broker: BrokerProcess): Promise<string> {
+  return secretOf(await visit(await loginUrl(broker)));
+}
+
+/** The header the page sends its session in. */
+export function sessionHeader(secret: string): { authorization: string } {
+  return { authorization: `Session ${secret}` };
+}
+
+/** A request as the page makes it: `Authorization: Session <secret>`, no token. */
 export function asPage(
   broker: BrokerProcess,
-  cookie: string,
+  secret: string,
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
@@ -68,7 +79,7 @@ export function asPage(
   return fetch(`${broker.baseUrl}${path}`, {
     method,
     headers: {
-      cookie,
+      ...sessionHeader(secret),
       ...(options.body !== undefined && { 'content-type': 'application/json' }),
       ...options.headers,
     },
@@ -76,14 +87,6 @@ export function asPage(
       body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
     }),
   });
-}
-
-/** The page's CSRF token and the headers a state-changing request of the page carries. */
-export async function pageHeaders(broker: BrokerProcess, cookie: string): Promise<Record<string, string>> {
-  const session = (await (await asPage(broker, cookie, 'GET', '/v1/web/session')).json()) as {
-    csrfToken: string;
-  };
-  return { origin: broker.baseUrl, 'x-csrf-token': session.csrfToken };
 }
 
 /** A folder laid out as `npm run build` writes dist/web. */

@@ -17,7 +17,7 @@ import { after, describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 import { waitFor } from '../support/wait-for.js';
-import { asPage, startClockedBroker, visit } from '../support/web-session.js';
+import { asPage, secretOf, startClockedBroker, visit } from '../support/web-session.js';
 
 const LINK = /^http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]{43}$/;
 const LAUNCHER = /^file:\/\/\/.+\/open-[0-9a-f]{32}\.html$/;
@@ -67,7 +67,8 @@ describe('notifyctl open', () => {
     const link = linkIn(args[0]!);
     assert.match(link, LINK);
     assert.ok(!result.stdout.includes(link), 'the link is not printed when a browser took it');
-    assert.equal((await visit(link)).status, 303);
+    const secret = secretOf(await visit(link));
+    assert.equal((await asPage(broker, secret, 'GET', '/v1/web/session')).status, 200);
     assert.equal(existsSync(launcher), false, 'the launcher went with the use of its link');
     assert.equal((await visit(link)).status, 401);
   });
@@ -169,7 +170,7 @@ describe('notifyctl sessions', () => {
   const run = (...args: string[]) => runNotifyctl(['sessions', ...args], { env: broker.home.env });
   const signIn = async () => {
     const url = (await runNotifyctl(['open', '--print'], { env: broker.home.env })).stdout.trim();
-    return (await visit(url)).headers.get('set-cookie')!.split(';')[0]!;
+    return secretOf(await visit(url));
   };
 
   it('lists, revokes one and revokes all', async () => {

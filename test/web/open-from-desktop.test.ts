@@ -11,6 +11,7 @@ import { startNotificationServer } from '../support/notification-server.js';
 import { startPrivateBus } from '../support/session-bus.js';
 import { startWatcher, type MenuNode } from '../support/status-notifier-watcher.js';
 import { waitFor } from '../support/wait-for.js';
+import { secretOf, sessionHeader } from '../support/web-session.js';
 import type { TempHome } from '../support/broker-process.js';
 
 const LAUNCHER = /^file:\/\/\/.+\/notify\/run\/open-[0-9a-f]{32}\.html$/;
@@ -41,7 +42,9 @@ async function signsIn(launcher: string): Promise<string> {
   assert.equal(statSync(path).mode & 0o777, 0o600);
   assert.equal(statSync(dirname(path)).mode & 0o777, 0o700);
   const [, link, code] = REFRESH.exec(readFileSync(path, 'utf8'))!;
-  assert.equal((await fetch(link!, { redirect: 'manual' })).status, 303);
+  const secret = secretOf(await fetch(link!, { redirect: 'manual' }));
+  const session = await fetch(new URL('/v1/web/session', link), { headers: sessionHeader(secret) });
+  assert.equal(session.status, 200, 'the page lands signed in');
   assert.equal(existsSync(path), false, 'the launcher is removed once its link is used');
   assert.equal((await fetch(link!, { redirect: 'manual' })).status, 401);
   return code!;

@@ -78,7 +78,12 @@ describe('the web page in Chromium', () => {
           .then((src) => src!.replace('assets/', ''))}`,
       ].map((path) => context.request.get(`${broker.baseUrl}${path}`)),
     );
-    responses.push(await context.request.get(`${broker.baseUrl}/v1/settings`));
+    const secret = String(await page.evaluate('localStorage.getItem("notify.session")'));
+    responses.push(
+      await context.request.get(`${broker.baseUrl}/v1/settings`, {
+        headers: { authorization: `Session ${secret}` },
+      }),
+    );
     for (const response of responses) {
       const headers = response.headers();
       assert.equal(response.status(), 200, response.url());
@@ -340,20 +345,21 @@ describe('the web page in Chromium', () => {
     assert.equal((await counts()).delivered, deliveredBefore - purged);
   });
 
-  it('refuses a change without the CSRF token, and changes nothing', async () => {
-    // Another tab of the signed-in browser: the 403 it provokes is logged on its console, not the page's.
+  it("refuses a change that does not carry the page's session, even from the page's origin", async () => {
+    // Another tab of the signed-in browser: the 401 it provokes is logged on its console, not the page's.
     const tab = await context.newPage();
     await tab.goto(`${broker.baseUrl}/`);
     const status = await tab.evaluate(async () => {
       const response = await fetch('/v1/settings', {
         method: 'PATCH',
+        credentials: 'include',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ pauseNotifications: true }),
       });
       return response.status;
     });
     await tab.close();
-    assert.equal(status, 403);
+    assert.equal(status, 401);
     assert.equal(
       (await api<{ pauseNotifications: boolean }>('GET', '/v1/settings')).pauseNotifications,
       false,
@@ -378,7 +384,7 @@ describe('the web page in Chromium', () => {
     });
   }
 
-  it('changes a setting from the page (the CSRF token and Origin the page sends are accepted)', async () => {
+  it('changes a setting from the page (with the session the page sends)', async () => {
     await page.goto(`${broker.baseUrl}/#/settings`);
     await page.getByLabel('Do not disturb (toasts stay quiet)').check();
     await waitFor(

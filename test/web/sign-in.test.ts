@@ -12,7 +12,8 @@ import { waitFor } from '../support/wait-for.js';
 import {
   asPage,
   loginUrl,
-  pageHeaders,
+  secretOf,
+  sessionHeader,
   signIn,
   startClockedBroker,
   visit,
@@ -50,16 +51,15 @@ describe('one-time sign-in links', () => {
     assert.ok(lifetime > 55_000 && lifetime <= 60_000, `expires in ${lifetime} ms`);
   });
 
-  it('sign in once: a 303 to the page with an HttpOnly, SameSite=Strict cookie for /', async () => {
+  it("sign in once: a 303 to the page with the session's secret in the fragment, and no cookie", async () => {
     const url = await loginUrl(broker);
     const first = await visit(url);
     assert.equal(first.status, 303);
-    assert.equal(first.headers.get('location'), '/');
-    const cookie = first.headers.get('set-cookie')!;
-    assert.match(cookie, /^notify_session=[A-Za-z0-9_-]{43}; /);
-    for (const attribute of ['HttpOnly', 'SameSite=Strict', 'Path=/'])
-      assert.ok(cookie.split('; ').includes(attribute), `${attribute} in ${cookie}`);
+    assert.match(first.headers.get('location')!, /^\/#s=[A-Za-z0-9_-]{43}$/);
+    assert.equal(first.headers.get('set-cookie'), null);
     assert.equal(first.headers.get('cache-control'), 'no-store');
+    assert.equal(first.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal((await asPage(broker, secretOf(first), 'GET', '/v1/web/session')).status, 200);
 
     const again = await visit(url);
     assert.equal(again.status, 401);
@@ -98,37 +98,39 @@ describe('one-time sign-in links', () => {
   });
 
   it('are made only with the token: neither a session nor nothing makes one', async () => {
-    const cookie = await signIn(broker);
-    const headers = await pageHeaders(broker, cookie);
-    assert.equal((await asPage(broker, cookie, 'POST', '/v1/web/login-codes', { headers })).status, 401);
+    const secret = await signIn(broker);
+    assert.equal((await asPage(broker, secret, 'POST', '/v1/web/login-codes')).status, 401);
     assert.equal((await fetch(`${broker.baseUrl}/v1/web/login-codes`, { method: 'POST' })).status, 401);
   });
 });
 
-describe('the session cookie', () => {
+describe("the page's session (Authorization: Session)", () => {
   const broker = useClockedBroker();
 
   it('is accepted by the API wherever the token is, the event stream included', async () => {
-    const cookie = await signIn(broker);
+    const secret = await signIn(broker);
     await broker.request('POST', '/v1/notifications', { title: 'seen by the page', message: 'm' });
-    const list = await asPage(broker, cookie, 'GET', '/v1/notifications');
+    const list = await asPage(broker, secret, 'GET', '/v1/notifications');
     assert.equal(list.status, 200);
     assert.equal(((await list.json()) as { title: string }[])[0]!.title, 'seen by the page');
     for (const path of ['/v1/health', '/v1/settings', '/v1/providers', '/v1/outbox', '/v1/openapi.json'])
-      assert.equal((await asPage(broker, cookie, 'GET', path)).status, 200, path);
+      assert.equal((await asPage(broker, secret, 'GET', path)).status, 200, path);
 
     const abort = new AbortController();
-    const stream = await fetch(`${broker.baseUrl}/v1/stream`, { headers: { cookie }, signal: abort.signal });
+    const stream = await fetch(`${broker.baseUrl}/v1/stream`, {
+      headers: sessionHeader(secret),
+      signal: abort.signal,
+    });
     assert.equal(stream.status, 200);
     assert.match(stream.headers.get('content-type')!, /^text\/event-stream/);
     assert.match(stream.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
     abort.abort();
   });
 
-  it('a stream opened with the cookie ends when its session is revoked, before the next event', async () => {
-    const cookie = await signIn(broker);
-    const { id } = (await (await asPage(broker, cookie, 'GET', '/v1/web/session')).json()) as { id: string };
-    const stream = await fetch(`${broker.baseUrl}/v1/stream`, { headers: { cookie } });
+  it('a stream opened with the session ends when the session is revoked, before the next event', async () => {
+    const secret = await signIn(broker);
+    const { id } = (await (await asPage(broker, secret, 'GET', '/v1/web/session')).json()) as { id: string };
+    const stream = await fetch(`${broker.baseUrl}/v1/stream`, { headers: sessionHeader(secret) });
     const reader = stream.body!.getReader();
     let text = '';
     const ended = (async () => {
@@ -147,38 +149,47 @@ describe('the session cookie', () => {
     assert.ok(!all.includes('after the sign-out'), all);
   });
 
-  it('GET /v1/web/session answers the session and its CSRF token, to the cookie only', async () => {
-    const cookie = await signIn(broker);
-    const response = await asPage(broker, cookie, 'GET', '/v1/web/session');
+  it('GET /v1/web/session answers the session, to the session only: no CSRF token any more', async () => {
+    const secret = await signIn(broker);
+    const response = await asPage(broker, secret, 'GET', '/v1/web/session');
     assert.equal(response.status, 200);
     const session = (await response.json()) as Record<string, string>;
-    assert.deepEqual(Object.keys(session).sort(), [
-      'createdAt',
-      'csrfToken',
-      'expiresAt',
-      'id',
-      'idleExpiresAt',
-    ]);
+    assert.deepEqual(Object.keys(session).sort(), ['createdAt', 'expiresAt', 'id', 'idleExpiresAt']);
     assert.equal(Date.parse(session['expiresAt']!) - Date.parse(session['createdAt']!), 7 * 24 * HOUR);
     assert.equal(Date.parse(session['idleExpiresAt']!) - Date.parse(session['createdAt']!), 12 * HOUR);
 
     for (const [name, headers] of [
       ['the token', { authorization: `Bearer ${broker.token}` }],
       ['nothing', {}],
-      ['an unknown cookie', { cookie: `notify_session=${'x'.repeat(43)}` }],
+      ['an unknown secret', sessionHeader('x'.repeat(43))],
+      ['the secret as a cookie', { cookie: `notify_session=${secret}` }],
     ] as const) {
       const refused = await fetch(`${broker.baseUrl}/v1/web/session`, { headers });
       assert.equal(refused.status, 401, name);
+      assert.equal(refused.headers.get('www-authenticate'), 'Session', name);
       assert.deepEqual(await refused.json(), { error: 'unauthorized' }, name);
     }
   });
 
-  it('with an Authorization header, the header decides', async () => {
-    const cookie = await signIn(broker);
-    const response = await asPage(broker, cookie, 'GET', '/v1/notifications', {
-      headers: { authorization: 'Bearer wrong-token-wrong-token' },
-    });
-    assert.equal(response.status, 401);
+  it('changes something with the session header alone, via 127.0.0.1 or localhost, from any Origin', async () => {
+    const secret = await signIn(broker);
+    const body = { title: 'from the page', message: 'm' };
+    assert.equal((await asPage(broker, secret, 'POST', '/v1/notifications', { body })).status, 201);
+    for (const host of [`localhost:${broker.port}`, `127.0.0.1:${broker.port}`]) {
+      const response = await httpRequest({
+        port: broker.port,
+        method: 'POST',
+        path: '/v1/notifications',
+        headers: {
+          host,
+          origin: 'http://elsewhere.example',
+          ...sessionHeader(secret),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ ...body, title: `via ${host}` }),
+      });
+      assert.equal(response.status, 201, host);
+    }
   });
 
   it('ends after 12 hours unused, and stays while used', async () => {
@@ -192,131 +203,13 @@ describe('the session cookie', () => {
   });
 
   it('ends 7 days after sign-in however much it is used', async () => {
-    const cookie = await signIn(broker);
+    const secret = await signIn(broker);
     for (let hours = 10; hours < 7 * 24; hours += 10) {
       broker.advance(10 * HOUR);
-      assert.equal((await asPage(broker, cookie, 'GET', '/v1/health')).status, 200, `after ${hours} h`);
+      assert.equal((await asPage(broker, secret, 'GET', '/v1/health')).status, 200, `after ${hours} h`);
     }
     broker.advance(7 * 24 * HOUR - 160 * HOUR);
-    assert.equal((await asPage(broker, cookie, 'GET', '/v1/health')).status, 401, 'after 7 days');
-  });
-});
-
-describe('state changes from the page: CSRF token and Origin', () => {
-  const broker = useClockedBroker();
-  const body = { title: 'from the page', message: 'm' };
-
-  it('are refused (403) without the CSRF token or from another origin, and change nothing', async () => {
-    const cookie = await signIn(broker);
-    const { 'x-csrf-token': csrf, origin } = await pageHeaders(broker, cookie);
-    const cases: [string, Record<string, string>][] = [
-      ['no CSRF token, no Origin', {}],
-      ['no CSRF token', { origin: origin! }],
-      ['no Origin', { 'x-csrf-token': csrf! }],
-      // The last character changed for sure: a token that already ends in A would otherwise stay right.
-      [
-        'a wrong CSRF token',
-        { origin: origin!, 'x-csrf-token': `${csrf!.slice(0, -1)}${csrf!.endsWith('A') ? 'B' : 'A'}` },
-      ],
-      ['another site', { origin: 'http://evil.example', 'x-csrf-token': csrf! }],
-      ['another port', { origin: `http://127.0.0.1:${broker.port + 1}`, 'x-csrf-token': csrf! }],
-      ['https', { origin: `https://127.0.0.1:${broker.port}`, 'x-csrf-token': csrf! }],
-      ['Origin null', { origin: 'null', 'x-csrf-token': csrf! }],
-    ];
-    for (const [name, headers] of cases) {
-      for (const [method, path] of [
-        ['POST', '/v1/notifications'],
-        ['PATCH', '/v1/settings'],
-        ['DELETE', '/v1/web/sessions'],
-        ['POST', '/v1/web/logout'],
-      ] as const) {
-        const response = await asPage(broker, cookie, method, path, {
-          body: method === 'PATCH' ? { doNotDisturb: true } : method === 'POST' ? body : undefined,
-          headers,
-        });
-        assert.equal(response.status, 403, `${name}: ${method} ${path}`);
-        assert.match(((await response.json()) as { error: string }).error, /web page's session/);
-      }
-    }
-    const list = (await (await broker.request('GET', '/v1/notifications')).json()) as unknown[];
-    assert.equal(list.length, 0, 'nothing was created');
-    const settings = (await (await broker.request('GET', '/v1/settings')).json()) as Record<string, unknown>;
-    assert.equal(settings['doNotDisturb'], false, 'nothing was changed');
-    assert.equal((await asPage(broker, cookie, 'GET', '/v1/web/session')).status, 200, 'still signed in');
-  });
-
-  it('refuse a cross-site form post carrying the cookie', async () => {
-    const cookie = await signIn(broker);
-    const response = await fetch(`${broker.baseUrl}/v1/notifications`, {
-      method: 'POST',
-      headers: {
-        cookie,
-        origin: 'https://attacker.example',
-        'content-type': 'text/plain',
-      },
-      body: JSON.stringify(body),
-    });
-    assert.equal(response.status, 403);
-    const form = await fetch(`${broker.baseUrl}/v1/notifications`, {
-      method: 'POST',
-      headers: {
-        cookie,
-        origin: 'https://attacker.example',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'title=x&message=y',
-    });
-    assert.equal(form.status, 403);
-    assert.equal(((await (await broker.request('GET', '/v1/notifications')).json()) as unknown[]).length, 0);
-  });
-
-  it('pass with the token and the page origin, as 127.0.0.1 or as localhost', async () => {
-    const cookie = await signIn(broker);
-    const headers = await pageHeaders(broker, cookie);
-    const created = await asPage(broker, cookie, 'POST', '/v1/notifications', { body, headers });
-    assert.equal(created.status, 201);
-    const viaLocalhost = await httpRequest({
-      port: broker.port,
-      method: 'POST',
-      path: '/v1/notifications',
-      headers: {
-        host: `localhost:${broker.port}`,
-        origin: `http://localhost:${broker.port}`,
-        cookie,
-        'x-csrf-token': headers['x-csrf-token']!,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ ...body, title: 'via localhost' }),
-    });
-    assert.equal(viaLocalhost.status, 201);
-    const crossed = await httpRequest({
-      port: broker.port,
-      method: 'POST',
-      path: '/v1/notifications',
-      headers: {
-        host: `localhost:${broker.port}`,
-        origin: `http://127.0.0.1:${broker.port}`,
-        cookie,
-        'x-csrf-token': headers['x-csrf-token']!,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
-    assert.equal(crossed.status, 403, 'the Origin must match the Host');
-  });
-
-  it('a CSRF token belongs to its own session', async () => {
-    const mine = await signIn(broker);
-    const theirs = await signIn(broker);
-    const headers = await pageHeaders(broker, theirs);
-    assert.equal((await asPage(broker, mine, 'POST', '/v1/notifications', { body, headers })).status, 403);
-  });
-
-  it('token requests are unchanged: no CSRF token needed, any Origin', async () => {
-    const response = await broker.request('POST', '/v1/notifications', body, {
-      origin: 'http://evil.example',
-    });
-    assert.equal(response.status, 201);
+    assert.equal((await asPage(broker, secret, 'GET', '/v1/health')).status, 401, 'after 7 days');
   });
 });
 
@@ -324,17 +217,17 @@ describe('no CORS, and the security headers', () => {
   const broker = useClockedBroker();
 
   it('never answers with Access-Control headers, preflight or not', async () => {
-    const cookie = await signIn(broker);
+    const secret = await signIn(broker);
     const answers = [
       await fetch(`${broker.baseUrl}/v1/notifications`, {
         method: 'OPTIONS',
         headers: {
           origin: 'http://evil.example',
           'access-control-request-method': 'POST',
-          'access-control-request-headers': 'x-csrf-token, content-type',
+          'access-control-request-headers': 'authorization, content-type',
         },
       }),
-      await asPage(broker, cookie, 'GET', '/v1/notifications', {
+      await asPage(broker, secret, 'GET', '/v1/notifications', {
         headers: { origin: 'http://evil.example' },
       }),
       await broker.request('GET', '/v1/notifications', undefined, { origin: 'http://evil.example' }),
@@ -347,7 +240,7 @@ describe('no CORS, and the security headers', () => {
   });
 
   it('every answer carries the CSP, nosniff, no-referrer and DENY', async () => {
-    const cookie = await signIn(broker);
+    const secret = await signIn(broker);
     const responses = await Promise.all([
       fetch(`${broker.baseUrl}/`),
       fetch(`${broker.baseUrl}/index.html`),
@@ -358,7 +251,7 @@ describe('no CORS, and the security headers', () => {
       broker.request('GET', '/v1/health'),
       fetch(`${broker.baseUrl}/v1/health`),
       broker.request('GET', '/v1/no-such-thing'),
-      asPage(broker, cookie, 'POST', '/v1/notifications', { body: {} }),
+      asPage(broker, secret, 'POST', '/v1/notifications', { body: {} }),
       broker.request('POST', '/v1/notifications', '{not json'),
     ]);
     for (const response of responses) {
@@ -418,23 +311,23 @@ describe('listing and revoking sessions', () => {
     assert.deepEqual(await missing.json(), { error: 'session not found' });
   });
 
-  it('logout ends the own session and clears the cookie', async () => {
-    const cookie = await signIn(broker);
-    const headers = await pageHeaders(broker, cookie);
-    const response = await asPage(broker, cookie, 'POST', '/v1/web/logout', { headers });
+  it('logout ends the own session, and takes only the session', async () => {
+    const secret = await signIn(broker);
+    const byToken = await broker.request('POST', '/v1/web/logout');
+    assert.equal(byToken.status, 401, 'the token has no session to end');
+    const response = await asPage(broker, secret, 'POST', '/v1/web/logout');
     assert.equal(response.status, 204);
-    assert.match(response.headers.get('set-cookie')!, /^notify_session=; .*Max-Age=0/);
-    assert.equal((await asPage(broker, cookie, 'GET', '/v1/health')).status, 401);
+    assert.equal((await asPage(broker, secret, 'GET', '/v1/health')).status, 401);
   });
 
   it('revoking all ends every session', async () => {
-    const cookies = [await signIn(broker), await signIn(broker)];
+    const secrets = [await signIn(broker), await signIn(broker)];
     const response = await broker.request('DELETE', '/v1/web/sessions');
     assert.equal(response.status, 200);
     const { revoked } = (await response.json()) as { revoked: number };
     assert.ok(revoked >= 2, `revoked ${revoked}`);
-    for (const cookie of cookies)
-      assert.equal((await asPage(broker, cookie, 'GET', '/v1/health')).status, 401);
+    for (const secret of secrets)
+      assert.equal((await asPage(broker, secret, 'GET', '/v1/health')).status, 401);
     assert.deepEqual(await (await broker.request('GET', '/v1/web/sessions')).json(), { sessions: [] });
   });
 });
@@ -466,15 +359,14 @@ describe('sessions across restarts and token changes', () => {
         method: 'POST',
         headers: { authorization: 'Bearer a-brand-new-token-of-the-person' },
       });
-      const session = await visit(((await fresh.json()) as { url: string }).url);
-      const cookie = session.headers.get('set-cookie')!.split(';')[0]!;
-      assert.equal((await asPage(broker, cookie, 'GET', '/v1/health')).status, 200);
+      const secret = secretOf(await visit(((await fresh.json()) as { url: string }).url));
+      assert.equal((await asPage(broker, secret, 'GET', '/v1/health')).status, 200);
 
       await broker.stop();
       replaceConfigFile(home, { ...readConfigFile(home), authToken: 'yet-another-token-while-stopped' });
       broker = await startBroker({ home, port });
       assert.equal(
-        (await asPage(broker, cookie, 'GET', '/v1/health')).status,
+        (await asPage(broker, secret, 'GET', '/v1/health')).status,
         401,
         'token changed while stopped',
       );

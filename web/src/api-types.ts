@@ -76,8 +76,8 @@ export interface HistoryPage {
   nextCursor?: string;
 }
 
-/** GET /v1/web/session: the cookie session and the CSRF token its changes carry (webHandlers.session). */
-export type WebSession = Omit<WebSessionView, 'lastSeenAt' | 'userAgent'> & { csrfToken: string };
+/** GET /v1/web/session: the page's own session (webHandlers.session). */
+export type WebSession = Omit<WebSessionView, 'lastSeenAt' | 'userAgent'>;
 
 /** One entry of GET /v1/web/sessions (webHandlers.sessions). */
 export type WebSessionEntry = Omit<WebSessionView, 'idleExpiresAt'> & { current: boolean };

@@ -1,7 +1,7 @@
 /**
  * The page's one seam to the broker: where the API lives and how requests prove who sends them. The
- * broker's own page uses `{ base: '', auth: 'cookie' }`; another host may pass its base and a bearer
- * token, and every component works unchanged. The relay's inbox, which is not a broker, gives the inbox
+ * broker's own page sends its session (`Authorization: Session`, kept by page-session.ts); another host
+ * may pass its base and a bearer token, and every component works unchanged. The relay's inbox, which is not a broker, gives the inbox
  * components the same calls through its own adapter (parts/inbox-api.ts).
  */
 import { createParser } from 'eventsource-parser';
@@ -28,7 +28,14 @@ import type {
   WebSessionEntry,
 } from './api-types.js';
 
-export type Auth = 'cookie' | { bearer: string };
+/** Holds the web page's session secret; the API sends it on every request and forgets an ended one. */
+export interface SessionKeeper {
+  secret(): string | undefined;
+  /** Drops this secret, unless another sign-in has replaced it meanwhile. */
+  forget(secret: string): void;
+}
+
+export type Auth = { session: SessionKeeper } | { bearer: string };
 
 export interface ApiOptions {
   /** Origin (and path prefix) of the broker's API; '' for the page's own origin. */
@@ -79,20 +86,24 @@ const STREAM = '/v1/stream?batch=1000';
 type Body = unknown;
 
 export function createApi({ base, auth }: ApiOptions) {
-  let csrfToken: string | undefined;
-
-  const authHeaders = (): Record<string, string> =>
-    auth === 'cookie' ? {} : { authorization: `Bearer ${auth.bearer}` };
+  /** Read per request: another tab may have signed in again since. */
+  const authorization = (): string | undefined => {
+    if ('bearer' in auth) return `Bearer ${auth.bearer}`;
+    const secret = auth.session.secret();
+    return secret === undefined ? undefined : `Session ${secret}`;
+  };
 
   async function send(method: string, path: string, body?: Body, raw?: Blob): Promise<Response> {
-    const headers: Record<string, string> = authHeaders();
-    if (method !== 'GET' && auth === 'cookie') headers['x-csrf-token'] = await csrf();
+    const headers: Record<string, string> = {};
+    const credential = authorization();
+    if (credential !== undefined) headers['authorization'] = credential;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (raw !== undefined) headers['content-type'] = 'application/octet-stream';
     const response = await fetch(`${base}${path}`, {
       method,
       headers,
-      credentials: auth === 'cookie' ? 'same-origin' : 'omit',
+      // Nothing rides on cookies: the broker ignores them.
+      credentials: 'omit',
       ...(body !== undefined && { body: JSON.stringify(body) }),
       ...(raw !== undefined && { body: raw }),
     });
@@ -104,25 +115,42 @@ export function createApi({ base, auth }: ApiOptions) {
     return (await (await send(method, path, body)).json()) as T;
   }
 
-  async function csrf(): Promise<string> {
-    csrfToken ??= (await session()).csrfToken;
-    return csrfToken;
-  }
+  /** Ends this page's session in this browser, whatever the broker answers. */
+  const signedOut = (secret: string | undefined) => {
+    if (secret !== undefined && 'session' in auth) auth.session.forget(secret);
+  };
 
   async function session(): Promise<WebSession> {
-    const current = await json<WebSession>('GET', '/v1/web/session');
-    csrfToken = current.csrfToken;
-    return current;
+    const secret = 'session' in auth ? auth.session.secret() : undefined;
+    if ('session' in auth && secret === undefined) throw new ApiError(401, 'unauthorized');
+    try {
+      return await json<WebSession>('GET', '/v1/web/session');
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 401) signedOut(secret);
+      throw failure;
+    }
+  }
+
+  async function logout(): Promise<void> {
+    const secret = 'session' in auth ? auth.session.secret() : undefined;
+    try {
+      await send('POST', '/v1/web/logout');
+    } catch (failure) {
+      // Already ended (revoked, expired): signed out all the same.
+      if (!(failure instanceof ApiError && failure.status === 401)) throw failure;
+    } finally {
+      signedOut(secret);
+    }
   }
 
   const id = encodeURIComponent;
 
   return {
-    /** The cookie session; ApiError 401 when there is none. */
+    /** The page's own session; ApiError 401 when there is none (and an ended one is forgotten). */
     session,
     sessions: async () => (await json<{ sessions: WebSessionEntry[] }>('GET', '/v1/web/sessions')).sessions,
     revokeSession: (sessionId: string) => send('DELETE', `/v1/web/sessions/${id(sessionId)}`),
-    logout: () => send('POST', '/v1/web/logout'),
+    logout,
 
     active: (limit = 100) => json<NotificationDto[]>('GET', `/v1/notifications?status=active&limit=${limit}`),
     recent: (limit: number) => json<NotificationDto[]>('GET', `/v1/notifications?limit=${limit}`),
@@ -151,8 +179,7 @@ export function createApi({ base, auth }: ApiOptions) {
       }),
 
     /** Follows every change; returns the function that stops following. */
-    follow: (listener: ChangeListener): (() => void) =>
-      auth === 'cookie' ? followWithEventSource(base, listener) : followWithFetch(base, auth, listener),
+    follow: (listener: ChangeListener): (() => void) => followWithFetch(base, authorization, listener),
 
     settings: () => json<PresentationSettings>('GET', '/v1/settings'),
     changeSettings: (patch: SettingsPatch) => json<PresentationSettings>('PATCH', '/v1/settings', patch),
@@ -212,17 +239,16 @@ function deliver(listener: ChangeListener, name: string | undefined, data: strin
   listener(change, change === 'reset' ? undefined : (JSON.parse(data) as NotificationDto));
 }
 
-/** The browser's EventSource sends the cookie and resumes with Last-Event-ID by itself. */
-function followWithEventSource(base: string, listener: ChangeListener): () => void {
-  const source = new EventSource(`${base}${STREAM}`);
-  for (const name of CHANGE_NAMES) {
-    source.addEventListener(name, (event) => deliver(listener, name, (event as MessageEvent<string>).data));
-  }
-  return () => source.close();
-}
-
-/** EventSource cannot send an Authorization header, so a bearer token reads the stream with fetch. */
-function followWithFetch(base: string, auth: { bearer: string }, listener: ChangeListener): () => void {
+/**
+ * EventSource cannot send an Authorization header, so the stream is read with fetch, resuming with
+ * Last-Event-ID as EventSource would. A 401 ends it for good, as it ends an EventSource: the session
+ * or token is no longer valid.
+ */
+function followWithFetch(
+  base: string,
+  authorization: () => string | undefined,
+  listener: ChangeListener,
+): () => void {
   const abort = new AbortController();
   let lastEventId = '';
   const parser = createParser({
@@ -234,17 +260,22 @@ function followWithFetch(base: string, auth: { bearer: string }, listener: Chang
   const connect = async (): Promise<void> => {
     while (!abort.signal.aborted) {
       try {
+        const credential = authorization();
         const response = await fetch(`${base}${STREAM}`, {
           headers: {
-            authorization: `Bearer ${auth.bearer}`,
+            ...(credential !== undefined && { authorization: credential }),
             ...(lastEventId && { 'last-event-id': lastEventId }),
           },
+          credentials: 'omit',
           signal: abort.signal,
         });
-        const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-        parser.reset();
-        for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
-          parser.feed(chunk.value);
+        if (response.status === 401) return;
+        if (response.ok) {
+          const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+          parser.reset();
+          for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+            parser.feed(chunk.value);
+          }
         }
       } catch {
         // A dropped connection: try again after the same pause EventSource would take.

@@ -17,7 +17,7 @@ import { Types } from './pages/types.js';
 
 interface Props {
   api: Api;
-  /** Whether a cookie session must exist first (the broker's own page); a bearer-token host skips it. */
+  /** Whether the page must be signed in first (the broker's own page); a bearer-token host skips it. */
   needsSession: boolean;
 }
 
