@@ -1,8 +1,9 @@
 /**
  * The page's one seam to the broker: where the API lives and how requests prove who sends them. The
- * broker's own page sends its session (`Authorization: Session`, kept by page-session.ts); another host
- * may pass its base and a bearer token, and every component works unchanged. The relay's inbox, which is not a broker, gives the inbox
- * components the same calls through its own adapter (parts/inbox-api.ts).
+ * broker's own page sends its session (`Authorization: Session`, kept by page-session.ts); another
+ * host may pass its base and a bearer token, and every component works unchanged. The relay's inbox,
+ * which is not a broker, gives the inbox components the same calls through its own adapter
+ * (parts/inbox-api.ts).
  */
 import { createParser } from 'eventsource-parser';
 import type {
