@@ -113,27 +113,28 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   app.post('/sign-in', async (request, reply) => {
     if (forged(request, reply)) return reply;
     const { username = '', password = '', next = '/inbox' } = form(request);
-    const byAddress = limits.signInAddress.peek(request.ip);
-    const byName = limits.signInName.peek(username.toLowerCase());
-    const refused = !byAddress.allowed ? byAddress : !byName.allowed ? byName : undefined;
-    if (refused && !refused.allowed) {
-      reply.header('retry-after', String(refused.retryAfterSeconds));
-      const minutes = Math.ceil(refused.retryAfterSeconds / 60);
+    const admission = limits.signIn.admit(username, request.ip);
+    if (!admission.allowed) {
+      reply.header('retry-after', String(admission.retryAfterSeconds));
+      const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+      const why =
+        admission.reason === 'busy'
+          ? 'The relay is checking other sign-ins right now. Try again in a moment.'
+          : `Too many failed sign-ins. Try again in ${minutes} min.`;
       return html(
         reply,
-        429,
-        signInPage(
-          frame(request, reply),
-          localPath(next),
-          username,
-          `Too many failed sign-ins. Try again in ${minutes} min.`,
-        ),
+        admission.reason === 'busy' ? 503 : 429,
+        signInPage(frame(request, reply), localPath(next), username, why),
       );
     }
-    const user = await relay.checkPassword(username, password);
+    let user: User | undefined;
+    try {
+      user = await relay.checkPassword(username, password);
+    } finally {
+      if (user) admission.attempt.succeeded();
+      else admission.attempt.failed();
+    }
     if (!user) {
-      limits.signInAddress.record(request.ip);
-      limits.signInName.record(username.toLowerCase());
       return html(
         reply,
         401,
