@@ -20,12 +20,18 @@ export class WebSession {
   csrf = '';
   private readonly fetch: typeof fetch;
 
-  /** localAddress: the loopback address this browser connects from (127.0.0.2: another client). */
+  /** localAddress: the loopback address this browser connects from (127.0.0.2: another client); ca: trust for HTTPS. */
   constructor(
     readonly relay: RelayProcess,
-    options: { localAddress?: string } = {},
+    options: { localAddress?: string; ca?: Buffer } = {},
   ) {
-    const dispatcher = options.localAddress ? new Agent({ localAddress: options.localAddress }) : undefined;
+    const dispatcher =
+      options.localAddress || options.ca
+        ? new Agent({
+            ...(options.localAddress && { localAddress: options.localAddress }),
+            ...(options.ca && { connect: { ca: options.ca } }),
+          })
+        : undefined;
     this.fetch = dispatcher
       ? (input, init) =>
           undiciFetch(input as string, { ...(init as object), dispatcher }) as unknown as Promise<Response>
@@ -91,8 +97,7 @@ export class WebSession {
 }
 
 /** The operator account through the printed setup link; the session is signed in afterwards. */
-export async function setUpOperator(relay: RelayProcess): Promise<WebSession> {
-  const web = new WebSession(relay);
+export async function setUpOperator(relay: RelayProcess, web = new WebSession(relay)): Promise<WebSession> {
   await waitFor(() => relay.setupUrl, "the setup link on notify-relay's output");
   const setupPath = new URL(relay.setupUrl!).pathname + new URL(relay.setupUrl!).search;
   const form = await web.get(setupPath);
