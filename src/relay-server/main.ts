@@ -51,6 +51,11 @@ async function main(argv: string[]): Promise<number> {
   });
   const clock = clockFromEnvironment(process.env);
   const store = new RelayStore(join(options.data, 'relay.db'));
+  for (const names of store.userNameCaseClashes()) {
+    console.error(
+      `notify-relay: the accounts ${names.join(', ')} differ only in case; each signs in with its exact spelling. New user names are compared without case.`,
+    );
+  }
   const hub = new Hub();
   const relay = new Relay(store, hub, clock, options.name ?? `notify-relay on ${hostname()}`);
   const setupToken = relay.hasUsers() ? undefined : newSecret('nru_');

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret, newSecret, normalizeUserCode, sameSecret } from '../secrets.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../passwords.js';
+import { isTooSimple, TOO_SIMPLE_MESSAGE } from '../weak-passwords.js';
 import type { User } from '../store.js';
 import { SESSION_LIFETIME_MS } from '../store.js';
 import { messagePage, newAccountPage, peoplePage, signInPage } from '../pages/account-pages.js';
@@ -42,6 +43,7 @@ function accountProblem(username: string, password: string, again: string): stri
     return `A password is ${MIN_PASSWORD_LENGTH}-${MAX_PASSWORD_LENGTH} characters long.`;
   }
   if (password !== again) return 'The two passwords differ.';
+  if (isTooSimple(password, username)) return TOO_SIMPLE_MESSAGE;
   return undefined;
 }
 
@@ -189,7 +191,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     if (problem)
       return html(reply, 400, newAccountPage(frame(request, reply), 'setup', token, username, problem));
     const user = await relay.createUser(username, password, true);
-    if (!user || relay.users().length !== 1) {
+    if (!user) {
       return html(
         reply,
         409,
@@ -259,7 +261,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     const problem = accountProblem(username, password, again);
     if (problem)
       return html(reply, 400, newAccountPage(frame(request, reply), 'join', token, username, problem));
-    if (relay.users().some((existing) => existing.username === username)) {
+    if (relay.nameTaken(username)) {
       return html(
         reply,
         409,

@@ -121,10 +121,13 @@ export function bearer(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** A `next` a sign-in may send the browser to: a path on this origin only. */
+/**
+ * A path and query on this origin, in visible ASCII URL characters only: no `//` or `\\` (another host),
+ * no tab, CR or LF (browsers drop them, so `/\t/evil.example` becomes `//evil.example`).
+ */
+const LOCAL_PATH = /^\/(?![/\\])[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]{0,299}$/;
+
+/** A `next` a sign-in may send the browser to: a path on this origin only, else the inbox. */
 export function localPath(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
-    return '/inbox';
-  }
-  return value.length > 300 ? '/inbox' : value;
+  return typeof value === 'string' && LOCAL_PATH.test(value) ? value : '/inbox';
 }
