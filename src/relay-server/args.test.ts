@@ -24,6 +24,7 @@ describe('parseRelayArgs', () => {
         tlsKey: undefined,
         trustProxy: true,
         deliveryRate: 600,
+        requestTimeoutSeconds: 30,
       },
     });
   });
@@ -35,6 +36,7 @@ describe('parseRelayArgs', () => {
     [['--data', 'd', '--public-url', 'ftp://x'], '--public-url must be an absolute http or https URL.'],
     [['--data', 'd', '--bogus'], 'Unknown option: --bogus'],
     [['--data'], '--data needs a value.'],
+    [['--data', 'd', '--request-timeout', '0'], '--request-timeout must be an integer 1-3600 (seconds).'],
   ];
   for (const [argv, message] of refused) {
     it(`refuses ${argv.join(' ') || 'no arguments'}`, () =>

@@ -13,6 +13,7 @@ Usage: notify-relay --data FOLDER [options]
   --tls-key FILE         ... and this private key (PEM)
   --trust-proxy          honour X-Forwarded-For/-Proto/-Host (only behind your own reverse proxy)
   --delivery-rate N      deliveries per minute per installation                default 600
+  --request-timeout N    seconds to send a request's headers and body          default 30
 
 Prints its URL once listening; on the first start also a one-time link to set up the operator account.
 Stops cleanly on SIGTERM or Ctrl+C.`;
@@ -27,6 +28,7 @@ export interface RelayOptions {
   tlsKey: string | undefined;
   trustProxy: boolean;
   deliveryRate: number;
+  requestTimeoutSeconds: number;
 }
 
 export type Parsed =
@@ -44,6 +46,7 @@ const VALUED = [
   '--tls-cert',
   '--tls-key',
   '--delivery-rate',
+  '--request-timeout',
 ];
 
 export function parseRelayArgs(argv: string[]): Parsed {
@@ -73,6 +76,9 @@ export function parseRelayArgs(argv: string[]): Parsed {
   const deliveryRate = Number(values.get('--delivery-rate') ?? '600');
   if (!Number.isInteger(deliveryRate) || deliveryRate < 1)
     return { kind: 'error', message: '--delivery-rate must be a positive integer.' };
+  const requestTimeoutSeconds = Number(values.get('--request-timeout') ?? '30');
+  if (!Number.isInteger(requestTimeoutSeconds) || requestTimeoutSeconds < 1 || requestTimeoutSeconds > 3600)
+    return { kind: 'error', message: '--request-timeout must be an integer 1-3600 (seconds).' };
   const name = values.get('--name');
   if (name !== undefined && (name.trim().length < 1 || name.length > 100))
     return { kind: 'error', message: '--name must be 1-100 characters.' };
@@ -104,6 +110,7 @@ export function parseRelayArgs(argv: string[]): Parsed {
       tlsKey,
       trustProxy,
       deliveryRate,
+      requestTimeoutSeconds,
     },
   };
 }

@@ -13,6 +13,7 @@ import { Hub } from './hub.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Relay } from './relay.js';
 import { hashSecret, newSecret } from './secrets.js';
+import { SignInGuard } from './sign-in-guard.js';
 import { RelayStore } from './store.js';
 
 const MINUTE = 60_000;
@@ -50,6 +51,11 @@ async function main(argv: string[]): Promise<number> {
   });
   const clock = clockFromEnvironment(process.env);
   const store = new RelayStore(join(options.data, 'relay.db'));
+  for (const names of store.userNameCaseClashes()) {
+    console.error(
+      `notify-relay: the accounts ${names.join(', ')} differ only in case; each signs in with its exact spelling. New user names are compared without case.`,
+    );
+  }
   const hub = new Hub();
   const relay = new Relay(store, hub, clock, options.name ?? `notify-relay on ${hostname()}`);
   const setupToken = relay.hasUsers() ? undefined : newSecret('nru_');
@@ -61,15 +67,18 @@ async function main(argv: string[]): Promise<number> {
       pairing: new RateLimiter({ max: 10, windowMs: MINUTE }, clock),
       poll: new RateLimiter({ max: 60, windowMs: MINUTE }, clock),
       delivery: new RateLimiter({ max: options.deliveryRate, windowMs: MINUTE }, clock),
-      signInAddress: new RateLimiter({ max: 10, windowMs: 15 * MINUTE }, clock),
-      signInName: new RateLimiter({ max: 5, windowMs: 15 * MINUTE }, clock),
+      signIn: new SignInGuard(clock),
       codeAttempts: new RateLimiter({ max: 10, windowMs: 15 * MINUTE }, clock),
     },
     setupTokenHash: setupToken && hashSecret(setupToken),
     keepAliveMs: 25_000,
     streams: new Set(),
   };
-  const app = buildServer(context, { trustProxy: options.trustProxy, ...(tls && { tls }) });
+  const app = buildServer(context, {
+    trustProxy: options.trustProxy,
+    requestTimeoutMs: options.requestTimeoutSeconds * 1000,
+    ...(tls && { tls }),
+  });
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (error) {

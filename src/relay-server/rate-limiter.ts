@@ -53,6 +53,12 @@ export class RateLimiter {
     }
   }
 
+  /** Takes back one counted attempt of the current window (a sign-in counted while in flight that succeeded). */
+  release(key: string): void {
+    const window = this.windows.get(key);
+    if (window && this.clock() - window.startedAt < this.limit.windowMs && window.count > 0) window.count--;
+  }
+
   private sweep(now: number): void {
     if (this.windows.size < 10_000) return;
     for (const [key, window] of this.windows) {

@@ -286,13 +286,20 @@ export class Relay {
     return this.store.users();
   }
 
-  /** undefined: the name is taken. */
+  /** Whether a user has this name, in any case (`Ada` is taken when `ada` exists). */
+  nameTaken(username: string): boolean {
+    return this.store.userByName(username) !== undefined;
+  }
+
+  /**
+   * undefined: the name is taken in any case, or (for the operator) an account exists already. The
+   * slow hash comes first; the check and the insert then happen in one transaction, so two uses of the
+   * setup link at once make one operator.
+   */
   async createUser(username: string, password: string, isOperator: boolean): Promise<User | undefined> {
     const passwordHash = await hashPassword(password);
     const user: User = { id: newId('u_'), username, passwordHash, isOperator, createdAt: this.clock() };
-    if (this.store.userByName(username)) return undefined;
-    this.store.insertUser(user);
-    return user;
+    return this.store.insertUserIfFree(user, isOperator) ? user : undefined;
   }
 
   /** Always costs one scrypt, known user or not, so the time taken does not tell which names exist. */

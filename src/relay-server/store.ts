@@ -152,13 +152,23 @@ export class RelayStore {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    // User names are unique without case. A relay from before that rule may hold names differing only
+    // in case: they are kept (each signs in with its exact spelling), and then the index waits.
+    if (this.userNameCaseClashes().length === 0)
+      this.db.exec(
+        'CREATE UNIQUE INDEX IF NOT EXISTS users_by_name_nocase ON users (username COLLATE NOCASE)',
+      );
     const db = this.db;
     this.statements = {
       countUsers: db.prepare('SELECT COUNT(*) AS n FROM users'),
       insertUser: db.prepare(
         'INSERT INTO users (id, username, password_hash, is_operator, created_at) VALUES (?, ?, ?, ?, ?)',
       ),
-      userByName: db.prepare('SELECT * FROM users WHERE username = ?'),
+      // User names compare without case; a relay from before that rule may hold two names differing
+      // only in case (docs/relay.md): the exact spelling wins, then the older account.
+      userByName: db.prepare(
+        'SELECT * FROM users WHERE username = ? COLLATE NOCASE ORDER BY username = ? DESC, created_at LIMIT 1',
+      ),
       users: db.prepare('SELECT * FROM users ORDER BY created_at'),
       insertSession: db.prepare(
         'INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
@@ -272,7 +282,27 @@ export class RelayStore {
   }
 
   userByName(username: string): User | undefined {
-    return userOf(this.statements.userByName.get(username) as Row | undefined);
+    return userOf(this.statements.userByName.get(username, username) as Row | undefined);
+  }
+
+  /** Groups of user names that differ only in case (kept from before names compared without case). */
+  userNameCaseClashes(): string[][] {
+    const rows = this.db
+      .prepare(
+        'SELECT group_concat(username, char(10)) AS names FROM users GROUP BY lower(username) HAVING COUNT(*) > 1',
+      )
+      .all() as { names: string }[];
+    return rows.map((row) => row.names.split('\n'));
+  }
+
+  /** Inserts the user unless its name is taken in any case, or (onlyIfFirst) any account exists. */
+  insertUserIfFree(user: User, onlyIfFirst: boolean): boolean {
+    return this.transaction(() => {
+      if (onlyIfFirst && this.countUsers() > 0) return false;
+      if (this.userByName(user.username)) return false;
+      this.insertUser(user);
+      return true;
+    });
   }
 
   users(): User[] {

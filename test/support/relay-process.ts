@@ -22,20 +22,33 @@ export interface RelayProcess {
   cleanup(): Promise<void>;
 }
 
-export async function startRelay(options: { args?: string[]; dataDir?: string } = {}): Promise<RelayProcess> {
+export async function startRelay(
+  options: { args?: string[]; dataDir?: string; maxOpenFiles?: number } = {},
+): Promise<RelayProcess> {
   const root = mkdtempSync(join(tmpdir(), 'notify-relay-test-'));
   const dataDir = options.dataDir ?? join(root, 'data');
   const clockFile = join(root, 'clock-offset');
   let offset = 0;
   writeFileSync(clockFile, '0');
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [NOTIFY_RELAY, '--port', '0', '--data', dataDir, '--name', 'Test relay', ...(options.args ?? [])],
-    {
-      env: { PATH: process.env['PATH'], NOTIFY_RELAY_CLOCK_OFFSET_FILE: clockFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const argv = [
+    NOTIFY_RELAY,
+    '--port',
+    '0',
+    '--data',
+    dataDir,
+    '--name',
+    'Test relay',
+    ...(options.args ?? []),
+  ];
+  // A file-descriptor limit as a small server has (ulimit -n), set by the shell that then becomes the relay.
+  const [command, commandArgs] =
+    options.maxOpenFiles === undefined
+      ? [process.execPath, argv]
+      : ['bash', ['-c', `ulimit -n ${options.maxOpenFiles}; exec "$0" "$@"`, process.execPath, ...argv]];
+  const child: ChildProcess = spawn(command, commandArgs, {
+    env: { PATH: process.env['PATH'], NOTIFY_RELAY_CLOCK_OFFSET_FILE: clockFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

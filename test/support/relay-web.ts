@@ -3,6 +3,7 @@
  * each page, posts forms. The Chromium tests drive the same pages in a real browser.
  */
 import assert from 'node:assert/strict';
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { RelayProcess } from './relay-process.js';
 import { waitFor } from './wait-for.js';
 
@@ -17,8 +18,25 @@ export interface PageResponse {
 export class WebSession {
   readonly cookies = new Map<string, string>();
   csrf = '';
+  private readonly fetch: typeof fetch;
 
-  constructor(readonly relay: RelayProcess) {}
+  /** localAddress: the loopback address this browser connects from (127.0.0.2: another client); ca: trust for HTTPS. */
+  constructor(
+    readonly relay: RelayProcess,
+    options: { localAddress?: string; ca?: Buffer } = {},
+  ) {
+    const dispatcher =
+      options.localAddress || options.ca
+        ? new Agent({
+            ...(options.localAddress && { localAddress: options.localAddress }),
+            ...(options.ca && { connect: { ca: options.ca } }),
+          })
+        : undefined;
+    this.fetch = dispatcher
+      ? (input, init) =>
+          undiciFetch(input as string, { ...(init as object), dispatcher }) as unknown as Promise<Response>
+      : fetch;
+  }
 
   private remember(response: Response): void {
     for (const line of response.headers.getSetCookie()) {
@@ -33,7 +51,7 @@ export class WebSession {
   }
 
   async get(path: string): Promise<PageResponse> {
-    const response = await fetch(new URL(path, this.relay.url), {
+    const response = await this.fetch(new URL(path, this.relay.url), {
       headers: { cookie: this.cookieHeader() },
       redirect: 'manual',
     });
@@ -49,7 +67,7 @@ export class WebSession {
     fields: Record<string, string>,
     extraHeaders: Record<string, string> = {},
   ): Promise<PageResponse> {
-    const response = await fetch(new URL(path, this.relay.url), {
+    const response = await this.fetch(new URL(path, this.relay.url), {
       method: 'POST',
       headers: {
         cookie: this.cookieHeader(),
@@ -65,7 +83,7 @@ export class WebSession {
 
   /** A JSON call of the inbox API with this session's cookie and CSRF token. */
   async inbox(method: 'GET' | 'POST', path: string, body?: unknown, csrf: string | undefined = this.csrf) {
-    const response = await fetch(new URL(path, this.relay.url), {
+    const response = await this.fetch(new URL(path, this.relay.url), {
       method,
       headers: {
         cookie: this.cookieHeader(),
@@ -79,8 +97,7 @@ export class WebSession {
 }
 
 /** The operator account through the printed setup link; the session is signed in afterwards. */
-export async function setUpOperator(relay: RelayProcess): Promise<WebSession> {
-  const web = new WebSession(relay);
+export async function setUpOperator(relay: RelayProcess, web = new WebSession(relay)): Promise<WebSession> {
   await waitFor(() => relay.setupUrl, "the setup link on notify-relay's output");
   const setupPath = new URL(relay.setupUrl!).pathname + new URL(relay.setupUrl!).search;
   const form = await web.get(setupPath);

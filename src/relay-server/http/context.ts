@@ -1,6 +1,7 @@
 import type { Hub } from '../hub.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { Relay } from '../relay.js';
+import type { SignInGuard } from '../sign-in-guard.js';
 
 /** What the routes share: the relay, its live hub, its rate limits and how it names its own origin. */
 export interface RouteContext {
@@ -11,8 +12,7 @@ export interface RouteContext {
     pairing: RateLimiter;
     poll: RateLimiter;
     delivery: RateLimiter;
-    signInAddress: RateLimiter;
-    signInName: RateLimiter;
+    signIn: SignInGuard;
     codeAttempts: RateLimiter;
   };
   /** The hash of the one-time setup token while no account exists. */

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret, newSecret, normalizeUserCode, sameSecret } from '../secrets.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../passwords.js';
+import { isTooSimple, TOO_SIMPLE_MESSAGE } from '../weak-passwords.js';
 import type { User } from '../store.js';
 import { SESSION_LIFETIME_MS } from '../store.js';
 import { messagePage, newAccountPage, peoplePage, signInPage } from '../pages/account-pages.js';
@@ -42,6 +43,7 @@ function accountProblem(username: string, password: string, again: string): stri
     return `A password is ${MIN_PASSWORD_LENGTH}-${MAX_PASSWORD_LENGTH} characters long.`;
   }
   if (password !== again) return 'The two passwords differ.';
+  if (isTooSimple(password, username)) return TOO_SIMPLE_MESSAGE;
   return undefined;
 }
 
@@ -113,27 +115,28 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   app.post('/sign-in', async (request, reply) => {
     if (forged(request, reply)) return reply;
     const { username = '', password = '', next = '/inbox' } = form(request);
-    const byAddress = limits.signInAddress.peek(request.ip);
-    const byName = limits.signInName.peek(username.toLowerCase());
-    const refused = !byAddress.allowed ? byAddress : !byName.allowed ? byName : undefined;
-    if (refused && !refused.allowed) {
-      reply.header('retry-after', String(refused.retryAfterSeconds));
-      const minutes = Math.ceil(refused.retryAfterSeconds / 60);
+    const admission = limits.signIn.admit(username, request.ip);
+    if (!admission.allowed) {
+      reply.header('retry-after', String(admission.retryAfterSeconds));
+      const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+      const why =
+        admission.reason === 'busy'
+          ? 'The relay is checking other sign-ins right now. Try again in a moment.'
+          : `Too many failed sign-ins. Try again in ${minutes} min.`;
       return html(
         reply,
-        429,
-        signInPage(
-          frame(request, reply),
-          localPath(next),
-          username,
-          `Too many failed sign-ins. Try again in ${minutes} min.`,
-        ),
+        admission.reason === 'busy' ? 503 : 429,
+        signInPage(frame(request, reply), localPath(next), username, why),
       );
     }
-    const user = await relay.checkPassword(username, password);
+    let user: User | undefined;
+    try {
+      user = await relay.checkPassword(username, password);
+    } finally {
+      if (user) admission.attempt.succeeded();
+      else admission.attempt.failed();
+    }
     if (!user) {
-      limits.signInAddress.record(request.ip);
-      limits.signInName.record(username.toLowerCase());
       return html(
         reply,
         401,
@@ -188,7 +191,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     if (problem)
       return html(reply, 400, newAccountPage(frame(request, reply), 'setup', token, username, problem));
     const user = await relay.createUser(username, password, true);
-    if (!user || relay.users().length !== 1) {
+    if (!user) {
       return html(
         reply,
         409,
@@ -258,7 +261,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     const problem = accountProblem(username, password, again);
     if (problem)
       return html(reply, 400, newAccountPage(frame(request, reply), 'join', token, username, problem));
-    if (relay.users().some((existing) => existing.username === username)) {
+    if (relay.nameTaken(username)) {
       return html(
         reply,
         409,

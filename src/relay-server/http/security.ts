@@ -41,20 +41,31 @@ export function originOf(request: FastifyRequest, publicUrl: string | undefined)
   return publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
-export function cookies(request: FastifyRequest): Map<string, string> {
-  const found = new Map<string, string>();
+/**
+ * A cookie's name as this request sees it. Over HTTPS the `__Host-` prefix makes the browser keep
+ * only a cookie this very host set (Secure, Path=/, no Domain): a sibling host cannot plant one.
+ */
+function cookieName(request: FastifyRequest, name: string): string {
+  return isHttps(request) ? `__Host-${name}` : name;
+}
+
+/**
+ * The value of one of our cookies, when the browser sent it exactly once. Two with the same name
+ * mean another host of the domain planted one beside ours (cookie tossing): neither is trusted.
+ */
+export function cookie(request: FastifyRequest, name: string): string | undefined {
+  const wanted = cookieName(request, name);
+  const values: string[] = [];
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const index = part.indexOf('=');
-    if (index < 1) continue;
-    const name = part.slice(0, index).trim();
-    if (!found.has(name)) found.set(name, part.slice(index + 1).trim());
+    if (index >= 1 && part.slice(0, index).trim() === wanted) values.push(part.slice(index + 1).trim());
   }
-  return found;
+  return values.length === 1 ? values[0] : undefined;
 }
 
 function cookieText(request: FastifyRequest, name: string, value: string, maxAgeSeconds: number): string {
   return [
-    `${name}=${value}`,
+    `${cookieName(request, name)}=${value}`,
     'Path=/',
     'HttpOnly',
     'SameSite=Strict',
@@ -75,14 +86,16 @@ export function addCookie(
   reply.header('set-cookie', [...list, cookieText(request, name, value, maxAgeSeconds)]);
 }
 
+/** Tokens set during a request, so every page rendered in its response carries the same one. */
+const issuedCsrf = new WeakMap<FastifyRequest, string>();
+
 /** The CSRF token of this browser (double-submit cookie), set now when it has none. */
 export function csrfToken(request: FastifyRequest, reply: FastifyReply): string {
-  const existing = cookies(request).get(CSRF_COOKIE);
+  const existing = issuedCsrf.get(request) ?? cookie(request, CSRF_COOKIE);
   if (existing && /^nrx_[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   const token = newSecret('nrx_');
   addCookie(reply, request, CSRF_COOKIE, token, 7 * 24 * 3600);
-  // A page rendered in this same response reads it from here.
-  request.headers.cookie = `${request.headers.cookie ? `${request.headers.cookie}; ` : ''}${CSRF_COOKIE}=${token}`;
+  issuedCsrf.set(request, token);
   return token;
 }
 
@@ -97,7 +110,7 @@ export function isGenuine(
 ): boolean {
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== originOf(request, publicUrl)) return false;
-  const expected = cookies(request).get(CSRF_COOKIE);
+  const expected = cookie(request, CSRF_COOKIE);
   return typeof presented === 'string' && expected !== undefined && sameSecret(presented, expected);
 }
 
@@ -108,10 +121,13 @@ export function bearer(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** A `next` a sign-in may send the browser to: a path on this origin only. */
+/**
+ * A path and query on this origin, in visible ASCII URL characters only: no `//` or `\\` (another host),
+ * no tab, CR or LF (browsers drop them, so `/\t/evil.example` becomes `//evil.example`).
+ */
+const LOCAL_PATH = /^\/(?![/\\])[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]{0,299}$/;
+
+/** A `next` a sign-in may send the browser to: a path on this origin only, else the inbox. */
 export function localPath(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
-    return '/inbox';
-  }
-  return value.length > 300 ? '/inbox' : value;
+  return typeof value === 'string' && LOCAL_PATH.test(value) ? value : '/inbox';
 }

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { RouteContext } from './context.js';
 import { registerApiRoutes } from './api-routes.js';
 import { ASSETS } from './assets.js';
+import { limitConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS } from './connection-limit.js';
 import { sendError } from './errors.js';
 import { registerEventRoutes } from './event-routes.js';
 import { registerInboxRoutes } from './inbox-routes.js';
@@ -26,18 +27,32 @@ const API_PATHS = [
 export interface ServerOptions {
   trustProxy: boolean;
   tls?: { cert: Buffer; key: Buffer };
+  /** How long a client has to send a request's headers and body, in total. */
+  requestTimeoutMs: number;
 }
 
 export function buildServer(context: RouteContext, options: ServerOptions): FastifyInstance {
+  // A request that trickles in is closed (408) once its time is up, however many bytes it still sends;
+  // the check runs every second so the limit holds within a second. Responses (event streams) are not timed.
+  const timeouts = {
+    requestTimeout: options.requestTimeoutMs,
+    headersTimeout: options.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs),
+  };
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    requestTimeout: options.requestTimeoutMs,
     // Only the nearest hop (our own proxy) is believed: a client cannot pick its address by sending X-Forwarded-For.
     trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // Ids in paths are at most 100 characters; nothing legitimate comes near this.
     routerOptions: { maxParamLength: 200 },
-    ...(options.tls && { https: { cert: options.tls.cert, key: options.tls.key } }),
+    ...(options.tls
+      ? { https: { cert: options.tls.cert, key: options.tls.key, ...timeouts } }
+      : { http: timeouts }),
   }) as unknown as FastifyInstance;
+  // Behind our own proxy every connection comes from the proxy: there the proxy limits connections.
+  if (!options.trustProxy) limitConnectionsPerAddress(app.server, MAX_CONNECTIONS_PER_ADDRESS);
 
   // JSON and forms only: a text/plain body is 415, not a string handed to the routes.
   app.removeContentTypeParser('text/plain');

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { User } from '../store.js';
 import type { RouteContext } from './context.js';
-import { cookies, SESSION_COOKIE } from './security.js';
+import { cookie, SESSION_COOKIE } from './security.js';
 
 export function sessionToken(request: FastifyRequest): string | undefined {
-  const token = cookies(request).get(SESSION_COOKIE);
+  const token = cookie(request, SESSION_COOKIE);
   return token && /^nrs_[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
 }
 

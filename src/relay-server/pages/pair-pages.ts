@@ -27,6 +27,7 @@ export function confirmPairingPage(frame: PageFrame, pairing: Pairing, now: numb
 <dl class="pairing"><dt>Code</dt><dd class="code" id="pair-code">${escape(displayUserCode(pairing.userCode))}</dd>
 <dt>Sender</dt><dd id="pair-sender">${escape(pairing.senderName)}</dd>
 ${pairing.client ? `<dt>Client</dt><dd>${escape(pairing.client)}</dd>` : ''}</dl>
+<p id="pair-account">Signed in as <strong>${escape(frame.user?.username ?? '')}</strong>: approving pairs the sender with this account. If that is not you, sign out instead.</p>
 <p>Approve only if this code is the one on your own terminal. The sender will deliver notifications to your inbox and receive your answers. The request expires in ${minutes} min.</p>
 <div class="buttons">${decision('approve', 'Approve', 'primary')}${decision('reject', 'Reject', 'danger')}</div>`,
   );
