@@ -136,7 +136,14 @@ export class RelayAnswers {
         );
         return;
       }
-      const why = end.kind === 'ended' ? 'ended' : end.kind === 'refused' ? `http_${end.status}` : end.reason;
+      const why =
+        end.kind === 'ended'
+          ? 'ended'
+          : end.kind === 'refused'
+            ? `http_${end.status}`
+            : end.kind === 'overrun'
+              ? `closed: the relay sent ${end.limit}`
+              : end.reason;
       const wait = Math.round(delay * (0.8 + 0.4 * this.deps.random()));
       this.deps.log.warn(`${where}: event stream ${why}; reconnecting in ${wait} ms`);
       await pause(wait, signal);

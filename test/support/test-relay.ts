@@ -51,6 +51,11 @@ export interface TestRelayOptions {
   installationName?: string;
   /** Answered to GET /v1/installation instead of the installation, e.g. another id. */
   installationOverride?: Record<string, unknown>;
+  /**
+   * The first event stream is a malicious relay's: one line that never ends, or events without pause;
+   * either goes on until notifyd closes it. Later streams are ordinary.
+   */
+  firstStream?: 'endless-line' | 'flood';
 }
 
 export interface TestRelay {
@@ -261,13 +266,37 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
     response.end(answer);
   }
 
+  let streamsOpened = 0;
   function openStream(request: IncomingMessage, response: ServerResponse): void {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    streamsOpened += 1;
+    if (streamsOpened === 1 && options.firstStream !== undefined) return pour(response, options.firstStream);
     response.write('retry: 5000\n\n');
     const last = Number(request.headers['last-event-id'] ?? 0);
     for (const event of events) if (event.id > last) writeEvent(response, event);
     streams.add(response);
     response.on('close', () => streams.delete(response));
+  }
+
+  /** Writes without end, as fast as the connection takes it, until the reader closes it. */
+  function pour(response: ServerResponse, kind: 'endless-line' | 'flood'): void {
+    let next = 1_000_000;
+    const piece =
+      kind === 'endless-line'
+        ? () => 'x'.repeat(1 << 20)
+        : () =>
+            Array.from({ length: 500 }, () => {
+              next += 1;
+              return `id: ${next}\nevent: ping\ndata: {}\n\n`;
+            }).join('');
+    if (kind === 'endless-line') response.write('data: ');
+    let open = true;
+    response.on('close', () => (open = false));
+    const write = () => {
+      while (open && response.write(piece()));
+      if (open) response.once('drain', write);
+    };
+    write();
   }
 
   return {
