@@ -286,6 +286,11 @@ export class Relay {
     return this.store.users();
   }
 
+  /** The person whose account the installation belongs to: who approved its pairing. */
+  ownerOf(installation: Installation): User | undefined {
+    return this.store.userById(installation.userId);
+  }
+
   /** undefined: the name is taken. */
   async createUser(username: string, password: string, isOperator: boolean): Promise<User | undefined> {
     const passwordHash = await hashPassword(password);

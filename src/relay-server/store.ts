@@ -159,6 +159,7 @@ export class RelayStore {
         'INSERT INTO users (id, username, password_hash, is_operator, created_at) VALUES (?, ?, ?, ?, ?)',
       ),
       userByName: db.prepare('SELECT * FROM users WHERE username = ?'),
+      userById: db.prepare('SELECT * FROM users WHERE id = ?'),
       users: db.prepare('SELECT * FROM users ORDER BY created_at'),
       insertSession: db.prepare(
         'INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
@@ -273,6 +274,10 @@ export class RelayStore {
 
   userByName(username: string): User | undefined {
     return userOf(this.statements.userByName.get(username) as Row | undefined);
+  }
+
+  userById(id: string): User | undefined {
+    return userOf(this.statements.userById.get(id) as Row | undefined);
   }
 
   users(): User[] {

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { providerHttp } from '../../http-delivery.js';
+import { relayTarget } from './relay-address.js';
 import { classifyNetworkError } from '../../classify.js';
 import type { ReasonCode } from '../../reason-codes.js';
 
@@ -17,6 +17,8 @@ export interface RelayStreamEvent {
 
 export interface RelayStreamOptions {
   url: string;
+  /** The profile's --allow-private: the relay may be on this machine or a private network. */
+  allowPrivate: boolean;
   credential: string;
   lastEventId?: string;
   signal: AbortSignal;
@@ -51,7 +53,9 @@ const EVENTS_PER_SECOND = 100;
 const MAX_QUEUED_EVENTS = 32;
 
 export async function followRelayEvents(options: RelayStreamOptions): Promise<RelayStreamEnd> {
-  const { request, dispatcher } = await providerHttp();
+  const target = await relayTarget(options.url, options.allowPrivate);
+  if (!target.ok) return { kind: 'failed', reason: 'address_not_allowed' };
+  const { request } = await import('undici');
   const local = new AbortController();
   const stop = () => local.abort();
   options.signal.addEventListener('abort', stop, { once: true });
@@ -65,7 +69,7 @@ export async function followRelayEvents(options: RelayStreamOptions): Promise<Re
         ...(options.lastEventId !== undefined && { 'last-event-id': options.lastEventId }),
       },
       signal: local.signal,
-      dispatcher,
+      dispatcher: target.dispatcher,
       headersTimeout: CONNECT_TIMEOUT_MS,
       bodyTimeout: SILENCE_LIMIT_MS,
     });
@@ -132,7 +136,7 @@ export async function followRelayEvents(options: RelayStreamOptions): Promise<Re
     if (options.signal.aborted) return { kind: 'stopped' };
     if (failure !== undefined) return { kind: 'failed', reason: `error_${errorClass(failure)}` };
     const result = classifyNetworkError(error, false);
-    return { kind: 'failed', reason: result.outcome === 'retry' ? result.reason : 'network_error' };
+    return { kind: 'failed', reason: result.outcome === 'delivered' ? 'network_error' : result.reason };
   } finally {
     options.signal.removeEventListener('abort', stop);
   }
