@@ -135,14 +135,17 @@ describe('relay provider: delivery, lifecycle and answers back', () => {
     );
     // The relay takes the reopen (lifecycle 2), but its answer to notifyd is slow to come back.
     const release = relay.holdPutResponses();
-    await broker.request('PATCH', `/v1/notifications/${created.id}`, { status: 'active' });
-    await delivered(created.id, 2);
-    relay.answer(created.id, 'deny', 1);
-    await waitForLog(
-      broker.home,
-      `answer for notification ${created.id} (lifecycle 1) waits for the delivery under way`,
-    );
-    release();
+    try {
+      await broker.request('PATCH', `/v1/notifications/${created.id}`, { status: 'active' });
+      await delivered(created.id, 2);
+      relay.answer(created.id, 'deny', 1);
+      await waitForLog(
+        broker.home,
+        `answer for notification ${created.id} (lifecycle 1) waits for the delivery under way`,
+      );
+    } finally {
+      release();
+    }
     await waitForLog(broker.home, `answer for notification ${created.id} (lifecycle 1) dropped`);
     const now = await get(created.id);
     assert.deepEqual({ status: now.status, answer: now.answer }, { status: 'active', answer: undefined });
