@@ -276,6 +276,7 @@ describe('notify relay pair', () => {
     assert.equal(list.code, 0, list.stderr);
     assert.ok(list.stdout.includes(`raw ${shown}`), list.stdout);
     for (const output of [result.stdout, result.stderr, status.stdout, status.stderr, list.stdout])
+      // eslint-disable-next-line no-control-regex -- no control character but the line feed may be printed
       assert.doesNotMatch(output, /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
   });
 
