@@ -120,6 +120,7 @@ export class RelayAnswers {
       }
       const end: RelayStreamEnd = await followRelayEvents({
         url: String(provider.settings['url'] ?? ''),
+        allowPrivate: provider.settings['allowPrivate'] === true,
         credential,
         ...this.cursor(provider.id),
         signal,
@@ -136,7 +137,14 @@ export class RelayAnswers {
         );
         return;
       }
-      const why = end.kind === 'ended' ? 'ended' : end.kind === 'refused' ? `http_${end.status}` : end.reason;
+      const why =
+        end.kind === 'ended'
+          ? 'ended'
+          : end.kind === 'refused'
+            ? `http_${end.status}`
+            : end.kind === 'overrun'
+              ? `closed: the relay sent ${end.limit}`
+              : end.reason;
       const wait = Math.round(delay * (0.8 + 0.4 * this.deps.random()));
       this.deps.log.warn(`${where}: event stream ${why}; reconnecting in ${wait} ms`);
       await pause(wait, signal);
@@ -157,23 +165,31 @@ export class RelayAnswers {
   }
 
   /**
-   * Whether the event names the lifecycle the relay confirmed last. A person can answer before this
-   * broker recorded the relay's confirmation of that very delivery: while one is under way, wait for it.
+   * Whether the event names the lifecycle the relay confirmed last. While a delivery of the
+   * notification to this relay is under way (pending, in flight, or still in the intake), what is
+   * recorded may be older than what the relay already shows: a reopen the relay took (lifecycle 2) but
+   * whose answer is not recorded yet leaves lifecycle 1 recorded, and an answer to lifecycle 1 must not
+   * pass for current. So the comparison waits until nothing is under way; past the wait it drops.
    */
-  private async deliveredLifecycle(providerId: string, event: RelayEvent): Promise<boolean> {
+  private async deliveredLifecycle(providerId: string, event: RelayEvent, where: string): Promise<boolean> {
     const deadline = this.deps.clock() + SETTLE_WAIT_MS;
-    for (;;) {
-      const delivered = this.deps.outbox.deliveredReferences(event.notificationId, providerId);
-      if (delivered.includes(String(event.lifecycle))) return true;
-      if (!this.deps.outbox.hasUnsettled(event.notificationId, providerId) || this.deps.clock() > deadline)
-        return false;
+    let waiting = false;
+    while (this.deps.outbox.hasUnsettled(event.notificationId, providerId)) {
+      if (this.deps.clock() > deadline) return false;
+      if (!waiting) {
+        waiting = true;
+        this.deps.log.info(`${where} (lifecycle ${event.lifecycle}) waits for the delivery under way`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    return this.deps.outbox
+      .deliveredReferences(event.notificationId, providerId)
+      .includes(String(event.lifecycle));
   }
 
   private async applyEvent(providerId: string, event: RelayEvent): Promise<void> {
     const where = `relay: provider ${providerId}: ${event.kind} for notification ${event.notificationId}`;
-    if (!(await this.deliveredLifecycle(providerId, event))) {
+    if (!(await this.deliveredLifecycle(providerId, event, where))) {
       this.deps.log.info(
         `${where} (lifecycle ${event.lifecycle}) dropped: not the lifecycle delivered there`,
       );

@@ -30,6 +30,9 @@ export function classifyStatus(status: number, retryAfter: string | undefined, n
   return { outcome: 'reject', reason, status };
 }
 
+/** The code of a connection refused before it was made: the host resolved to an address it may not reach. */
+export const ADDRESS_NOT_ALLOWED = 'ERR_NOTIFY_ADDRESS_NOT_ALLOWED';
+
 const ERROR_CODES: Readonly<Record<string, FixedReasonCode>> = {
   ECONNREFUSED: 'connection_refused',
   ECONNRESET: 'connection_reset',
@@ -67,6 +70,7 @@ function errorCodes(error: unknown): string[] {
 export function classifyNetworkError(error: unknown, aborted: boolean): DeliveryResult {
   if (aborted) return { outcome: 'retry', reason: 'timeout' };
   const codes = errorCodes(error);
+  if (codes.includes(ADDRESS_NOT_ALLOWED)) return { outcome: 'reject', reason: 'address_not_allowed' };
   for (const code of codes) {
     const reason = ERROR_CODES[code];
     if (reason !== undefined) return { outcome: 'retry', reason };

@@ -28,7 +28,9 @@ export function connectionView(kind: ProviderKind, check: ConnectionCheck): Conn
       state: 'connected',
       ...status,
       summary: `${kind.title} accepts this machine's credential${check.installation === undefined ? '' : ` as "${check.installation.name}" (${check.installation.id})`}.`,
-      ...(check.installation !== undefined && { installation: check.installation }),
+      ...(check.installation !== undefined && {
+        installation: { id: check.installation.id, name: check.installation.name },
+      }),
     };
   }
   const reason = result.reason;

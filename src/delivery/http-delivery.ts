@@ -26,7 +26,14 @@ export interface HttpAnswer {
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 64 * 1024;
 
-const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'];
+export const PROXY_VARIABLES = [
+  'HTTP_PROXY',
+  'http_proxy',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'NO_PROXY',
+  'no_proxy',
+];
 
 let cachedAgent: { key: string; agent: Dispatcher } | undefined;
 
@@ -72,19 +79,12 @@ function parseUrl(url: string): URL | undefined {
   }
 }
 
-/**
- * undici's request and the proxy-aware dispatcher every provider request goes through, for a provider
- * that keeps a connection open (the relay's event stream); loaded on first use like sendHttp's.
- */
-export async function providerHttp(): Promise<{
-  request: typeof import('undici').request;
-  dispatcher: Dispatcher;
-}> {
-  const { EnvHttpProxyAgent, request } = await import('undici');
-  return { request, dispatcher: proxyAgent(EnvHttpProxyAgent) };
-}
-
-export async function sendHttp(outbound: OutboundRequest, signal: AbortSignal): Promise<HttpAnswer> {
+/** `dispatcher` replaces the shared proxy-aware one (the relay's, whose connections are checked). */
+export async function sendHttp(
+  outbound: OutboundRequest,
+  signal: AbortSignal,
+  options: { dispatcher?: Dispatcher } = {},
+): Promise<HttpAnswer> {
   const first = parseUrl(outbound.url);
   if (first === undefined) return { result: { outcome: 'reject', reason: 'invalid_url' } };
   const { EnvHttpProxyAgent, request } = await import('undici');
@@ -98,7 +98,7 @@ export async function sendHttp(outbound: OutboundRequest, signal: AbortSignal): 
         headers: outbound.headers,
         body: outbound.body,
         signal,
-        dispatcher: proxyAgent(EnvHttpProxyAgent),
+        dispatcher: options.dispatcher ?? proxyAgent(EnvHttpProxyAgent),
       });
     } catch (error) {
       return { result: classifyNetworkError(error, signal.aborted) };

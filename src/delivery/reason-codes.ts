@@ -19,6 +19,7 @@ export const REASON_CODES = [
   'redirect_cross_host',
   'too_many_redirects',
   'unexpected_answer',
+  'address_not_allowed',
   // Settings a provider cannot use.
   'invalid_topic',
   'invalid_signing_secret',

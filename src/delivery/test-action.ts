@@ -54,6 +54,8 @@ const PHRASES: Readonly<Record<FixedReasonCode, string>> = {
   redirect_cross_host: 'it redirected to another host, which Notify does not follow',
   too_many_redirects: 'too many redirects',
   unexpected_answer: 'the service answered with something it should not have sent',
+  address_not_allowed:
+    'the host is on this machine or a private network (or its URL breaks the relay rules), which the provider does not allow',
   invalid_topic: 'the topic may hold only letters, digits, - and _ (at most 64)',
   invalid_signing_secret: 'the signing secret is not whsec_ followed by base64',
   invalid_bearer_token: 'the bearer token holds a line break or a NUL character',

@@ -3,26 +3,7 @@
 /** Characters of one message; a 15,000-character URL is cut here, not written out in full. */
 export const MAX_MESSAGE_CHARACTERS = 2000;
 
-const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/**
- * C0 and C1 controls (escape sequences, NEL U+0085), DEL, the Unicode line and paragraph separators
- * (U+2028, U+2029) and the bidirectional controls that make a viewer show text in another order.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** Writes every unsafe character as a visible escape (`\x1b`, `\u2028`), so no line can be forged. */
-export function neutralize(message: string): string {
-  return message.replace(UNSAFE, (char) => {
-    const short = SHORT_ESCAPES[char];
-    if (short) return short;
-    const code = char.charCodeAt(0);
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, '0')}`
-      : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
+export { neutralize } from '../domain/neutralize.js';
 
 /** At most `max` characters, with a note of how many were cut; a surrogate pair is never split. */
 export function truncate(message: string, max = MAX_MESSAGE_CHARACTERS): string {

@@ -169,6 +169,7 @@ export class RelayStore {
       userByName: db.prepare(
         'SELECT * FROM users WHERE username = ? COLLATE NOCASE ORDER BY username = ? DESC, created_at LIMIT 1',
       ),
+      userById: db.prepare('SELECT * FROM users WHERE id = ?'),
       users: db.prepare('SELECT * FROM users ORDER BY created_at'),
       insertSession: db.prepare(
         'INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
@@ -303,6 +304,10 @@ export class RelayStore {
       this.insertUser(user);
       return true;
     });
+  }
+
+  userById(id: string): User | undefined {
+    return userOf(this.statements.userById.get(id) as Row | undefined);
   }
 
   users(): User[] {

@@ -461,8 +461,12 @@ export class OutboxStore {
     return this.#providerReferences.all(notificationId, providerId).map((row) => row.reference);
   }
 
-  /** Whether a delivery of the notification through the provider is still under way (pending or in flight). */
+  /**
+   * Whether a delivery of the notification through the provider is still under way (pending or in
+   * flight), a change still in the intake included.
+   */
   hasUnsettled(notificationId: string, providerId: string): boolean {
+    this.expandIntake();
     return this.#unsettled.get(notificationId, providerId) !== undefined;
   }
 

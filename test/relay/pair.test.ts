@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { useBroker } from '../support/broker-process.js';
 import { NOTIFY } from '../support/notify-cli.js';
+import { runNotifyctl } from '../support/notifyctl-cli.js';
 import {
   startTestRelay,
   type PollStep,
@@ -34,7 +35,7 @@ describe('notify relay pair', () => {
         `To pair this machine with "Ada's relay", open this page and approve:`,
         `  ${test.url}/pair?code=WDJB-MJHT`,
         `Code: WDJB-MJHT (check that the page shows it, or enter it at ${test.url}/pair)`,
-        `Paired with "Ada's relay" as installation "test-laptop" (${test.installationId}).`,
+        `Paired with "Ada's relay" as installation "test-laptop" (${test.installationId}), approved by ada.`,
         `Saved the new relay profile "Ada's relay" (${profile.id}, disabled).`,
         '',
       ].join('\n'),
@@ -112,7 +113,7 @@ describe('notify relay pair', () => {
       state: 'saved',
       created: true,
       profile: { id: profile!.id, name: 'Test relay', url: test.url, enabled: false },
-      installation: { id: test.installationId, name: 'test-laptop' },
+      installation: { id: test.installationId, name: 'test-laptop', owner: 'ada' },
     });
     assertNoCredential(result, test);
   });
@@ -240,6 +241,43 @@ describe('notify relay pair', () => {
       /sent a verification URL on another origin than http:\/\/127\.0\.0\.1:\d+; not showing it/,
     );
     assert.equal(test.calls.filter((call) => call.path.endsWith('/poll')).length, 0);
+  });
+
+  it('shows what the relay names (relay, page, installation, owner) without its escape sequences, and stores them cleaned', async () => {
+    // OSC 52 (a clipboard write), clear screen, BEL, a C1 CSI and a bidi override.
+    const evil = 'Evil\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07\x1b[2J\u009b31m\u202erelay';
+    const shown = 'Evil\\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\\x07\\x1b[2J\\x9b31m\\u202erelay';
+    const test = await relay({
+      name: evil,
+      verificationPath: '/pair\x1b[2J',
+      installationName: 'lap\x1b[2Jtop',
+      owner: 'ada\x1b]0;owned\x07',
+    });
+    const result = await pair(broker, test);
+    assert.equal(result.code, 0, result.stderr);
+    const profile = await profileOf(broker, test);
+    assert.equal(
+      result.stdout,
+      [
+        `To pair this machine with "${shown}", open this page and approve:`,
+        `  ${test.url}/pair\\x1b[2J?code=WDJB-MJHT`,
+        `Code: WDJB-MJHT (check that the page shows it, or enter it at ${test.url}/pair\\x1b[2J)`,
+        `Paired with "${shown}" as installation "lap\\x1b[2Jtop" (${test.installationId}), approved by ada\\x1b]0;owned\\x07.`,
+        `Saved the new relay profile "${shown}" (${profile!.id}, disabled).`,
+        '',
+      ].join('\n'),
+    );
+    assert.equal(profile!.name, shown);
+    const status = await notify(broker, 'relay', 'status');
+    assert.match(status.stdout, /installation: lap\\x1b\[2Jtop/);
+    // A name given through the API before names were cleaned is shown inert by notifyctl as well.
+    await broker.request('PATCH', `/v1/providers/${profile!.id}`, { name: `raw ${evil}` });
+    const list = await runNotifyctl(['providers', 'list'], { env: broker.home.env });
+    assert.equal(list.code, 0, list.stderr);
+    assert.ok(list.stdout.includes(`raw ${shown}`), list.stdout);
+    for (const output of [result.stdout, result.stderr, status.stdout, status.stderr, list.stdout])
+      // eslint-disable-next-line no-control-regex -- no control character but the line feed may be printed
+      assert.doesNotMatch(output, /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
   });
 
   it('cancels cleanly on Ctrl+C (SIGINT) while polling: exit 1, nothing saved', async () => {

@@ -144,6 +144,8 @@ describe('polling', () => {
     assert.equal(verified.body['id'], installation.id);
     assert.equal(verified.body['name'], 'ada-desktop');
     assert.equal(verified.body['relay_name'], 'Test relay');
+    // The account that approved the pairing, so the laptop can tell the person whose it now is.
+    assert.equal(verified.body['owner'], 'ada');
     assert.ok(!Number.isNaN(Date.parse(verified.body['created_at'] as string)));
   });
 

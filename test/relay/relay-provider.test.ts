@@ -125,6 +125,32 @@ describe('relay provider: delivery, lifecycle and answers back', () => {
     assert.equal(answered.answer?.action, 'allow');
   });
 
+  it('drops an answer for the older lifecycle that arrives while the reopen is delivered but not yet confirmed', async () => {
+    const created = await create({ title: 'Migrate?', key: 'migrate', actions: ACTIONS });
+    await delivered(created.id);
+    await broker.request('PATCH', `/v1/notifications/${created.id}`, { status: 'resolved' });
+    await waitFor(
+      () => relay.notifications.get(created.id)?.status === 'resolved',
+      'the resolve on the relay',
+    );
+    // The relay takes the reopen (lifecycle 2), but its answer to notifyd is slow to come back.
+    const release = relay.holdPutResponses();
+    try {
+      await broker.request('PATCH', `/v1/notifications/${created.id}`, { status: 'active' });
+      await delivered(created.id, 2);
+      relay.answer(created.id, 'deny', 1);
+      await waitForLog(
+        broker.home,
+        `answer for notification ${created.id} (lifecycle 1) waits for the delivery under way`,
+      );
+    } finally {
+      release();
+    }
+    await waitForLog(broker.home, `answer for notification ${created.id} (lifecycle 1) dropped`);
+    const now = await get(created.id);
+    assert.deepEqual({ status: now.status, answer: now.answer }, { status: 'active', answer: undefined });
+  });
+
   it('resolves a desk notification when it is dismissed on the phone, and clears the phone on a desk resolve', async () => {
     const first = await create({ title: 'Build failed' });
     await delivered(first.id);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 /**
@@ -49,8 +50,19 @@ export interface TestRelayOptions {
   expiresIn?: number;
   interval?: number;
   installationName?: string;
+  /** The relay account GET /v1/installation names as the owner; `ada` by default. */
+  owner?: string;
+  /** The path of the verification URLs; `/pair` by default. */
+  verificationPath?: string;
   /** Answered to GET /v1/installation instead of the installation, e.g. another id. */
   installationOverride?: Record<string, unknown>;
+  /**
+   * The first event stream is a malicious relay's: one line that never ends, or events without pause;
+   * either goes on until notifyd closes it. Later streams are ordinary.
+   */
+  firstStream?: 'endless-line' | 'flood';
+  /** Serve HTTPS with this key and certificate (the URL is then https://127.0.0.1:port). */
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 export interface TestRelay {
@@ -70,6 +82,11 @@ export interface TestRelay {
   openStreams(): number;
   /** Closes every open event stream, as a restart of the relay would. */
   dropStreams(): void;
+  /**
+   * From now on a PUT takes effect at once but its response waits (a slow network back): the function
+   * returned sends the responses held and stops holding.
+   */
+  holdPutResponses(): () => void;
   close(): Promise<void>;
 }
 
@@ -93,8 +110,9 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
   const streams = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   const idempotency = new Map<string, { status: number; body: string }>();
+  let heldPuts: (() => void)[] | undefined;
 
-  const server = createServer((request, response) => {
+  const listener: RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -103,13 +121,14 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       calls.push({ method: request.method ?? '', path, headers: request.headers, body, at: Date.now() });
       route(request, response, path, body);
     });
-  });
-  server.on('connection', (socket) => {
+  };
+  const server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function send(
     response: ServerResponse,
@@ -164,12 +183,14 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       const secret = `nrp_${randomBytes(12).toString('hex')}`;
       pairings.set(id, { secret });
       // As the real relay does: its own origin as the client addressed it (the Host header).
-      const origin = options.verificationOrigin ?? `http://${request.headers.host ?? new URL(url).host}`;
+      const origin =
+        options.verificationOrigin ??
+        `${new URL(url).protocol}//${request.headers.host ?? new URL(url).host}`;
       return send(response, 201, {
         pairing_id: id,
         user_code: 'WDJB-MJHT',
-        verification_uri: `${origin}/pair`,
-        verification_uri_complete: `${origin}/pair?code=WDJB-MJHT`,
+        verification_uri: `${origin}${options.verificationPath ?? '/pair'}`,
+        verification_uri_complete: `${origin}${options.verificationPath ?? '/pair'}?code=WDJB-MJHT`,
         poll_secret: secret,
         expires_in: options.expiresIn ?? 600,
         interval: options.interval ?? 0.05,
@@ -214,6 +235,7 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
           id: installationId,
           name: options.installationName ?? 'test-laptop',
           relay_name: options.name ?? 'Test relay',
+          owner: options.owner ?? 'ada',
           created_at: new Date().toISOString(),
         },
       );
@@ -257,17 +279,45 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
     const now = notifications.get(id)!;
     const answer = JSON.stringify({ id, lifecycle: now.lifecycle, status: now.status });
     idempotency.set(key, { status, body: answer });
-    response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(answer);
+    const respond = () => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(answer);
+    };
+    if (heldPuts) heldPuts.push(respond);
+    else respond();
   }
 
+  let streamsOpened = 0;
   function openStream(request: IncomingMessage, response: ServerResponse): void {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    streamsOpened += 1;
+    if (streamsOpened === 1 && options.firstStream !== undefined) return pour(response, options.firstStream);
     response.write('retry: 5000\n\n');
     const last = Number(request.headers['last-event-id'] ?? 0);
     for (const event of events) if (event.id > last) writeEvent(response, event);
     streams.add(response);
     response.on('close', () => streams.delete(response));
+  }
+
+  /** Writes without end, as fast as the connection takes it, until the reader closes it. */
+  function pour(response: ServerResponse, kind: 'endless-line' | 'flood'): void {
+    let next = 1_000_000;
+    const piece =
+      kind === 'endless-line'
+        ? () => 'x'.repeat(1 << 20)
+        : () =>
+            Array.from({ length: 500 }, () => {
+              next += 1;
+              return `id: ${next}\nevent: ping\ndata: {}\n\n`;
+            }).join('');
+    if (kind === 'endless-line') response.write('data: ');
+    let open = true;
+    response.on('close', () => (open = false));
+    const write = () => {
+      while (open && response.write(piece()));
+      if (open) response.once('drain', write);
+    };
+    write();
   }
 
   return {
@@ -302,6 +352,14 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       });
     },
     openStreams: () => streams.size,
+    holdPutResponses() {
+      const held: (() => void)[] = [];
+      heldPuts = held;
+      return () => {
+        heldPuts = undefined;
+        for (const respond of held) respond();
+      };
+    },
     dropStreams() {
       for (const stream of streams) stream.destroy();
     },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * A self-signed certificate for `localhost` and 127.0.0.1, made with openssl for one test run. Its
+ * A self-signed certificate for `localhost` (or the names given) and 127.0.0.1, made with openssl for one test run. Its
  * own CA: a client trusts it only when given `certFile` (for a child Node, NODE_EXTRA_CA_CERTS).
  */
 export interface ThrowawayCert {
@@ -15,7 +15,8 @@ export interface ThrowawayCert {
   remove(): void;
 }
 
-export function makeThrowawayCert(): ThrowawayCert {
+/** `names` are the DNS names it is valid for, besides 127.0.0.1. */
+export function makeThrowawayCert(names: readonly string[] = ['localhost']): ThrowawayCert {
   const dir = mkdtempSync(join(tmpdir(), 'notify-cert-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
@@ -30,9 +31,9 @@ export function makeThrowawayCert(): ThrowawayCert {
       '-days',
       '1',
       '-subj',
-      '/CN=localhost',
+      `/CN=${names[0]}`,
       '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')},IP:127.0.0.1`,
       '-keyout',
       keyFile,
       '-out',

@@ -1,5 +1,6 @@
 import type { NotifyClient } from '../../client/notify-client.js';
 import type { SettingDeclaration } from '../../delivery/provider.js';
+import { neutralize } from '../../domain/neutralize.js';
 import { optionText, optionValues, type FlagTable, type ParsedArgs } from '../notify/args.js';
 import { CliError, EXIT_FAILURE } from '../notify/failure.js';
 import {
@@ -51,13 +52,16 @@ const describe = (p: Provider) => {
   const last = p.lastResult
     ? `${p.lastResult.outcome}${p.lastResult.reason ? ` ${p.lastResult.reason}` : ''} at ${p.lastResult.at}`
     : 'never used';
-  return `${p.id} ${p.name} [${p.kind}] ${p.enabled ? 'enabled' : 'disabled'} health=${p.health} (${last})`;
+  // A name or setting may have come from a relay or anyone with the token: shown inert on a terminal.
+  return neutralize(
+    `${p.id} ${p.name} [${p.kind}] ${p.enabled ? 'enabled' : 'disabled'} health=${p.health} (${last})`,
+  );
 };
 
 function detail(p: Provider): string[] {
   return [
     describe(p),
-    ...Object.entries(p.settings).map(([name, value]) => `  ${name} = ${String(value)}`),
+    ...Object.entries(p.settings).map(([name, value]) => neutralize(`  ${name} = ${String(value)}`)),
     ...Object.entries(p.secrets).map(
       ([name, set]) => `  ${name} = ${set ? '(secret, set)' : '(secret, not set)'}`,
     ),

@@ -4,9 +4,12 @@
  * delivery answers and the event stream. A body that does not fit gives undefined: the caller names it.
  */
 
+import { neutralize } from '../neutralize.js';
+
 export const RELAY_API_VERSION = 'v1';
 export const RELAY_SERVICE = 'notify-relay';
 
+/** Strings a relay chose and a terminal will show (names) come out neutralized: no escape sequence survives. */
 export interface WellKnown {
   name: string;
   apiVersions: string[];
@@ -25,6 +28,8 @@ export interface Pairing {
 export interface Installation {
   id: string;
   name: string;
+  /** The relay account the installation belongs to: who approved the pairing (relays since owner was added). */
+  owner?: string;
 }
 
 export type PollAnswer =
@@ -54,7 +59,7 @@ export function readWellKnown(body: unknown): WellKnown | undefined {
   const versions = body['api_versions'];
   if (name === undefined || !Array.isArray(versions) || !versions.every((v) => typeof v === 'string'))
     return undefined;
-  return { name, apiVersions: versions as string[] };
+  return { name: neutralize(name), apiVersions: (versions as string[]).map(neutralize) };
 }
 
 export function readPairing(body: unknown): Pairing | undefined {
@@ -114,7 +119,9 @@ export function readInstallation(body: unknown): Installation | undefined {
   if (!isObject(body)) return undefined;
   const id = identifier(body['id']);
   const name = text(body['name']);
-  return id === undefined || name === undefined ? undefined : { id, name };
+  const owner = text(body['owner']);
+  if (id === undefined || name === undefined) return undefined;
+  return { id, name: neutralize(name), ...(owner !== undefined && { owner: neutralize(owner) }) };
 }
 
 export function readDeliveredState(body: unknown): DeliveredState | undefined {

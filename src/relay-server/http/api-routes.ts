@@ -136,6 +136,7 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
       id: installation.id,
       name: installation.name,
       relay_name: relay.name,
+      owner: relay.ownerOf(installation)?.username,
       created_at: new Date(installation.createdAt).toISOString(),
     });
   });

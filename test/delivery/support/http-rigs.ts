@@ -191,7 +191,8 @@ export const relayRig: ProviderRig = {
   async start() {
     const receiver = await startHttpReceiver();
     const credential = secretValue('nrc_');
-    const settings = { url: receiver.url, credential };
+    // The receiver is on this machine: as a relay paired with --allow-private.
+    const settings = { url: receiver.url, credential, allowPrivate: true };
     return {
       settings,
       secrets: [credential],

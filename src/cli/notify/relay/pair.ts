@@ -10,6 +10,7 @@ import {
   type Pairing,
   type PollAnswer,
 } from '../../../domain/relay/relay-protocol.js';
+import { neutralize } from '../../../domain/neutralize.js';
 import { parseRelayUrl, sameOrigin } from '../../../domain/relay/relay-url.js';
 import { VERSION } from '../../../version.js';
 import { CONNECTION_FLAGS, optionText, parseArgs } from '../args.js';
@@ -85,16 +86,16 @@ export async function runPair(argv: string[]): Promise<void> {
         state: 'awaiting_approval',
         relay: { name: relayName, url: session.url.base },
         user_code: pairing.userCode,
-        verification_uri: pairing.verificationUri,
+        verification_uri: neutralize(pairing.verificationUri),
         ...(pairing.verificationUriComplete !== undefined && {
-          verification_uri_complete: pairing.verificationUriComplete,
+          verification_uri_complete: neutralize(pairing.verificationUriComplete),
         }),
         expires_at: new Date(expiresAt).toISOString(),
         interval: pairing.interval,
       },
       `To pair this machine with "${relayName}", open this page and approve:`,
-      `  ${pairing.verificationUriComplete ?? pairing.verificationUri}`,
-      `Code: ${pairing.userCode} (check that the page shows it, or enter it at ${pairing.verificationUri})`,
+      `  ${neutralize(pairing.verificationUriComplete ?? pairing.verificationUri)}`,
+      `Code: ${pairing.userCode} (check that the page shows it, or enter it at ${neutralize(pairing.verificationUri)})`,
     );
     report.startCountdown(expiresAt);
     const approved = await pollUntilDecided(session, pairing, expiresAt, report, cancel.signal);
@@ -106,6 +107,7 @@ export async function runPair(argv: string[]): Promise<void> {
       saveRelayProfile(client, profileFor(profiles, session.url.base), {
         url: session.url.base,
         credential: approved.credential,
+        allowPrivate,
         name: profileName,
         nameGiven: nameGiven !== undefined,
       }),
@@ -123,7 +125,7 @@ export async function runPair(argv: string[]): Promise<void> {
         },
         installation,
       },
-      `Paired with "${relayName}" as installation "${installation.name}" (${installation.id}).`,
+      `Paired with "${relayName}" as installation "${installation.name}" (${installation.id})${installation.owner === undefined ? '' : `, approved by ${installation.owner}`}.`,
       `${saved.created ? 'Saved the new' : 'Updated the'} relay profile "${saved.profile.name}" (${saved.profile.id}, ${state}).`,
     );
     if (!saved.profile.enabled) {

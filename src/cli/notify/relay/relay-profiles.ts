@@ -49,15 +49,16 @@ export function profileFor(profiles: readonly RelayProfile[], base: string): Rel
 }
 
 /**
- * Stores the URL and the credential together, in one call: the profile with this URL is updated (its
+ * Stores the URL, the credential and --allow-private together, in one call: the profile with this URL is updated (its
  * name only when one was given), else a new one is created, disabled as every new provider is.
  */
 export async function saveRelayProfile(
   client: NotifyClient,
   existing: RelayProfile | undefined,
-  profile: { url: string; credential: string; name: string; nameGiven: boolean },
+  profile: { url: string; credential: string; allowPrivate: boolean; name: string; nameGiven: boolean },
 ): Promise<{ profile: RelayProfile; created: boolean }> {
-  const settings = { url: profile.url, credential: profile.credential };
+  // --allow-private is remembered: notifyd applies the same address rules on every connection.
+  const settings = { url: profile.url, credential: profile.credential, allowPrivate: profile.allowPrivate };
   const saved =
     existing === undefined
       ? await client.request<ProviderView>('POST', '/v1/providers', {

@@ -1,4 +1,5 @@
 import { relayExchange, resolveRelayHost, type RelayReply } from '../../../client/relay-transport.js';
+import { neutralize } from '../../../domain/neutralize.js';
 import { classifyAddress } from '../../../domain/relay/address-class.js';
 import { checkAddresses, type RelayUrl } from '../../../domain/relay/relay-url.js';
 import { relayErrorCode } from '../../../domain/relay/relay-protocol.js';
@@ -54,5 +55,7 @@ export class RelaySession {
 /** `GET /x answered 404 Not Found (not_found)`: what a relay said, never a secret. */
 export function describeReply(method: string, path: string, reply: RelayReply): string {
   const code = relayErrorCode(reply.json);
-  return `${method} ${path} answered ${reply.status} ${reply.statusText}${code === undefined ? '' : ` (${code})`}`;
+  return neutralize(
+    `${method} ${path} answered ${reply.status} ${reply.statusText}${code === undefined ? '' : ` (${code})`}`,
+  );
 }

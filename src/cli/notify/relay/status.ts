@@ -1,3 +1,4 @@
+import { neutralize } from '../../../domain/neutralize.js';
 import { CONNECTION_FLAGS, parseArgs } from '../args.js';
 import { createClient, resolveConnection, warnWhenTokenless } from '../connection.js';
 import { CliError } from '../failure.js';
@@ -66,10 +67,11 @@ function statusObject(profile: RelayProfile, connection: RelayConnection): Recor
 
 function statusLines(profile: RelayProfile, connection: RelayConnection): string[] {
   const installation = connection.installation;
+  // Names came from the relay (or from a profile saved before they were cleaned): shown inert.
   return [
     `${profile.name} (${profile.url})`,
     `  connection:   ${connection.state}${connection.state === 'connected' ? '' : `: ${connection.summary}`}`,
     `  installation: ${installation === undefined ? 'unknown' : `${installation.name} (${installation.id})`}`,
     `  profile:      ${profile.enabled ? 'enabled' : 'disabled'} (${profile.id})`,
-  ];
+  ].map(neutralize);
 }

@@ -8,7 +8,8 @@ import type {
   SettingDeclaration,
   SettingValues,
 } from '../../provider.js';
-import { requiredString } from '../../setting-values.js';
+import { flag, requiredString } from '../../setting-values.js';
+import { relayTarget } from './relay-address.js';
 
 /**
  * A paired Notify relay (docs/relay-protocol.md): `notify relay pair` creates it with the relay's URL
@@ -27,6 +28,14 @@ const SETTINGS: readonly SettingDeclaration[] = [
     credentialsIn: 'the secret setting credential',
   },
   {
+    name: 'allowPrivate',
+    type: 'boolean',
+    required: false,
+    secret: false,
+    help: 'Whether the relay may be on this machine or a private network (notify relay pair --allow-private sets it); checked on every connection.',
+    default: false,
+  },
+  {
     name: 'credential',
     type: 'string',
     required: true,
@@ -38,6 +47,14 @@ const SETTINGS: readonly SettingDeclaration[] = [
 function base(settings: SettingValues): string {
   return requiredString(settings, 'url').replace(/\/+$/, '');
 }
+
+/** Where the relay may be reached under its profile's rules; undefined: its URL breaks them. */
+async function dispatcherFor(settings: SettingValues) {
+  const target = await relayTarget(requiredString(settings, 'url'), flag(settings, 'allowPrivate', false));
+  return target.ok ? { dispatcher: target.dispatcher } : undefined;
+}
+
+const REFUSED = { outcome: 'reject', reason: 'address_not_allowed' } as const;
 
 function headers(settings: SettingValues, operation: DeliveryOperation): Record<string, string> {
   return {
@@ -82,6 +99,8 @@ export const relay: ProviderKind = {
   settings: SETTINGS,
   lifecycle: { update: true, clear: true },
   async deliver(operation, { settings, signal }) {
+    const target = await dispatcherFor(settings);
+    if (target === undefined) return REFUSED;
     const path = `${base(settings)}/v1/notifications/${encodeURIComponent(operation.notification.id)}`;
     if (operation.operation === 'clear') {
       const status = operation.notification.status === 'dismissed' ? 'dismissed' : 'resolved';
@@ -93,6 +112,7 @@ export const relay: ProviderKind = {
           body: JSON.stringify({ status }),
         },
         signal,
+        target,
       );
       // The relay no longer has it (deleted after 30 days): what the clear wanted is done.
       if (answer.result.outcome === 'reject' && answer.result.status === 404)
@@ -102,12 +122,15 @@ export const relay: ProviderKind = {
     const answer = await sendHttp(
       { method: 'PUT', url: path, headers: headers(settings, operation), body: notificationBody(operation) },
       signal,
+      target,
     );
     if (answer.result.outcome !== 'delivered') return answer.result;
     const reference = lifecycleOf(answer.body);
     return reference === undefined ? answer.result : { ...answer.result, reference };
   },
   async connection({ settings, signal }): Promise<ConnectionCheck> {
+    const target = await dispatcherFor(settings);
+    if (target === undefined) return { result: REFUSED };
     const answer = await sendHttp(
       {
         method: 'GET',
@@ -118,6 +141,7 @@ export const relay: ProviderKind = {
         },
       },
       signal,
+      target,
     );
     const { result } = answer;
     if (result.outcome !== 'delivered') return { result };
