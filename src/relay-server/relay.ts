@@ -286,7 +286,11 @@ export class Relay {
     return this.store.users();
   }
 
-<<<<<<< HEAD
+  /** The person whose account the installation belongs to: who approved its pairing. */
+  ownerOf(installation: Installation): User | undefined {
+    return this.store.userById(installation.userId);
+  }
+
   /** Whether a user has this name, in any case (`Ada` is taken when `ada` exists). */
   nameTaken(username: string): boolean {
     return this.store.userByName(username) !== undefined;
@@ -297,14 +301,6 @@ export class Relay {
    * slow hash comes first; the check and the insert then happen in one transaction, so two uses of the
    * setup link at once make one operator.
    */
-=======
-  /** The person whose account the installation belongs to: who approved its pairing. */
-  ownerOf(installation: Installation): User | undefined {
-    return this.store.userById(installation.userId);
-  }
-
-  /** undefined: the name is taken. */
->>>>>>> relay-client
   async createUser(username: string, password: string, isOperator: boolean): Promise<User | undefined> {
     const passwordHash = await hashPassword(password);
     const user: User = { id: newId('u_'), username, passwordHash, isOperator, createdAt: this.clock() };
