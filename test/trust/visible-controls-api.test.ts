@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import type { NotificationDto } from '../../src/client/api-types.js';
 import { useBroker } from '../support/broker-process.js';
+import { runNotifyctl } from '../support/notifyctl-cli.js';
 import { waitFor } from '../support/wait-for.js';
 import { fixtureFile, HOOK } from '../hooks/support.js';
 
@@ -46,6 +47,26 @@ describe('a request whose text displays differently from what runs is answered i
       });
     }
   }
+
+  it('notifyctl pending shows the marker and the sentence instead of the actions; notifyctl answer is refused', async () => {
+    const created = await broker.request('POST', '/v1/notifications', {
+      title: 'Run \u202eit?',
+      message: 'ls',
+      agent: 'claude',
+      actions: ACTIONS,
+    });
+    const { id } = (await created.json()) as NotificationDto;
+    const pending = await runNotifyctl(['pending'], { env: broker.home.env });
+    assert.equal(pending.code, 0);
+    assert.match(
+      pending.stdout,
+      new RegExp(`^${id} claude: Run ⟨U\\+202E⟩it\\? \\[${TERMINAL_ONLY}\\]$`, 'm'),
+    );
+    const answered = await runNotifyctl(['answer', id, 'allow'], { env: broker.home.env });
+    assert.notEqual(answered.code, 0);
+    assert.match(answered.stderr, new RegExp(TERMINAL_ONLY));
+    assert.equal((await get(id)).status, 'active');
+  });
 
   it('still answers a request whose text is plain', async () => {
     const created = await broker.request('POST', '/v1/notifications', {
