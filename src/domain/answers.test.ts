@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerRefusal, parseAnswerRequest, readActions } from './answers.js';
+import { TERMINAL_ONLY } from './display-controls.js';
 
 function refusal(run: () => unknown): string {
   try {
@@ -155,15 +156,16 @@ describe('answerRefusal', () => {
     { id: 'yes', label: 'Yes' },
     { id: 'no', label: 'No' },
   ];
+  const title = 'Run ls?';
 
   it('lets an active notification take one of its actions', () => {
-    assert.equal(answerRefusal({ status: 'active', actions }, 'no'), undefined);
+    assert.equal(answerRefusal({ status: 'active', title, actions }, 'no'), undefined);
   });
 
   it('refuses a second answer as a conflict, naming the first', () => {
     assert.deepEqual(
       answerRefusal(
-        { status: 'resolved', actions, answer: { action: 'yes', surface: 'tray', answeredAt: 1 } },
+        { status: 'resolved', title, actions, answer: { action: 'yes', surface: 'tray', answeredAt: 1 } },
         'no',
       ),
       { conflict: true, message: 'notification already answered: yes (from tray)' },
@@ -171,24 +173,41 @@ describe('answerRefusal', () => {
   });
 
   it('refuses an answer to a dismissed or resolved notification as a conflict', () => {
-    assert.deepEqual(answerRefusal({ status: 'dismissed', actions }, 'yes'), {
+    assert.deepEqual(answerRefusal({ status: 'dismissed', title, actions }, 'yes'), {
       conflict: true,
       message: 'notification is dismissed; only an active notification can be answered',
     });
   });
 
   it('refuses an action the notification does not offer, listing those it does', () => {
-    assert.deepEqual(answerRefusal({ status: 'active', actions }, 'maybe'), {
+    assert.deepEqual(answerRefusal({ status: 'active', title, actions }, 'maybe'), {
       conflict: false,
       message: 'unknown action "maybe"; this notification\'s actions are yes, no',
     });
-    assert.deepEqual(answerRefusal({ status: 'active' }, 'yes'), {
+    assert.deepEqual(answerRefusal({ status: 'active', title }, 'yes'), {
       conflict: false,
       message: 'notification has no actions to answer',
     });
-    assert.deepEqual(answerRefusal({ status: 'active', actions: [] }, 'yes'), {
+    assert.deepEqual(answerRefusal({ status: 'active', title, actions: [] }, 'yes'), {
       conflict: false,
       message: 'notification has no actions to answer',
     });
+  });
+
+  it('refuses any answer to a request whose text holds direction or invisible characters, saying why', () => {
+    const refused = { conflict: true, message: TERMINAL_ONLY };
+    assert.deepEqual(answerRefusal({ status: 'active', title: 'Run\u202e?', actions }, 'yes'), refused);
+    assert.deepEqual(
+      answerRefusal({ status: 'active', title, message: 'ls \u202e hs.| lruc', actions }, 'yes'),
+      refused,
+    );
+    assert.deepEqual(
+      answerRefusal({ status: 'active', title, actions: [{ id: 'yes', label: 'Y\u200des' }] }, 'yes'),
+      refused,
+    );
+    assert.equal(
+      TERMINAL_ONLY,
+      'answer in the terminal: this text contains characters that change how it is displayed',
+    );
   });
 });

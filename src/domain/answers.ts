@@ -1,3 +1,4 @@
+import { answersWithheld, TERMINAL_ONLY } from './display-controls.js';
 import { InvalidRequestError } from './errors.js';
 import { isJsonObject, readText, rejectUnknownFields, requireObjectBody } from './fields.js';
 import { isTypeIdentifier } from './notification-type.js';
@@ -80,9 +81,11 @@ export function parseAnswerRequest(body: unknown): AnswerRequest {
 
 /** Why this notification cannot take this answer, or undefined when it can (the answer then resolves it). */
 export function answerRefusal(
-  notification: { status: string; actions?: Action[]; answer?: Answer },
+  notification: { status: string; title: string; message?: string; actions?: Action[]; answer?: Answer },
   action: string,
 ): { conflict: boolean; message: string } | undefined {
+  // No surface offers buttons for such a request; one that forgot still cannot approve it.
+  if (answersWithheld(notification)) return { conflict: true, message: TERMINAL_ONLY };
   if (notification.answer) {
     return {
       conflict: true,

@@ -14,6 +14,8 @@ describe('log text', () => {
     ['the paragraph separator U+2029', 'a\u2029b', 'a\\u2029b'],
     ['a right-to-left override', 'a\u202eb', 'a\\u202eb'],
     ['vertical tab and form feed', 'a\u000b\u000cb', 'a\\x0b\\x0cb'],
+    ['a zero-width joiner', 'a\u200db', 'a\\u200db'],
+    ['a tag character beyond the BMP', 'a\u{e0041}b', 'a\\u{e0041}b'],
   ];
   for (const [name, input, output] of ESCAPED) {
     it(`writes ${name} as a visible escape`, () => {

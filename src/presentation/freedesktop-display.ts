@@ -1,6 +1,7 @@
 import type * as Dbus from './dbus.js';
 import { answerKey, isToastAction, type ToastDisplay, type ToastDisplayEvents } from './toast-display.js';
 import { escapeMarkup, mayLoseText, type ToastContent } from './toast-style.js';
+import { TERMINAL_ONLY } from '../domain/display-controls.js';
 import { TOAST_SNOOZE_MINUTES } from '../domain/snooze.js';
 
 /** Last, so a server that shows only the first few buttons keeps the answers. */
@@ -72,7 +73,8 @@ export class FreedesktopDisplay implements ToastDisplay {
    * A server that declares body-markup gets the text escaped, so it shows exactly, `<` and `&` too. One
    * that does not may still strip tags (a dunst rule): when the text holds anything it could eat, the
    * toast offers no answer buttons, and says where to answer, rather than let someone approve a command
-   * they saw only in part.
+   * they saw only in part. A request whose text holds direction or invisible characters gets no answer
+   * buttons either, and says to answer in the terminal.
    */
   #buttonsAndBody(content: ToastContent): { body: string; actions: string[] } {
     const markup = this.#capabilities.has('body-markup');
@@ -80,6 +82,11 @@ export class FreedesktopDisplay implements ToastDisplay {
     if (!content.actionable || !this.#capabilities.has('actions')) return { body, actions: [] };
     // Servers show no button for the default action: it is what a click on the toast does.
     const open = this.options.openPage ? ['default', 'Open Notify'] : [];
+    if (content.terminalOnly)
+      return {
+        body: `${body}\n${TERMINAL_ONLY}`,
+        actions: [...open, 'dismiss', 'Dismiss', ...SNOOZE_BUTTON],
+      };
     if (content.choices.length === 0)
       return { body, actions: [...open, 'resolve', 'Resolve', 'dismiss', 'Dismiss', ...SNOOZE_BUTTON] };
     if (!markup && mayLoseText(content.body)) {

@@ -1,6 +1,7 @@
 import type { Action } from '../domain/answers.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { needsPerson } from '../domain/attention.js';
+import { answersWithheld, showControls } from '../domain/display-controls.js';
 import { originLine } from '../domain/origin.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
 
@@ -41,6 +42,11 @@ export interface ToastContent {
   actionable: boolean;
   /** The notification's own actions: the buttons instead of Resolve / Dismiss, pressed as an answer. */
   choices: Action[];
+  /**
+   * A request whose text holds direction or invisible characters: no answer buttons (`choices` is
+   * empty), and the toast says to answer in the terminal (conventions.md).
+   */
+  terminalOnly?: boolean;
 }
 
 /**
@@ -75,19 +81,23 @@ export function styleFor(type: string, catalog: TypeCatalog): { styleType: strin
   };
 }
 
+/** Direction and invisible characters show as `⟨U+202E⟩` in the summary and body. */
 export function toastContent(record: NotificationRecord, catalog: TypeCatalog): ToastContent {
   const { styleType, style } = styleFor(record.type, catalog);
+  const terminalOnly = record.actions !== undefined && answersWithheld(record);
+  const message = record.actions ? cutForChoices(record.message) : record.message;
   return {
     notificationId: record.id,
-    summary: record.title,
-    body: `${record.actions ? cutForChoices(record.message) : record.message}\n${originLine(record)}`,
+    summary: showControls(record.title),
+    body: showControls(`${message}\n${originLine(record)}`),
     urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
     icon: style.icon,
     styleType,
     expireTimeoutMs: Math.round(style.lifetimeSeconds * 1000),
     critical: record.priority === 'critical',
     actionable: true,
-    choices: record.actions ?? [],
+    choices: terminalOnly ? [] : (record.actions ?? []),
+    ...(terminalOnly && { terminalOnly }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { NotificationDto } from '../../client/api-types.js';
+import { answersWithheld, showControls, TERMINAL_ONLY } from '../../domain/display-controls.js';
 import { MAX_LIST_LIMIT } from '../../domain/list-query.js';
 import { printJson, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
@@ -27,13 +28,21 @@ export const pendingCommand: NotifyctlCommand = {
     ),
 };
 
-/** e.g. `01JD… claude: Run this command? [allow=Allow, deny=Deny]`. */
+/**
+ * e.g. `01JD… claude: Run this command? [allow=Allow, deny=Deny]`; a request whose text holds direction
+ * or invisible characters names no actions, but says to answer in the terminal.
+ */
 export function pendingLine(notification: NotificationDto): string {
-  const actions = (notification.actions ?? []).map((action) => `${action.id}=${oneLine(action.label)}`);
+  const actions = answersWithheld(notification)
+    ? [TERMINAL_ONLY]
+    : (notification.actions ?? []).map((action) => `${action.id}=${oneLine(action.label)}`);
   return `${notification.id} ${oneLine(notification.agent)}: ${oneLine(notification.title)} [${actions.join(', ')}]`;
 }
 
-/** Control characters never reach the terminal: each run becomes one space, as in `notify list`. */
+/**
+ * Direction and invisible characters show as `⟨U+202E⟩`; the remaining control characters (line
+ * breaks, tabs) never reach the terminal: each run becomes one space, as in `notify list`.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\p{Cc}+/gu, ' ');
+  return showControls(text).replace(/\p{Cc}+/gu, ' ');
 }

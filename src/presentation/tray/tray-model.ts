@@ -1,4 +1,5 @@
 import { needsPerson } from '../../domain/attention.js';
+import { answersWithheld, showControls, TERMINAL_ONLY } from '../../domain/display-controls.js';
 import type { NotificationRecord } from '../../domain/notification.js';
 import type { TypeCatalog } from '../../domain/type-definition.js';
 
@@ -58,24 +59,31 @@ function statusEntries(id: string): MenuEntry[] {
 
 /**
  * A request waiting for an answer: what it asks (its message, as the person approves it), then its
- * actions, then Dismiss to set it aside unanswered.
+ * actions, then Dismiss to set it aside unanswered. When its text holds direction or invisible
+ * characters, a line saying to answer in the terminal stands where the actions would.
  */
 function answerEntries(record: NotificationRecord): MenuEntry[] {
+  const choices: MenuEntry[] = answersWithheld(record)
+    ? [{ key: `terminal-only:${record.id}`, label: TERMINAL_ONLY, enabled: false }]
+    : record.actions!.map((action) => ({
+        key: `answer:${record.id}:${action.id}`,
+        label: action.label,
+        command: { op: 'answer', notificationId: record.id, action: action.id },
+      }));
   return [
     { key: `message:${record.id}`, label: menuMessage(record.message), enabled: false },
-    ...record.actions!.map((action): MenuEntry => ({
-      key: `answer:${record.id}:${action.id}`,
-      label: action.label,
-      command: { op: 'answer', notificationId: record.id, action: action.id },
-    })),
+    ...choices,
     { key: `separator:${record.id}`, label: '', kind: 'separator' },
     ...statusEntries(record.id).slice(1),
   ];
 }
 
-/** One line, as a menu label is: runs of control characters (line breaks) show as one space; a cut says so. */
+/**
+ * One line, as a menu label is: direction and invisible characters show as `⟨U+202E⟩`, runs of line
+ * breaks and tabs as one space; a cut says so.
+ */
 function menuMessage(message: string): string {
-  const line = message.replace(/\p{Cc}+/gu, ' ');
+  const line = showControls(message).replace(/\p{Cc}+/gu, ' ');
   const characters = [...line];
   if (characters.length <= MAX_MENU_MESSAGE) return line;
   return `${characters.slice(0, MAX_MENU_MESSAGE).join('')}… [cut: ${characters.length - MAX_MENU_MESSAGE} more characters]`;
@@ -89,12 +97,15 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
   const needing = active.filter((record) => needsPerson(record.type, settings.types));
   const count = needing.length;
   const waiting = new Map<string, number>();
-  for (const record of needing) waiting.set(record.agent, (waiting.get(record.agent) ?? 0) + 1);
+  for (const record of needing) {
+    const agent = showControls(record.agent);
+    waiting.set(agent, (waiting.get(agent) ?? 0) + 1);
+  }
   const agents = [...waiting].map(([agent, n]) => (n > 1 ? `${agent} (${n})` : agent));
 
   const items: MenuEntry[] = active.slice(0, MAX_LISTED).map((record) => ({
     key: `notification:${record.id}`,
-    label: `${record.agent}: ${record.title}`,
+    label: showControls(`${record.agent}: ${record.title}`),
     children: record.actions ? answerEntries(record) : statusEntries(record.id),
   }));
   if (active.length === 0)

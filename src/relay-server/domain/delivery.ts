@@ -1,4 +1,5 @@
 /** Delivered notifications: the PUT body's rules, lifecycles and the answer rules, free of I/O. */
+import { answersWithheld } from '../../domain/display-controls.js';
 
 export type RelayStatus = 'active' | 'resolved' | 'dismissed';
 export const PRIORITIES = ['low', 'normal', 'high', 'critical'] as const;
@@ -139,10 +140,15 @@ export function putEffect(stored: Stored | undefined, incoming: Delivered): PutE
   return 'update';
 }
 
-export type AnswerRefusal = 'unknown_action' | 'not_active' | 'answered' | 'other_lifecycle';
+export type AnswerRefusal =
+  'unknown_action' | 'not_active' | 'answered' | 'other_lifecycle' | 'terminal_only';
 
-/** docs/relay-protocol.md "The answer rules": once, while active, for this lifecycle, one of its actions. */
+/**
+ * docs/relay-protocol.md "The answer rules": once, while active, for this lifecycle, one of its actions,
+ * and never for text that displays differently from what runs (its answer is given in the terminal).
+ */
 export function answerRefusal(stored: Stored, action: string, lifecycle: number): AnswerRefusal | undefined {
+  if (answersWithheld(stored)) return 'terminal_only';
   if (lifecycle !== stored.lifecycle) return 'other_lifecycle';
   if (stored.answerAction !== null) return 'answered';
   if (stored.status !== 'active') return 'not_active';

@@ -1,5 +1,6 @@
 /** The inbox page's JSON API (docs/relay-protocol.md, Browser API): session cookie plus CSRF token. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TERMINAL_ONLY } from '../../domain/display-controls.js';
 import type { User } from '../store.js';
 import type { RouteContext } from './context.js';
 import { sendError } from './errors.js';
@@ -13,6 +14,7 @@ const REFUSALS = {
   not_active: ['conflict', 'This notification is no longer active.'],
   answered: ['conflict', 'This notification was already answered.'],
   other_lifecycle: ['conflict', 'This notification changed since the page showed it; look again.'],
+  terminal_only: ['conflict', `${TERMINAL_ONLY.charAt(0).toUpperCase()}${TERMINAL_ONLY.slice(1)}.`],
 } as const;
 
 function fields(request: FastifyRequest): Record<string, unknown> {

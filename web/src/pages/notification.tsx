@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { showControls as shown } from '../../../src/domain/display-controls.js';
 import type { NotificationDto } from '../api-types.js';
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
@@ -17,7 +18,7 @@ export function NotificationPage({ id }: { id: string }) {
 
   return (
     <section aria-labelledby="notification-heading">
-      <h1 id="notification-heading">{n ? n.title : 'Notification'}</h1>
+      <h1 id="notification-heading">{n ? shown(n.title) : 'Notification'}</h1>
       {feedback.view}
       <LoadError error={loaded.error} />
       {n && (
@@ -30,7 +31,7 @@ export function NotificationPage({ id }: { id: string }) {
               deliveries.reload();
             }}
           />
-          {n.message && <p class="message">{n.message}</p>}
+          {n.message && <p class="message">{shown(n.message)}</p>}
           <h2>Lifecycle</h2>
           <ol class="lifecycle">
             <li>Created {when(n.createdAt)}</li>
@@ -96,7 +97,10 @@ export function NotificationPage({ id }: { id: string }) {
   );
 }
 
-/** Every field of the Notification resource, in the spec's order; absent ones are skipped. */
+/**
+ * Every field of the Notification resource, in the spec's order; absent ones are skipped. Direction and
+ * invisible characters show as `⟨U+202E⟩`.
+ */
 function fieldsOf(n: NotificationDto): [string, string][] {
   const fields: [string, unknown][] = [
     ['id', n.id],
@@ -118,5 +122,5 @@ function fieldsOf(n: NotificationDto): [string, string][] {
   ];
   return fields
     .filter((field): field is [string, string | number] => field[1] !== undefined && field[1] !== '')
-    .map(([name, value]) => [name, String(value)]);
+    .map(([name, value]) => [name, shown(String(value))]);
 }

@@ -1,3 +1,4 @@
+import { answersWithheld, showControls, TERMINAL_ONLY } from '../../../src/domain/display-controls.js';
 import type { NotificationDto } from '../api-types.js';
 import type { Feedback } from './feedback.js';
 import { useInboxApi } from './inbox-api.js';
@@ -14,13 +15,16 @@ const SNOOZE_MINUTES = 15;
 
 /**
  * The answers a notification offers, then resolve, dismiss and (where the API can) snooze; nothing
- * once it is no longer active.
+ * once it is no longer active. A request whose text holds direction or invisible characters offers no
+ * answer, and says to answer in the terminal (conventions.md).
  */
 export function NotificationActions({ notification, feedback, changed }: Props) {
   const api = useInboxApi();
   const { snooze } = api;
   if (notification.status !== 'active') return null;
-  const { id, title } = notification;
+  const { id } = notification;
+  const title = showControls(notification.title);
+  const withheld = answersWithheld(notification);
   const act = (label: string, action: () => Promise<NotificationDto>) => () =>
     feedback.run(async () => {
       const after = await action();
@@ -29,17 +33,19 @@ export function NotificationActions({ notification, feedback, changed }: Props) 
     });
   return (
     <div class="actions" role="group" aria-label={`What to do with: ${title}`}>
-      {notification.actions?.map((choice) => (
-        <button
-          key={choice.id}
-          class="answer"
-          type="button"
-          aria-label={`Answer ${choice.label}: ${title}`}
-          onClick={act(`Answered ${choice.label}`, () => api.answer(id, choice.id))}
-        >
-          {choice.label}
-        </button>
-      ))}
+      {withheld && notification.actions && <p class="terminal-only">{TERMINAL_ONLY}</p>}
+      {!withheld &&
+        notification.actions?.map((choice) => (
+          <button
+            key={choice.id}
+            class="answer"
+            type="button"
+            aria-label={`Answer ${choice.label}: ${title}`}
+            onClick={act(`Answered ${choice.label}`, () => api.answer(id, choice.id))}
+          >
+            {choice.label}
+          </button>
+        ))}
       <button
         type="button"
         aria-label={`Resolve: ${title}`}

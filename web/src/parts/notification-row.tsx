@@ -1,3 +1,4 @@
+import { showControls as shown } from '../../../src/domain/display-controls.js';
 import type { NotificationDto } from '../api-types.js';
 import { age, when } from './format.js';
 import type { Feedback } from './feedback.js';
@@ -14,10 +15,13 @@ interface Props {
 
 /** The answer in the words its button had, when the notification still says. */
 function answerLabel(n: NotificationDto, action: string): string {
-  return n.actions?.find((choice) => choice.id === action)?.label ?? action;
+  return shown(n.actions?.find((choice) => choice.id === action)?.label ?? action);
 }
 
-/** One notification in a list: what it is, who sent it, how urgent, how old, and what to do. */
+/**
+ * One notification in a list: what it is, who sent it, how urgent, how old, and what to do. Its texts
+ * show direction and invisible characters as `⟨U+202E⟩`, so they read as they run.
+ */
 export function NotificationRow({ notification, feedback, changed, linked = true }: Props) {
   const n = notification;
   return (
@@ -25,30 +29,30 @@ export function NotificationRow({ notification, feedback, changed, linked = true
       <div class="head">
         {linked ? (
           <a class="title" href={`#/n/${encodeURIComponent(n.id)}`}>
-            {n.title}
+            {shown(n.title)}
           </a>
         ) : (
-          <strong class="title">{n.title}</strong>
+          <strong class="title">{shown(n.title)}</strong>
         )}
         <time dateTime={n.createdAt} title={when(n.createdAt)}>
           <span class="sr-only">age </span>
           {age(n.createdAt)}
         </time>
       </div>
-      {n.message && <p class="message">{n.message}</p>}
+      {n.message && <p class="message">{shown(n.message)}</p>}
       <dl class="facts">
         <dt>Agent</dt>
-        <dd>{n.agent}</dd>
+        <dd>{shown(n.agent)}</dd>
         {n.project && (
           <>
             <dt>Project</dt>
-            <dd>{n.project}</dd>
+            <dd>{shown(n.project)}</dd>
           </>
         )}
         {n.sender && (
           <>
             <dt>Sender</dt>
-            <dd>{n.sender}</dd>
+            <dd>{shown(n.sender)}</dd>
           </>
         )}
         <dt>Type</dt>
