@@ -17,6 +17,8 @@ export interface InboxItem {
   answer?: { action: string; answered_at: string };
   created_at: string;
   updated_at: string;
+  /** When the relay received this lifecycle: the inbox orders and dates rows by it. */
+  received_at: string;
 }
 
 export function inboxItem(stored: Stored, installationName: string): InboxItem {
@@ -38,5 +40,6 @@ export function inboxItem(stored: Stored, installationName: string): InboxItem {
     }),
     created_at: stored.createdAt,
     updated_at: stored.updatedAt,
+    received_at: new Date(stored.receivedAt).toISOString(),
   };
 }

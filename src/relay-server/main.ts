@@ -9,12 +9,14 @@ import { parseRelayArgs, RELAY_USAGE } from './args.js';
 import { clockFromEnvironment } from './clock.js';
 import type { RouteContext } from './http/context.js';
 import { buildServer } from './http/server.js';
+import { StreamQuota } from './http/stream-quota.js';
 import { Hub } from './hub.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Relay } from './relay.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { SignInGuard } from './sign-in-guard.js';
 import { RelayStore } from './store.js';
+import { plainHttpWarning } from './plain-http-warning.js';
 
 const MINUTE = 60_000;
 const PURGE_EVERY_MS = 10 * MINUTE;
@@ -73,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
     setupTokenHash: setupToken && hashSecret(setupToken),
     keepAliveMs: 25_000,
     streams: new Set(),
+    streamQuota: new StreamQuota(),
   };
   const app = buildServer(context, {
     trustProxy: options.trustProxy,
@@ -94,6 +97,8 @@ async function main(argv: string[]): Promise<number> {
   const url =
     options.publicUrl ??
     `${tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${port}`;
+  const warning = plainHttpWarning(options.host, tls !== undefined);
+  if (warning) console.warn(warning);
   console.log(`notify-relay ${VERSION} listening on ${url}`);
   if (setupToken) {
     console.log(

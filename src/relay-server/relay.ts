@@ -2,6 +2,7 @@
 import type { Clock } from './clock.js';
 import {
   answerRefusal,
+  MAX_NOTIFICATIONS_PER_INSTALLATION,
   putEffect,
   type AnswerRefusal,
   type Delivered,
@@ -141,9 +142,9 @@ export class Relay {
     notificationId: string,
     delivered: Delivered,
     idempotency: { key: string; requestHash: string },
-  ): DeliveryAnswer | 'key_reused' {
+  ): DeliveryAnswer | 'key_reused' | 'storage_full' {
     let changed: Stored | undefined;
-    const answer = this.store.transaction((): DeliveryAnswer | 'key_reused' => {
+    const answer = this.store.transaction((): DeliveryAnswer | 'key_reused' | 'storage_full' => {
       const now = this.clock();
       const replay = this.store.replay(installation.id, idempotency.key);
       if (replay) {
@@ -155,6 +156,7 @@ export class Relay {
       const effect = putEffect(stored, delivered);
       let result: Stored;
       if (effect === 'insert') {
+        if (!this.store.makeRoom(installation.id, MAX_NOTIFICATIONS_PER_INSTALLATION)) return 'storage_full';
         result = this.store.insertNotification(installation.id, notificationId, delivered, now);
       } else if (effect === 'stale') {
         result = stored!;
@@ -166,6 +168,7 @@ export class Relay {
           lifecycle: stored!.lifecycle + (newLifecycle ? 1 : 0),
           answerAction: newLifecycle ? null : stored!.answerAction,
           answeredAt: newLifecycle ? null : stored!.answeredAt,
+          receivedAt: newLifecycle ? now : stored!.receivedAt,
         };
         this.store.replaceNotification(result, now);
       }

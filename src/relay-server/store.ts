@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { chmodSync } from 'node:fs';
 import type { Action, Delivered, RelayStatus, Stored } from './domain/delivery.js';
 import type { Pairing, PairingState } from './domain/pairing.js';
+import { migrate } from './store-migrations.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -10,7 +11,7 @@ CREATE TABLE IF NOT EXISTS users (
   is_operator INTEGER NOT NULL, created_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
   token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, last_used_at INTEGER);
 CREATE TABLE IF NOT EXISTS invites (
   token_hash TEXT PRIMARY KEY, created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS notifications (
   notification_id TEXT NOT NULL, lifecycle INTEGER NOT NULL, title TEXT NOT NULL, message TEXT NOT NULL,
   type TEXT NOT NULL, priority TEXT NOT NULL, agent TEXT NOT NULL, project TEXT, status TEXT NOT NULL,
   actions TEXT NOT NULL, answer_action TEXT, answered_at TEXT, created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL, changed_at INTEGER NOT NULL,
+  updated_at TEXT NOT NULL, changed_at INTEGER NOT NULL, received_at INTEGER,
   UNIQUE (installation_id, notification_id));
 CREATE TABLE IF NOT EXISTS idempotency (
   installation_id TEXT NOT NULL REFERENCES installations(id) ON DELETE CASCADE, key TEXT NOT NULL,
@@ -137,6 +138,7 @@ function storedOf(row: Row | undefined): Stored | undefined {
     answeredAt: row['answered_at'] as string | null,
     createdAt: row['created_at'] as string,
     updatedAt: row['updated_at'] as string,
+    receivedAt: row['received_at'] as number,
   };
 }
 
@@ -158,6 +160,7 @@ export class RelayStore {
       this.db.exec(
         'CREATE UNIQUE INDEX IF NOT EXISTS users_by_name_nocase ON users (username COLLATE NOCASE)',
       );
+    migrate(this.db);
     const db = this.db;
     this.statements = {
       countUsers: db.prepare('SELECT COUNT(*) AS n FROM users'),
@@ -216,15 +219,16 @@ export class RelayStore {
       ),
       insertNotification: db.prepare(
         `INSERT INTO notifications (installation_id, notification_id, lifecycle, title, message, type, priority,
-           agent, project, status, actions, answer_action, answered_at, created_at, updated_at, changed_at)
+           agent, project, status, actions, answer_action, answered_at, created_at, updated_at, changed_at,
+           received_at)
          VALUES (@installationId, @notificationId, 1, @title, @message, @type, @priority, @agent, @project,
-           @status, @actions, NULL, NULL, @createdAt, @updatedAt, @now)`,
+           @status, @actions, NULL, NULL, @createdAt, @updatedAt, @now, @now)`,
       ),
       replaceNotification: db.prepare(
         `UPDATE notifications SET lifecycle = @lifecycle, title = @title, message = @message, type = @type,
            priority = @priority, agent = @agent, project = @project, status = @status, actions = @actions,
            answer_action = @answerAction, answered_at = @answeredAt, created_at = @createdAt,
-           updated_at = @updatedAt, changed_at = @now
+           updated_at = @updatedAt, changed_at = @now, received_at = @receivedAt
          WHERE inbox_id = @inboxId`,
       ),
       setStatus: db.prepare('UPDATE notifications SET status = ?, changed_at = ? WHERE inbox_id = ?'),
@@ -234,9 +238,16 @@ export class RelayStore {
       inbox: db.prepare(
         `SELECT notifications.*, installations.name AS installation_name FROM notifications
          JOIN installations ON installations.id = installation_id WHERE installations.user_id = ?
-         ORDER BY status = 'active' DESC, created_at DESC, inbox_id DESC LIMIT ?`,
+         ORDER BY status = 'active' DESC, received_at DESC, inbox_id DESC LIMIT ?`,
       ),
       installationName: db.prepare('SELECT name FROM installations WHERE id = ?'),
+      countNotifications: db.prepare(
+        "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE status != 'active') AS ended FROM notifications WHERE installation_id = ?",
+      ),
+      dropOldestEnded: db.prepare(
+        `DELETE FROM notifications WHERE inbox_id IN (SELECT inbox_id FROM notifications
+           WHERE installation_id = ? AND status != 'active' ORDER BY changed_at, inbox_id LIMIT ?)`,
+      ),
       replay: db.prepare(
         'SELECT request_hash, status, body FROM idempotency WHERE installation_id = ? AND key = ?',
       ),
@@ -439,7 +450,24 @@ export class RelayStore {
       lifecycle: 1,
       answerAction: null,
       answeredAt: null,
+      receivedAt: now,
     };
+  }
+
+  /**
+   * Room for one more notification of this installation within `max`: drops its oldest ended ones as
+   * needed. false when the others are all active (nothing was dropped then).
+   */
+  makeRoom(installationId: string, max: number): boolean {
+    const { n, ended } = this.statements.countNotifications.get(installationId) as {
+      n: number;
+      ended: number;
+    };
+    const excess = n - max + 1;
+    if (excess <= 0) return true;
+    if (ended < excess) return false;
+    this.statements.dropOldestEnded.run(installationId, excess);
+    return true;
   }
 
   replaceNotification(stored: Stored, now: number): void {

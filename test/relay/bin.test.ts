@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { NOTIFY_RELAY, startRelay } from '../support/relay-process.js';
 import { setUpOperator } from '../support/relay-web.js';
+import { waitFor } from '../support/wait-for.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const PACKAGE = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as {
@@ -51,6 +52,7 @@ describe('notify-relay', () => {
       dataDir = again.dataDir;
       try {
         assert.match(again.output(), /listening on http:\/\/127\.0\.0\.1:\d+\n/);
+        assert.doesNotMatch(again.output(), /Warning/, 'loopback needs no warning');
         assert.equal(again.setupUrl, undefined);
         assert.doesNotMatch(again.output(), /setup\?token=/);
         assert.equal(await again.stop(), 0);
@@ -59,6 +61,23 @@ describe('notify-relay', () => {
       }
     } finally {
       await first.cleanup();
+    }
+  });
+
+  it('warns once at start when it serves plain HTTP on an address other machines reach', async () => {
+    const open = await startRelay({ args: ['--host', '0.0.0.0'] });
+    try {
+      // The warning goes to stderr, which may arrive after the URL on stdout.
+      await waitFor(() => open.output().includes('unencrypted'), 'the warning');
+      const warnings = open
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('Warning:'));
+      assert.deepEqual(warnings, [
+        'Warning: serving plain HTTP on 0.0.0.0, which other machines can reach: passwords, session cookies and installation credentials cross the network unencrypted. Serve HTTPS with --tls-cert and --tls-key, or listen on 127.0.0.1 behind an HTTPS reverse proxy.',
+      ]);
+    } finally {
+      await open.cleanup();
     }
   });
 });

@@ -22,6 +22,7 @@ function stored(overrides: Partial<Stored> = {}): Stored {
     lifecycle: 1,
     answerAction: null,
     answeredAt: null,
+    receivedAt: 0,
     ...overrides,
   };
 }

@@ -33,6 +33,8 @@ export interface Stored extends Delivered {
   lifecycle: number;
   answerAction: string | null;
   answeredAt: string | null;
+  /** When the relay received this lifecycle (its own clock, ms): the inbox's order, whatever the sender dated it. */
+  receivedAt: number;
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -130,6 +132,9 @@ export function checkDelivered(body: unknown): Checked<Delivered> {
     },
   };
 }
+
+/** Notifications one installation keeps on the relay; beyond it the oldest ended ones make room. */
+export const MAX_NOTIFICATIONS_PER_INSTALLATION = 1000;
 
 export type PutEffect = 'insert' | 'new_lifecycle' | 'update' | 'stale';
 

@@ -1,6 +1,12 @@
 /** The sender's API of docs/relay-protocol.md: discovery, pairing, installation, delivery. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkDelivered, IDEMPOTENCY_KEY, NOTIFICATION_ID, type Stored } from '../domain/delivery.js';
+import {
+  checkDelivered,
+  IDEMPOTENCY_KEY,
+  MAX_NOTIFICATIONS_PER_INSTALLATION,
+  NOTIFICATION_ID,
+  type Stored,
+} from '../domain/delivery.js';
 import { cleanName } from '../domain/pairing.js';
 import type { Installation } from '../store.js';
 import { displayUserCode, hashSecret } from '../secrets.js';
@@ -169,6 +175,13 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
         reply,
         'idempotency_key_reused',
         'This Idempotency-Key was used before with another request.',
+      );
+    }
+    if (answer === 'storage_full') {
+      return sendError(
+        reply,
+        'storage_full',
+        `This installation has ${MAX_NOTIFICATIONS_PER_INSTALLATION} notifications on the relay and all of them are active; resolve or dismiss some, then deliver again.`,
       );
     }
     return jsonText(reply, answer.status, answer.body);

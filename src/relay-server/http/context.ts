@@ -2,6 +2,7 @@ import type { Hub } from '../hub.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { Relay } from '../relay.js';
 import type { SignInGuard } from '../sign-in-guard.js';
+import type { StreamQuota } from './stream-quota.js';
 
 /** What the routes share: the relay, its live hub, its rate limits and how it names its own origin. */
 export interface RouteContext {
@@ -19,4 +20,6 @@ export interface RouteContext {
   setupTokenHash: string | undefined;
   keepAliveMs: number;
   streams: Set<() => void>;
+  /** Open event streams per installation and per session (docs/relay.md, Security). */
+  streamQuota: StreamQuota;
 }

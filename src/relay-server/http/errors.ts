@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
   | 'rate_limited'
-  | 'server_error';
+  | 'server_error'
+  | 'storage_full';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -25,6 +26,7 @@ const STATUS: Record<ErrorCode, number> = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   server_error: 500,
+  storage_full: 507,
 };
 
 /** docs/relay-protocol.md: one error shape whatever the status. */

@@ -1,11 +1,16 @@
 /** The two live streams: a sender's answers and status events, and a person's inbox changes. */
 import type { FastifyInstance } from 'fastify';
+import { hashSecret } from '../secrets.js';
 import type { StoredEvent } from '../store.js';
 import { authenticated } from './api-routes.js';
 import type { RouteContext } from './context.js';
 import { sendError } from './errors.js';
 import { openEventStream } from './event-stream.js';
-import { signedInUser } from './session.js';
+import { sessionToken, signedInUser } from './session.js';
+import { MAX_STREAMS_PER_HOLDER } from './stream-quota.js';
+
+/** A refused stream is worth trying again after a while: one of the open ones may have gone by then. */
+const STREAM_RETRY_SECONDS = 30;
 
 function lastEventId(header: unknown): number {
   return typeof header === 'string' && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : 0;
@@ -17,7 +22,17 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
   app.get('/v1/events', async (request, reply) => {
     const installation = authenticated(context, request, reply);
     if (!installation) return reply;
+    const release = context.streamQuota.take(`installation:${installation.id}`);
+    if (!release) {
+      return sendError(
+        reply,
+        'rate_limited',
+        `This installation has ${MAX_STREAMS_PER_HOLDER} event streams open already; close one before opening another.`,
+        STREAM_RETRY_SECONDS,
+      );
+    }
     const stream = openEventStream(context, request, reply);
+    stream.onEnd(release);
     let sentUpTo = lastEventId(request.headers['last-event-id']);
     const send = (event: StoredEvent): void => {
       if (event.id <= sentUpTo) return;
@@ -42,7 +57,17 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
   app.get('/v1/inbox/stream', async (request, reply) => {
     const user = signedInUser(context, request);
     if (!user) return sendError(reply, 'invalid_auth', 'Sign in first.');
+    const release = context.streamQuota.take(`session:${hashSecret(sessionToken(request)!)}`);
+    if (!release) {
+      return sendError(
+        reply,
+        'rate_limited',
+        `This session has ${MAX_STREAMS_PER_HOLDER} inboxes open already; close a tab or window before opening another.`,
+        STREAM_RETRY_SECONDS,
+      );
+    }
     const stream = openEventStream(context, request, reply);
+    stream.onEnd(release);
     stream.onEnd(
       hub.onInbox(user.id, (change) => {
         // Signed out (in another tab) or expired: the stream stops before it shows anything more.

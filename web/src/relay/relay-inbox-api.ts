@@ -24,7 +24,8 @@ function notificationOf(item: InboxItem): InboxNotification {
     title: item.title,
     message: item.message,
     status: isStatus(item.status) ? item.status : 'active',
-    createdAt: item.created_at,
+    // The relay's own receipt time orders and dates the rows: a sender cannot date its rows ahead of the others'.
+    createdAt: item.received_at,
     updatedAt: item.updated_at,
     metadata: null,
     actions: item.actions,
