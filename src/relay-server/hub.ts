@@ -26,6 +26,15 @@ export class Hub {
     this.emitter.emit(`revoked:${installationId}`);
   }
 
+  /** Some of the person's sessions ended (revoked, password changed, person removed). */
+  onSessionsEnded(userId: string, listener: () => void): () => void {
+    return this.subscribe(`sessions-ended:${userId}`, listener);
+  }
+
+  emitSessionsEnded(userId: string): void {
+    this.emitter.emit(`sessions-ended:${userId}`);
+  }
+
   onInbox(userId: string, listener: (change: InboxChange) => void): () => void {
     return this.subscribe(`inbox:${userId}`, listener);
   }

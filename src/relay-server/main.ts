@@ -12,6 +12,7 @@ import { buildServer } from './http/server.js';
 import { StreamQuota } from './http/stream-quota.js';
 import { Hub } from './hub.js';
 import { RateLimiter } from './rate-limiter.js';
+import { People } from './people.js';
 import { Relay } from './relay.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { SignInGuard } from './sign-in-guard.js';
@@ -63,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
   const setupToken = relay.hasUsers() ? undefined : newSecret('nru_');
   const context: RouteContext = {
     relay,
+    people: new People(store, hub, clock),
     hub,
     publicUrl: options.publicUrl,
     limits: {

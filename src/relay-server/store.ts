@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { chmodSync } from 'node:fs';
 import type { Action, Delivered, RelayStatus, Stored } from './domain/delivery.js';
 import type { Pairing, PairingState } from './domain/pairing.js';
+import { PeopleStore } from './people-store.js';
 import { migrate } from './store-migrations.js';
 
 const SCHEMA = `
@@ -43,6 +44,9 @@ CREATE INDEX IF NOT EXISTS events_by_installation ON events (installation_id, id
 `;
 
 export const SESSION_LIFETIME_MS = 7 * 24 * 3_600_000;
+/** A session unused this long ends, whatever is left of its lifetime. */
+export const SESSION_IDLE_MS = 12 * 3_600_000;
+const SESSION_TOUCH_MS = 60_000;
 export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 const NOTIFICATION_RETENTION_MS = 30 * 24 * 3_600_000;
 const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
@@ -145,6 +149,8 @@ function storedOf(row: Row | undefined): Stored | undefined {
 export class RelayStore {
   private readonly db: Database.Database;
   private readonly statements;
+  /** People management: sessions, passwords, removal, invitations (people-store.ts). */
+  readonly people: PeopleStore;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -162,6 +168,7 @@ export class RelayStore {
       );
     migrate(this.db);
     const db = this.db;
+    this.people = new PeopleStore(db);
     this.statements = {
       countUsers: db.prepare('SELECT COUNT(*) AS n FROM users'),
       insertUser: db.prepare(
@@ -175,10 +182,15 @@ export class RelayStore {
       userById: db.prepare('SELECT * FROM users WHERE id = ?'),
       users: db.prepare('SELECT * FROM users ORDER BY created_at'),
       insertSession: db.prepare(
-        'INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+        'INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?)',
       ),
       sessionUser: db.prepare(
-        'SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id WHERE token_hash = ? AND expires_at > ?',
+        `SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
+         WHERE token_hash = ? AND expires_at > ? AND last_used_at > ?`,
+      ),
+      // At most one write a minute per session: a busy inbox does not write on every request.
+      touchSession: db.prepare(
+        'UPDATE sessions SET last_used_at = ? WHERE token_hash = ? AND last_used_at <= ?',
       ),
       deleteSession: db.prepare('DELETE FROM sessions WHERE token_hash = ?'),
       insertInvite: db.prepare(
@@ -260,7 +272,7 @@ export class RelayStore {
       eventsAfter: db.prepare(
         'SELECT id, installation_id, type, data FROM events WHERE installation_id = ? AND id > ? ORDER BY id LIMIT 1000',
       ),
-      purgeSessions: db.prepare('DELETE FROM sessions WHERE expires_at <= ?'),
+      purgeSessions: db.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_used_at <= ?'),
       purgeInvites: db.prepare('DELETE FROM invites WHERE expires_at <= ?'),
       purgePairings: db.prepare(
         "DELETE FROM pairings WHERE (CASE WHEN state IN ('rejected', 'consumed') THEN ended_at ELSE expires_at END) <= ?",
@@ -326,11 +338,16 @@ export class RelayStore {
   }
 
   insertSession(tokenHash: string, userId: string, now: number): void {
-    this.statements.insertSession.run(tokenHash, userId, now, now + SESSION_LIFETIME_MS);
+    this.statements.insertSession.run(tokenHash, userId, now, now + SESSION_LIFETIME_MS, now);
   }
 
+  /** The session's person while it is within both its lifetime and its idle limit; the use counts. */
   sessionUser(tokenHash: string, now: number): User | undefined {
-    return userOf(this.statements.sessionUser.get(tokenHash, now) as Row | undefined);
+    const user = userOf(
+      this.statements.sessionUser.get(tokenHash, now, now - SESSION_IDLE_MS) as Row | undefined,
+    );
+    if (user) this.statements.touchSession.run(now, tokenHash, now - SESSION_TOUCH_MS);
+    return user;
   }
 
   deleteSession(tokenHash: string): void {
@@ -526,7 +543,7 @@ export class RelayStore {
   /** docs/relay-protocol.md "What the relay stores, and for how long". */
   purge(now: number, endedPairingRetentionMs: number): void {
     this.transaction(() => {
-      this.statements.purgeSessions.run(now);
+      this.statements.purgeSessions.run(now, now - SESSION_IDLE_MS);
       this.statements.purgeInvites.run(now);
       this.statements.purgePairings.run(now - endedPairingRetentionMs);
       this.statements.purgeNotifications.run(now - NOTIFICATION_RETENTION_MS);

@@ -1,5 +1,6 @@
 import type { Hub } from '../hub.js';
 import type { RateLimiter } from '../rate-limiter.js';
+import type { People } from '../people.js';
 import type { Relay } from '../relay.js';
 import type { SignInGuard } from '../sign-in-guard.js';
 import type { StreamQuota } from './stream-quota.js';
@@ -7,6 +8,7 @@ import type { StreamQuota } from './stream-quota.js';
 /** What the routes share: the relay, its live hub, its rate limits and how it names its own origin. */
 export interface RouteContext {
   relay: Relay;
+  people: People;
   hub: Hub;
   publicUrl: string | undefined;
   limits: {

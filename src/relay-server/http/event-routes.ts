@@ -68,6 +68,12 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
     }
     const stream = openEventStream(context, request, reply);
     stream.onEnd(release);
+    // A session revoked elsewhere ends its open inbox at once, not at the next change.
+    stream.onEnd(
+      hub.onSessionsEnded(user.id, () => {
+        if (!signedInUser(context, request)) stream.end();
+      }),
+    );
     stream.onEnd(
       hub.onInbox(user.id, (change) => {
         // Signed out (in another tab) or expired: the stream stops before it shows anything more.

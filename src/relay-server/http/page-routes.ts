@@ -5,20 +5,13 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../passwords.js';
 import { isTooSimple, TOO_SIMPLE_MESSAGE } from '../weak-passwords.js';
 import type { User } from '../store.js';
 import { SESSION_LIFETIME_MS } from '../store.js';
-import { messagePage, newAccountPage, peoplePage, signInPage } from '../pages/account-pages.js';
+import { messagePage, newAccountPage, signInPage } from '../pages/account-pages.js';
 import type { PageFrame } from '../pages/html.js';
 import { confirmPairingPage, enterCodePage, inboxPage, installationsPage } from '../pages/pair-pages.js';
 import { INBOX_ASSETS } from './assets.js';
 import type { RouteContext } from './context.js';
-import {
-  addCookie,
-  CSRF_COOKIE,
-  csrfToken,
-  isGenuine,
-  localPath,
-  originOf,
-  SESSION_COOKIE,
-} from './security.js';
+import { registerPeopleRoutes } from './people-routes.js';
+import { addCookie, CSRF_COOKIE, csrfToken, isGenuine, localPath, SESSION_COOKIE } from './security.js';
 import { sessionToken, signedInUser } from './session.js';
 
 type Form = Record<string, string>;
@@ -202,32 +195,6 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     return signIn(request, reply, user, '/installations');
   });
 
-  app.get('/people', async (request, reply) => {
-    const user = person(request, reply);
-    if (!user) return reply;
-    if (!user.isOperator)
-      return html(
-        reply,
-        403,
-        messagePage(frame(request, reply, user), 'People', 'Only the operator invites people.'),
-      );
-    return html(reply, 200, peoplePage(frame(request, reply, user), relay.users()));
-  });
-
-  app.post('/people/invite', async (request, reply) => {
-    if (forged(request, reply)) return reply;
-    const user = person(request, reply);
-    if (!user) return reply;
-    if (!user.isOperator)
-      return html(
-        reply,
-        403,
-        messagePage(frame(request, reply, user), 'People', 'Only the operator invites people.'),
-      );
-    const url = `${originOf(request, context.publicUrl)}/join?token=${relay.createInvite(user)}`;
-    return html(reply, 200, peoplePage(frame(request, reply, user), relay.users(), url));
-  });
-
   app.get<{ Querystring: { token?: string } }>('/join', async (request, reply) => {
     const token = request.query.token;
     if (typeof token !== 'string' || !relay.isLiveInvite(token)) {
@@ -390,4 +357,6 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     if (!user) return reply;
     return html(reply, 200, inboxPage(frame(request, reply, user, INBOX_ASSETS)));
   });
+
+  registerPeopleRoutes(app, context, { frame, forged, person, html, accountProblem });
 }

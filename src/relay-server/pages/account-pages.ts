@@ -41,30 +41,6 @@ ${usernameField(username)}${passwordFields()}<button type="submit">Create accoun
   );
 }
 
-export function peoplePage(
-  frame: PageFrame,
-  people: { username: string; isOperator: boolean; createdAt: number }[],
-  inviteUrl?: string,
-): string {
-  const rows = people
-    .map(
-      (person) =>
-        `<li><strong>${escape(person.username)}</strong>${person.isOperator ? ' (operator)' : ''} <span class="muted">since ${escape(
-          new Date(person.createdAt).toISOString().slice(0, 10),
-        )}</span></li>`,
-    )
-    .join('');
-  const invite = inviteUrl
-    ? `${notice('ok', 'Send this link to the person you invite. It works once, for 72 hours, and is not shown again.')}<p><code class="secret">${escape(inviteUrl)}</code></p>`
-    : '';
-  return page(
-    frame,
-    'People',
-    `<h1>People</h1><ul class="plain">${rows}</ul>${invite}
-<form method="post" action="/people/invite">${csrfField(frame.csrf)}<button type="submit">Invite someone</button></form>`,
-  );
-}
-
 export function messagePage(
   frame: PageFrame,
   title: string,

@@ -20,9 +20,7 @@ export interface PageFrame {
 
 export function page(frame: PageFrame, title: string, body: string): string {
   const nav = frame.user
-    ? `<nav><a href="/inbox">Inbox</a><a href="/pair">Pair</a><a href="/installations">Installations</a>${
-        frame.user.isOperator ? '<a href="/people">People</a>' : ''
-      }<form method="post" action="/sign-out">${csrfField(frame.csrf)}<button type="submit" class="link">Sign out ${escape(
+    ? `<nav><a href="/inbox">Inbox</a><a href="/pair">Pair</a><a href="/installations">Installations</a><a href="/people">People</a><form method="post" action="/sign-out">${csrfField(frame.csrf)}<button type="submit" class="link">Sign out ${escape(
         frame.user.username,
       )}</button></form></nav>`
     : '';
