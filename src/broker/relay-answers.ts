@@ -8,6 +8,7 @@ import type { ProviderRecord, ProviderStore } from '../store/provider-store.js';
 import type { RelayCursorStore } from '../store/relay-cursor-store.js';
 import type { RelayStreamEnd, RelayStreamEvent } from '../delivery/providers/relay/event-stream.js';
 import type { Clock } from './clock.js';
+import { RelayDropLog } from './relay-drop-log.js';
 
 /** What the relay's answers and status changes are applied to: the broker's own answer and status paths. */
 export interface RelayAnswerSink {
@@ -51,9 +52,12 @@ interface Follower {
  */
 export class RelayAnswers {
   readonly #followers = new Map<string, Follower>();
+  readonly #drops: RelayDropLog;
   #stopped = false;
 
-  constructor(private readonly deps: RelayAnswersDeps) {}
+  constructor(private readonly deps: RelayAnswersDeps) {
+    this.#drops = new RelayDropLog(deps.log);
+  }
 
   /** Providers changed: start streams for newly enabled relays, restart changed ones, stop the rest. */
   sync(): void {
@@ -81,6 +85,7 @@ export class RelayAnswers {
     const followers = [...this.#followers.values()];
     this.#followers.clear();
     await Promise.all(followers.map((follower) => follower.stop()));
+    this.#drops.flush();
   }
 
   private follow(provider: ProviderRecord): Follower {
@@ -190,7 +195,8 @@ export class RelayAnswers {
   private async applyEvent(providerId: string, event: RelayEvent): Promise<void> {
     const where = `relay: provider ${providerId}: ${event.kind} for notification ${event.notificationId}`;
     if (!(await this.deliveredLifecycle(providerId, event, where))) {
-      this.deps.log.info(
+      this.#drops.dropped(
+        'info',
         `${where} (lifecycle ${event.lifecycle}) dropped: not the lifecycle delivered there`,
       );
       return;
@@ -202,7 +208,8 @@ export class RelayAnswers {
       // Already answered, resolved or dismissed here: the first answer won, as it should.
       if (error instanceof ConflictError) return;
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
-        this.deps.log.warn(
+        this.#drops.dropped(
+          'warn',
           `${where} dropped: ${error instanceof NotFoundError ? 'no such notification' : error.message}`,
         );
         return;
