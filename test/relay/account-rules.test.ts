@@ -69,7 +69,7 @@ describe('account rules', () => {
     const loser = winner === 'ada' ? 'eve' : 'ada';
     const people = await (winner === 'ada' ? first : second).get('/people');
     assert.equal(people.status, 200);
-    assert.equal(people.text.match(/<li>/g)?.length, 1, people.text);
+    assert.equal(people.text.match(/<li class="row person">/g)?.length, 1, people.text);
     assert.equal((await signIn(loser, OPERATOR.password)).response.status, 401, 'no second account');
   });
 
