@@ -278,9 +278,12 @@ describe('answers: the typed client', () => {
     const client = new NotifyClient({ baseUrl: broker.baseUrl, token: broker.token, timeoutMs: 5000 });
     const created = await client.create({ title: 't', message: 'm', actions: ACTIONS });
     const waiting = client.awaitAnswer(created.id, 3);
-    const answered = await client.answer(created.id, 'deny');
+    const answered = await client.answer(created.id, 'deny', created.revision);
     assert.deepEqual(await waiting, answered);
     assert.equal(answered.answer?.surface, 'cli');
-    await assert.rejects(client.answer(created.id, 'allow'), (error: HttpError) => error.status === 409);
+    await assert.rejects(
+      client.answer(created.id, 'allow', created.revision),
+      (error: HttpError) => error.status === 409,
+    );
   });
 });
