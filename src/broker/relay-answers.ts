@@ -218,8 +218,7 @@ export class RelayAnswers {
       if (error instanceof ConflictError) {
         // Already answered, resolved or dismissed here: the first answer won, as it should. An answer to
         // what the phone showed before the notification changed approves nothing: it says so once.
-        if (error instanceof StaleAnswerError)
-          this.deps.log.info(`${where} dropped: ${error.message}`);
+        if (error instanceof StaleAnswerError) this.deps.log.info(`${where} dropped: ${error.message}`);
         return;
       }
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
