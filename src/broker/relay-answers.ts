@@ -205,7 +205,8 @@ export class RelayAnswers {
       return;
     }
     if (event.kind === 'answer' && event.revision === undefined) {
-      this.deps.log.warn(
+      this.#drops.dropped(
+        'warn',
         `${where} dropped: the relay did not say which revision the person answered; update notify-relay`,
       );
       return;
@@ -218,7 +219,8 @@ export class RelayAnswers {
       if (error instanceof ConflictError) {
         // Already answered, resolved or dismissed here: the first answer won, as it should. An answer to
         // what the phone showed before the notification changed approves nothing: it says so once.
-        if (error instanceof StaleAnswerError) this.deps.log.info(`${where} dropped: ${error.message}`);
+        if (error instanceof StaleAnswerError)
+          this.#drops.dropped('info', `${where} dropped: ${error.message}`);
         return;
       }
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
