@@ -209,5 +209,8 @@ async function directRate(url: string): Promise<number> {
 
 /** The notification of drain item i, as the dispatcher sends it (enqueueSends). */
 function drainPayload(i: number): OutboundNotification {
-  return outboundOf({ ...SEND_DRAFT, id: `n${i}`, status: 'active', createdAt: 0, updatedAt: 0 }, true);
+  return outboundOf(
+    { ...SEND_DRAFT, id: `n${i}`, status: 'active', revision: 1, createdAt: 0, updatedAt: 0 },
+    true,
+  );
 }

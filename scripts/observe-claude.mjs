@@ -377,7 +377,7 @@ async function observe(standIn, broker) {
     const { request, dialog, bothAtOnce, seen } = await ask(`touch ${file}`);
     expect(...bothAtOnce);
     const asking = shown(dialog).slice(-12);
-    const answering = notifyctlLater('answer', request.id, 'allow');
+    const answering = notifyctlLater('answer', request.id, 'allow', '--revision', String(request.revision));
     const gone = await until(
       'the dialog to go',
       () => !pane().includes('Do you want to proceed?') && Date.now(),
@@ -408,7 +408,7 @@ async function observe(standIn, broker) {
     const file = join(project, 'denied-from-notify');
     const { request, bothAtOnce } = await ask(`touch ${file}`);
     expect(...bothAtOnce);
-    notifyctl('answer', request.id, 'deny');
+    notifyctl('answer', request.id, 'deny', '--revision', String(request.revision));
     const text = await until('the denial on screen', () =>
       pane().includes('Denied by PermissionRequest hook') ? pane() : undefined,
     );
@@ -480,7 +480,7 @@ async function observe(standIn, broker) {
       'while the command runs, the request is still active with its buttons',
       during.status === 'active' && during.actions,
     );
-    notifyctl('answer', request.id, 'deny');
+    notifyctl('answer', request.id, 'deny', '--revision', String(request.revision));
     const answered = await api('GET', `/v1/notifications/${request.id}`);
     expect('Notify records the late Deny', answered.answer?.action === 'deny');
     await until('the command to finish', () => existsSync(file), 15000);
@@ -495,7 +495,7 @@ async function observe(standIn, broker) {
     expect(...bothAtOnce);
     const offered = request.actions.map((action) => action.id).join(', ');
     expect('the request offers allow, deny and allow_always', offered === 'allow, deny, allow_always');
-    notifyctl('answer', request.id, 'allow_always');
+    notifyctl('answer', request.id, 'allow_always', '--revision', String(request.revision));
     const text = await until("the tool's line", () =>
       pane().includes('Allowed by PermissionRequest hook') && existsSync(file) ? pane() : undefined,
     );

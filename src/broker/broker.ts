@@ -195,10 +195,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     status: (on, detail) => presentation.set('toasts', on, detail),
     display: platformDisplay(process.platform, process.env, canOpenPage),
     settings: () => settings.current,
-    act: async (id, action) => {
+    act: async (id, action, revision) => {
       if (action === 'default') return pageOpener.open('a toast');
       const answer = answeredAction(action);
-      if (answer !== undefined) return service.answerAs(id, answer, 'toast');
+      if (answer !== undefined) return service.answerAs(id, answer, 'toast', revision);
       if (action === 'snooze') return service.snoozeFor(id, TOAST_SNOOZE_MINUTES);
       return action === 'resolve' ? service.changeStatus(id, { status: 'resolved' }) : service.dismiss(id);
     },
@@ -242,7 +242,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
         else if (command.op === 'resolve')
           await service.changeStatus(command.notificationId, { status: 'resolved' });
         else if (command.op === 'answer')
-          await service.answerAs(command.notificationId, command.action, 'tray');
+          await service.answerAs(command.notificationId, command.action, 'tray', command.revision);
         else if (command.op === 'dismiss') await service.dismiss(command.notificationId);
         else if (command.op === 'pause')
           configEditor.edit((document) => (document['pauseNotifications'] = command.on));
@@ -317,7 +317,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   await sealPlainSecrets(outbound, log);
   outbound.start();
   outbound.followRelays({
-    answer: async (id, action) => void (await service.answerAs(id, action, 'relay')),
+    answer: async (id, action, revision) => void (await service.answerAs(id, action, 'relay', revision)),
     end: async (id, status) => {
       if (service.get(id).status !== 'active') return;
       await (status === 'dismissed' ? service.dismiss(id) : service.changeStatus(id, { status }));

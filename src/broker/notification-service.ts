@@ -1,6 +1,6 @@
 import { answerRefusal, parseAnswerRequest, type Surface } from '../domain/answers.js';
 import { parseCreateRequest } from '../domain/create-request.js';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError, StaleAnswerError } from '../domain/errors.js';
 import { needsPerson } from '../domain/attention.js';
 import { encodeCursor, parseListQuery } from '../domain/list-query.js';
 import { firstReminderAt, reminderPolicy } from '../domain/reminders.js';
@@ -142,23 +142,31 @@ export class NotificationService {
   /** POST /v1/notifications/{id}/answer: the person's answer through the API (cli, web or relay). */
   async answer(id: string, body: unknown): Promise<NotificationRecord> {
     const request = parseAnswerRequest(body);
-    return this.answerAs(id, request.action, request.surface);
+    return this.answerAs(id, request.action, request.surface, request.revision);
   }
 
   /**
    * Records the person's answer and resolves the notification in one transaction: the first answer
-   * wins; answering again, or answering a resolved or dismissed notification, is a conflict.
+   * wins; answering again, answering a resolved or dismissed notification, or answering a revision the
+   * notification has left behind (`revision`: the one the person saw), is a conflict.
    */
-  async answerAs(id: string, action: string, surface: Surface): Promise<NotificationRecord> {
+  async answerAs(
+    id: string,
+    action: string,
+    surface: Surface,
+    revision: number | undefined,
+  ): Promise<NotificationRecord> {
     const now = this.deps.clock();
     const outcome = await this.deps.writes.run(() => {
       const current = this.deps.store.get(id);
       if (!current) throw new NotFoundError();
-      const refusal = answerRefusal(current, action);
+      const refusal = answerRefusal(current, action, revision);
       if (refusal)
-        throw refusal.conflict
-          ? new ConflictError(refusal.message)
-          : new InvalidRequestError(refusal.message);
+        throw refusal.stale
+          ? new StaleAnswerError(refusal.message)
+          : refusal.conflict
+            ? new ConflictError(refusal.message)
+            : new InvalidRequestError(refusal.message);
       const updated = this.deps.store.answer(id, { action, surface, answeredAt: now });
       if (!updated) throw new ConflictError('notification was answered or closed at the same moment');
       const change: NotificationChange = { kind: 'status', record: updated, previous: current.status };

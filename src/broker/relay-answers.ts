@@ -1,5 +1,5 @@
 import { readRelayEvent, type RelayEvent } from '../domain/relay/relay-protocol.js';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError, StaleAnswerError } from '../domain/errors.js';
 import type { Logger } from '../log/logger.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
@@ -12,8 +12,11 @@ import { RelayDropLog } from './relay-drop-log.js';
 
 /** What the relay's answers and status changes are applied to: the broker's own answer and status paths. */
 export interface RelayAnswerSink {
-  /** Rejects with ConflictError when already answered, resolved or dismissed. */
-  answer(notificationId: string, action: string): Promise<void>;
+  /**
+   * Rejects with ConflictError when already answered, resolved or dismissed, or when the notification
+   * left `revision` (the one the person answered) behind.
+   */
+  answer(notificationId: string, action: string, revision: number): Promise<void>;
   /** Resolves or dismisses the notification if it is still active; otherwise changes nothing. */
   end(notificationId: string, status: 'resolved' | 'dismissed'): Promise<void>;
 }
@@ -201,12 +204,25 @@ export class RelayAnswers {
       );
       return;
     }
+    if (event.kind === 'answer' && event.revision === undefined) {
+      this.#drops.dropped(
+        'warn',
+        `${where} dropped: the relay did not say which revision the person answered; update notify-relay`,
+      );
+      return;
+    }
     try {
-      if (event.kind === 'answer') await this.deps.sink.answer(event.notificationId, event.action);
+      if (event.kind === 'answer')
+        await this.deps.sink.answer(event.notificationId, event.action, event.revision!);
       else await this.deps.sink.end(event.notificationId, event.status);
     } catch (error) {
-      // Already answered, resolved or dismissed here: the first answer won, as it should.
-      if (error instanceof ConflictError) return;
+      if (error instanceof ConflictError) {
+        // Already answered, resolved or dismissed here: the first answer won, as it should. An answer to
+        // what the phone showed before the notification changed approves nothing: it says so once.
+        if (error instanceof StaleAnswerError)
+          this.#drops.dropped('info', `${where} dropped: ${error.message}`);
+        return;
+      }
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
         this.#drops.dropped(
           'warn',

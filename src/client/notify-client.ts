@@ -74,9 +74,17 @@ export class NotifyClient {
     return this.#call('POST', `${notificationPath(id)}/snooze`, { minutes });
   }
 
-  /** POST /v1/notifications/{id}/answer: the person's answer (docs/answers.md); the first one resolves. */
-  answer(id: string, action: string, surface: 'cli' | 'web' | 'relay' = 'cli'): Promise<NotificationDto> {
-    return this.#call('POST', `${notificationPath(id)}/answer`, { action, surface });
+  /**
+   * POST /v1/notifications/{id}/answer: the person's answer to the revision they saw (docs/answers.md);
+   * the first one resolves, one to a revision the notification left behind is refused (409).
+   */
+  answer(
+    id: string,
+    action: string,
+    revision: number,
+    surface: 'cli' | 'web' | 'relay' = 'cli',
+  ): Promise<NotificationDto> {
+    return this.#call('POST', `${notificationPath(id)}/answer`, { action, surface, revision });
   }
 
   /**

@@ -43,6 +43,8 @@ export interface OutboundNotification {
   type: string;
   priority: Priority;
   status: 'active' | 'dismissed' | 'resolved';
+  /** What an answer names (docs/answers.md); absent from items queued before revisions existed. */
+  revision?: number;
   agent: string;
   project?: string;
   createdAt: string;

@@ -139,6 +139,23 @@ describe('parseAnswerRequest (POST /v1/notifications/{id}/answer)', () => {
     }
   });
 
+  it('reads the revision the person answered, a whole number from 1', () => {
+    assert.deepEqual(parseAnswerRequest({ action: 'yes', revision: 2 }), {
+      action: 'yes',
+      surface: 'cli',
+      revision: 2,
+    });
+    assert.deepEqual(parseAnswerRequest({ action: 'yes', revision: null }), {
+      action: 'yes',
+      surface: 'cli',
+    });
+    for (const revision of [0, -1, 1.5, '2', true])
+      assert.equal(
+        refusal(() => parseAnswerRequest({ action: 'yes', revision })),
+        'revision must be a whole number from 1: the revision of the notification that was shown',
+      );
+  });
+
   it('refuses a non-object body and unknown fields', () => {
     assert.equal(
       refusal(() => parseAnswerRequest('yes')),
@@ -146,7 +163,7 @@ describe('parseAnswerRequest (POST /v1/notifications/{id}/answer)', () => {
     );
     assert.equal(
       refusal(() => parseAnswerRequest({ action: 'yes', why: 'x' })),
-      'unknown field "why"; allowed fields are action, surface',
+      'unknown field "why"; allowed fields are action, surface, revision',
     );
   });
 });
@@ -159,13 +176,19 @@ describe('answerRefusal', () => {
   const title = 'Run ls?';
 
   it('lets an active notification take one of its actions', () => {
-    assert.equal(answerRefusal({ status: 'active', title, actions }, 'no'), undefined);
+    assert.equal(answerRefusal({ status: 'active', revision: 1, title, actions }, 'no'), undefined);
   });
 
   it('refuses a second answer as a conflict, naming the first', () => {
     assert.deepEqual(
       answerRefusal(
-        { status: 'resolved', title, actions, answer: { action: 'yes', surface: 'tray', answeredAt: 1 } },
+        {
+          status: 'resolved',
+          revision: 1,
+          title,
+          actions,
+          answer: { action: 'yes', surface: 'tray', answeredAt: 1 },
+        },
         'no',
       ),
       { conflict: true, message: 'notification already answered: yes (from tray)' },
@@ -173,22 +196,36 @@ describe('answerRefusal', () => {
   });
 
   it('refuses an answer to a dismissed or resolved notification as a conflict', () => {
-    assert.deepEqual(answerRefusal({ status: 'dismissed', title, actions }, 'yes'), {
+    assert.deepEqual(answerRefusal({ status: 'dismissed', revision: 1, title, actions }, 'yes'), {
       conflict: true,
       message: 'notification is dismissed; only an active notification can be answered',
     });
   });
 
+  it('refuses an answer to an earlier revision as stale, before looking at its action', () => {
+    const changed = { status: 'active', revision: 3, title, actions };
+    const stale = {
+      conflict: true,
+      stale: true,
+      message:
+        'this request changed after it was shown (revision 2 answered, now revision 3); look at it again and answer what it asks now',
+    };
+    assert.deepEqual(answerRefusal(changed, 'yes', 2), stale);
+    assert.deepEqual(answerRefusal(changed, 'maybe', 2), stale);
+    assert.equal(answerRefusal(changed, 'yes', 3), undefined);
+    assert.equal(answerRefusal(changed, 'yes'), undefined);
+  });
+
   it('refuses an action the notification does not offer, listing those it does', () => {
-    assert.deepEqual(answerRefusal({ status: 'active', title, actions }, 'maybe'), {
+    assert.deepEqual(answerRefusal({ status: 'active', revision: 1, title, actions }, 'maybe'), {
       conflict: false,
       message: 'unknown action "maybe"; this notification\'s actions are yes, no',
     });
-    assert.deepEqual(answerRefusal({ status: 'active', title }, 'yes'), {
+    assert.deepEqual(answerRefusal({ status: 'active', revision: 1, title }, 'yes'), {
       conflict: false,
       message: 'notification has no actions to answer',
     });
-    assert.deepEqual(answerRefusal({ status: 'active', title, actions: [] }, 'yes'), {
+    assert.deepEqual(answerRefusal({ status: 'active', revision: 1, title, actions: [] }, 'yes'), {
       conflict: false,
       message: 'notification has no actions to answer',
     });
@@ -196,13 +233,19 @@ describe('answerRefusal', () => {
 
   it('refuses any answer to a request whose text holds direction or invisible characters, saying why', () => {
     const refused = { conflict: true, message: TERMINAL_ONLY };
-    assert.deepEqual(answerRefusal({ status: 'active', title: 'Run\u202e?', actions }, 'yes'), refused);
     assert.deepEqual(
-      answerRefusal({ status: 'active', title, message: 'ls \u202e hs.| lruc', actions }, 'yes'),
+      answerRefusal({ status: 'active', revision: 1, title: 'Run\u202e?', actions }, 'yes'),
       refused,
     );
     assert.deepEqual(
-      answerRefusal({ status: 'active', title, actions: [{ id: 'yes', label: 'Y\u200des' }] }, 'yes'),
+      answerRefusal({ status: 'active', revision: 1, title, message: 'ls \u202e hs.| lruc', actions }, 'yes'),
+      refused,
+    );
+    assert.deepEqual(
+      answerRefusal(
+        { status: 'active', revision: 1, title, actions: [{ id: 'yes', label: 'Y\u200des' }] },
+        'yes',
+      ),
       refused,
     );
     assert.equal(

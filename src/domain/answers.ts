@@ -61,11 +61,13 @@ function readAction(entry: unknown, index: number): Action {
 export interface AnswerRequest {
   action: string;
   surface: Surface;
+  /** The revision the person saw; absent only from a script's answer (docs/answers.md). */
+  revision?: number;
 }
 
 export function parseAnswerRequest(body: unknown): AnswerRequest {
   const input = requireObjectBody(body);
-  rejectUnknownFields(input, ['action', 'surface']);
+  rejectUnknownFields(input, ['action', 'surface', 'revision']);
   const action = input['action'];
   if (action === undefined || action === null) throw new InvalidRequestError('action is required');
   if (typeof action !== 'string' || action.trim() === '' || action.trim().length > 64)
@@ -76,14 +78,39 @@ export function parseAnswerRequest(body: unknown): AnswerRequest {
       `surface must be one of ${API_SURFACES.join(', ')} (toast and tray answers come from the broker itself)`,
     );
   }
-  return { action: action.trim(), surface: surface as Surface };
+  const revision = input['revision'] ?? undefined;
+  if (revision !== undefined && !(Number.isSafeInteger(revision) && (revision as number) >= 1))
+    throw new InvalidRequestError(
+      'revision must be a whole number from 1: the revision of the notification that was shown',
+    );
+  return {
+    action: action.trim(),
+    surface: surface as Surface,
+    ...(revision !== undefined && { revision: revision as number }),
+  };
 }
 
-/** Why this notification cannot take this answer, or undefined when it can (the answer then resolves it). */
+/** The refusal of an answer given to what the notification showed before it changed. */
+export function staleAnswerMessage(answered: number, current: number): string {
+  return `this request changed after it was shown (revision ${answered} answered, now revision ${current}); look at it again and answer what it asks now`;
+}
+
+/**
+ * Why this notification cannot take this answer, or undefined when it can (the answer then resolves it).
+ * `revision` is the one the person answered; undefined (a script's answer) takes the current one.
+ */
 export function answerRefusal(
-  notification: { status: string; title: string; message?: string; actions?: Action[]; answer?: Answer },
+  notification: {
+    status: string;
+    revision: number;
+    title: string;
+    message?: string;
+    actions?: Action[];
+    answer?: Answer;
+  },
   action: string,
-): { conflict: boolean; message: string } | undefined {
+  revision?: number,
+): { conflict: boolean; stale?: true; message: string } | undefined {
   // No surface offers buttons for such a request; one that forgot still cannot approve it.
   if (answersWithheld(notification)) return { conflict: true, message: TERMINAL_ONLY };
   if (notification.answer) {
@@ -98,6 +125,8 @@ export function answerRefusal(
       message: `notification is ${notification.status}; only an active notification can be answered`,
     };
   }
+  if (revision !== undefined && revision !== notification.revision)
+    return { conflict: true, stale: true, message: staleAnswerMessage(revision, notification.revision) };
   const actions = notification.actions ?? [];
   if (actions.length === 0) return { conflict: false, message: 'notification has no actions to answer' };
   if (!actions.some((candidate) => candidate.id === action)) {

@@ -16,6 +16,11 @@ export class ConflictError extends Error {
   override name = 'ConflictError';
 }
 
+/** An answer to a revision the notification has left behind (HTTP 409): it approves nothing. */
+export class StaleAnswerError extends ConflictError {
+  override name = 'StaleAnswerError';
+}
+
 /** The broker cannot do this on this machine right now, for the reason given (HTTP 503). */
 export class UnavailableError extends Error {
   override name = 'UnavailableError';

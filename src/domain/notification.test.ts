@@ -10,6 +10,7 @@ const BARE: NotificationRecord = {
   title: 't',
   message: 'm',
   status: 'active',
+  revision: 1,
   createdAt: 0,
   updatedAt: 1500,
 };
@@ -24,6 +25,7 @@ describe('the Notification resource', () => {
       title: 't',
       message: 'm',
       status: 'active',
+      revision: 1,
       createdAt: '1970-01-01T00:00:00.000+00:00',
       updatedAt: '1970-01-01T00:00:01.500+00:00',
       metadata: null,

@@ -31,6 +31,11 @@ export interface NotificationDraft {
 export interface NotificationRecord extends NotificationDraft {
   id: string;
   status: Status;
+  /**
+   * 1 at creation, one more with every change of what the person sees or answers (an in-place update
+   * that changes a field, a reopening): an answer names the revision it answers (docs/answers.md).
+   */
+  revision: number;
   createdAt: number;
   updatedAt: number;
   resolvedAt?: number;
@@ -54,6 +59,7 @@ export interface NotificationDto {
   cwd?: string;
   pid?: number;
   status: Status;
+  revision: number;
   createdAt: string;
   updatedAt: string;
   resolvedAt?: string;
@@ -87,6 +93,7 @@ export function toDto(record: NotificationRecord): NotificationDto {
     ...(record.cwd !== undefined && { cwd: record.cwd }),
     ...(record.pid !== undefined && { pid: record.pid }),
     status: record.status,
+    revision: record.revision,
     createdAt: formatTimestamp(record.createdAt),
     updatedAt: formatTimestamp(record.updatedAt),
     ...(record.resolvedAt !== undefined && { resolvedAt: formatTimestamp(record.resolvedAt) }),

@@ -19,6 +19,12 @@ export const ANSWER_SCHEMAS = {
       {
         action: str({ minLength: 1, maxLength: 64 }),
         surface: { enum: [...API_SURFACES], default: 'cli' },
+        revision: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            "the notification's revision the person saw; another than the current one is refused (409)",
+        },
       },
       ['action'],
     ),

@@ -51,6 +51,12 @@ export const NOTIFICATION: JsonSchema = object(
     cwd: str({ minLength: 1, maxLength: 1024 }),
     pid: { type: 'integer', minimum: 0 },
     status: STATUS,
+    revision: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        '1 at creation, one more with every change of what the person sees or answers; an answer names it',
+    },
     createdAt: str({ format: 'date-time' }),
     updatedAt: str({ format: 'date-time' }),
     resolvedAt: str({ format: 'date-time' }),
@@ -62,7 +68,19 @@ export const NOTIFICATION: JsonSchema = object(
       description: 'snoozed: silent until then, when it alerts again if still active (an extension)',
     }),
   },
-  ['id', 'agent', 'type', 'priority', 'title', 'message', 'status', 'createdAt', 'updatedAt', 'metadata'],
+  [
+    'id',
+    'agent',
+    'type',
+    'priority',
+    'title',
+    'message',
+    'status',
+    'revision',
+    'createdAt',
+    'updatedAt',
+    'metadata',
+  ],
 );
 
 const ONE = { 200: NOTIFICATION, 400: ERROR, 401: ERROR, 404: ERROR };

@@ -10,6 +10,7 @@ import { windowsDisplay } from './windows-display.js';
 
 const sample: ToastContent = {
   notificationId: 'n1',
+  revision: 1,
   summary: `Deploy "prod"? it's $HOME; rm -rf /`,
   body: 'Needs `approval` & <review>\nclaude · notify',
   urgency: 2,

@@ -23,8 +23,11 @@ export interface PresenterSettings {
 export interface ToastPresenterDeps {
   display: ToastDisplay;
   settings: () => PresenterSettings;
-  /** Changes a notification's status, or answers it, through the same service code as the API. */
-  act: (notificationId: string, action: ToastAction) => Promise<unknown>;
+  /**
+   * Changes a notification's status, or answers it, through the same service code as the API; an
+   * answer names the revision the toast showed.
+   */
+  act: (notificationId: string, action: ToastAction, revision: number) => Promise<unknown>;
   log: Logger;
   /** Told each time toasts come on or go off, with what shows them or why not (the banner, doctor). */
   status?: (on: boolean, detail: string) => void;
@@ -35,6 +38,12 @@ export interface ToastPresenterDeps {
 }
 
 const RECENT_LIMIT = 200;
+
+/** What one toast on screen shows. */
+interface Shown {
+  id: string;
+  revision: number;
+}
 const ACTION_DONE = { resolve: 'resolved', dismiss: 'dismissed', snooze: 'snoozed' } as const;
 /** Toasts owed at most while there is no display (the newest): a machine without a desktop keeps few. */
 const OWED_LIMIT = 500;
@@ -47,8 +56,12 @@ const OWED_LIMIT = 500;
 export class ToastPresenter {
   readonly #queue: ToastQueue;
   readonly #pending: ToastCommand[] = [];
-  /** Display id → notification id of recent toasts: a server may report the close before the action. */
-  readonly #recent = new Map<number, string>();
+  /**
+   * Display id → what recent toasts show, the notification and its revision: a server may report the
+   * close before the action, and a button answers the revision on screen even when a newer one is on
+   * its way to replace it.
+   */
+  readonly #recent = new Map<number, Shown>();
   /**
    * Signals about a display id whose show has not answered yet: a server's signal can arrive in the same
    * read as its answer, before the answer is seen. They are replayed once the answer names that id.
@@ -166,10 +179,11 @@ export class ToastPresenter {
   }
 
   async #act(displayId: number, action: ToastAction): Promise<void> {
-    const id = this.#recent.get(displayId);
-    if (!id) return;
+    const shown = this.#recent.get(displayId);
+    if (!shown) return;
+    const { id } = shown;
     try {
-      await this.deps.act(id, action);
+      await this.deps.act(id, action, shown.revision);
       // An answer has its audit line from the service, the page's opening its own.
       if (answeredAction(action) === undefined && action !== 'default')
         this.deps.log.info(
@@ -200,8 +214,10 @@ export class ToastPresenter {
   async #execute({ op, entry }: ToastCommand): Promise<void> {
     try {
       if (op === 'show') {
-        entry.displayId = await this.deps.display.show(entry.content, entry.displayId);
-        this.#remember(entry.displayId, entry.content.notificationId);
+        // An update may replace entry.content while this show is under way: remember what went out.
+        const { content } = entry;
+        entry.displayId = await this.deps.display.show(content, entry.displayId);
+        this.#remember(entry.displayId, { id: content.notificationId, revision: content.revision });
         const early = this.#early.get(entry.displayId);
         this.#early.delete(entry.displayId);
         early?.forEach((replay) => replay());
@@ -227,9 +243,9 @@ export class ToastPresenter {
     if (this.#early.size > RECENT_LIMIT) this.#early.delete(this.#early.keys().next().value!);
   }
 
-  #remember(displayId: number, notificationId: string): void {
+  #remember(displayId: number, shown: Shown): void {
     this.#recent.delete(displayId);
-    this.#recent.set(displayId, notificationId);
+    this.#recent.set(displayId, shown);
     if (this.#recent.size > RECENT_LIMIT) this.#recent.delete(this.#recent.keys().next().value!);
   }
 }

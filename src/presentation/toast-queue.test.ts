@@ -5,6 +5,7 @@ import type { ToastContent } from './toast-style.js';
 
 const content = (id: string, critical = false): ToastContent => ({
   notificationId: id,
+  revision: 1,
   summary: id,
   body: 'm\nagent',
   urgency: critical ? 2 : 1,

@@ -28,6 +28,8 @@ const GENERIC = BUILT_IN_STYLES['info']!;
 /** What every platform adapter shows; the adapters only translate it to their own calls. */
 export interface ToastContent {
   notificationId: string;
+  /** The notification's revision the toast shows: its buttons answer that one (docs/answers.md). */
+  revision: number;
   summary: string;
   /** Plain text: the message, then `agent · project` on its own line. */
   body: string;
@@ -88,6 +90,7 @@ export function toastContent(record: NotificationRecord, catalog: TypeCatalog): 
   const message = record.actions ? cutForChoices(record.message) : record.message;
   return {
     notificationId: record.id,
+    revision: record.revision,
     summary: showControls(record.title),
     body: showControls(`${message}\n${originLine(record)}`),
     urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
@@ -126,6 +129,7 @@ export function escapeMarkup(text: string): string {
 export function sampleToast(): ToastContent {
   return {
     notificationId: 'test-toast',
+    revision: 1,
     summary: 'Notify test toast',
     body: 'If you can read this, Notify toasts work.\nnotifyctl · test-toast',
     urgency: 1,

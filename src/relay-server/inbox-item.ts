@@ -6,6 +6,8 @@ export interface InboxItem {
   installation: { id: string; name: string };
   id: string;
   lifecycle: number;
+  /** The relay's revision of what this item shows: an answer names it. */
+  revision: number;
   title: string;
   message: string;
   type: string;
@@ -27,6 +29,7 @@ export function inboxItem(stored: Stored, installationName: string): InboxItem {
     installation: { id: stored.installationId, name: installationName },
     id: stored.notificationId,
     lifecycle: stored.lifecycle,
+    revision: stored.revision,
     title: stored.title,
     message: stored.message,
     type: stored.type,

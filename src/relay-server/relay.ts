@@ -4,6 +4,7 @@ import {
   answerRefusal,
   MAX_NOTIFICATIONS_PER_INSTALLATION,
   putEffect,
+  revisionAfter,
   type AnswerRefusal,
   type Delivered,
   type RelayStatus,
@@ -166,6 +167,7 @@ export class Relay {
           ...stored!,
           ...delivered,
           lifecycle: stored!.lifecycle + (newLifecycle ? 1 : 0),
+          revision: revisionAfter(stored!, delivered, effect),
           answerAction: newLifecycle ? null : stored!.answerAction,
           answeredAt: newLifecycle ? null : stored!.answeredAt,
           receivedAt: newLifecycle ? now : stored!.receivedAt,
@@ -211,12 +213,13 @@ export class Relay {
     inboxId: number,
     action: string,
     lifecycle: number,
+    revision: number,
   ): InboxItem | AnswerRefusal | 'not_found' {
     let event: StoredEvent | undefined;
     const result = this.store.transaction((): Stored | AnswerRefusal | 'not_found' => {
       const stored = this.store.notificationOfUser(inboxId, user.id);
       if (!stored) return 'not_found';
-      const refusal = answerRefusal(stored, action, lifecycle);
+      const refusal = answerRefusal(stored, action, lifecycle, revision);
       if (refusal) return refusal;
       const now = this.clock();
       const answeredAt = new Date(now).toISOString();
@@ -224,6 +227,8 @@ export class Relay {
       const data = JSON.stringify({
         notification_id: stored.notificationId,
         lifecycle: stored.lifecycle,
+        // The sender's revision of what the person saw: the sender refuses the answer if it moved on.
+        ...(stored.senderRevision !== null && { revision: stored.senderRevision }),
         action,
         answered_at: answeredAt,
       });

@@ -15,5 +15,10 @@ export function migrate(db: Database.Database): void {
       db.exec('ALTER TABLE notifications ADD COLUMN received_at INTEGER');
       db.exec('UPDATE notifications SET received_at = changed_at');
     }
+    // What an inbox answer names (the relay's own revision) and what its event carries back (the sender's).
+    if (!hasColumn(db, 'notifications', 'revision'))
+      db.exec('ALTER TABLE notifications ADD COLUMN revision INTEGER NOT NULL DEFAULT 1');
+    if (!hasColumn(db, 'notifications', 'sender_revision'))
+      db.exec('ALTER TABLE notifications ADD COLUMN sender_revision INTEGER');
   }).immediate();
 }

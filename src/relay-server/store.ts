@@ -130,6 +130,8 @@ function storedOf(row: Row | undefined): Stored | undefined {
     installationId: row['installation_id'] as string,
     notificationId: row['notification_id'] as string,
     lifecycle: row['lifecycle'] as number,
+    revision: row['revision'] as number,
+    senderRevision: row['sender_revision'] as number | null,
     title: row['title'] as string,
     message: row['message'] as string,
     type: row['type'] as string,
@@ -232,15 +234,16 @@ export class RelayStore {
       insertNotification: db.prepare(
         `INSERT INTO notifications (installation_id, notification_id, lifecycle, title, message, type, priority,
            agent, project, status, actions, answer_action, answered_at, created_at, updated_at, changed_at,
-           received_at)
+           received_at, revision, sender_revision)
          VALUES (@installationId, @notificationId, 1, @title, @message, @type, @priority, @agent, @project,
-           @status, @actions, NULL, NULL, @createdAt, @updatedAt, @now, @now)`,
+           @status, @actions, NULL, NULL, @createdAt, @updatedAt, @now, @now, 1, @senderRevision)`,
       ),
       replaceNotification: db.prepare(
         `UPDATE notifications SET lifecycle = @lifecycle, title = @title, message = @message, type = @type,
            priority = @priority, agent = @agent, project = @project, status = @status, actions = @actions,
            answer_action = @answerAction, answered_at = @answeredAt, created_at = @createdAt,
-           updated_at = @updatedAt, changed_at = @now, received_at = @receivedAt
+           updated_at = @updatedAt, changed_at = @now, received_at = @receivedAt, revision = @revision,
+           sender_revision = @senderRevision
          WHERE inbox_id = @inboxId`,
       ),
       setStatus: db.prepare('UPDATE notifications SET status = ?, changed_at = ? WHERE inbox_id = ?'),
@@ -465,6 +468,7 @@ export class RelayStore {
       installationId,
       notificationId,
       lifecycle: 1,
+      revision: 1,
       answerAction: null,
       answeredAt: null,
       receivedAt: now,

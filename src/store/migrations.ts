@@ -35,6 +35,12 @@ const OLD_NOTIFICATION_WITH_ANSWERS = `json_object(
             'created_at', OLD.created_at, 'updated_at', OLD.updated_at, 'resolved_at', OLD.resolved_at,
             'metadata', OLD.metadata, 'actions', OLD.actions, 'answer', OLD.answer)`;
 
+/** Migration 11's copy: migration 5's, with the revision the person answers. */
+const OLD_NOTIFICATION_WITH_REVISION = OLD_NOTIFICATION_WITH_ANSWERS.replace(
+  "'answer', OLD.answer)",
+  "'answer', OLD.answer, 'revision', OLD.revision)",
+);
+
 /** Migration 5's triggers: migration 4's, with the actions and the answer in the copy. */
 const keepIntakeNotificationWithAnswersBefore = (event: 'UPDATE' | 'DELETE'): string => `
       CREATE TRIGGER outbox_intake_before_${event.toLowerCase()} BEFORE ${event} ON notifications
@@ -44,13 +50,19 @@ const keepIntakeNotificationWithAnswersBefore = (event: 'UPDATE' | 'DELETE'): st
         WHERE notification_id = OLD.id AND snapshot IS NULL;
       END;`;
 
-/** Migration 10's triggers: migration 5's, finding the notification's rows in its range of the intake. */
-const keepRangedIntakeNotificationBefore = (event: 'UPDATE' | 'DELETE'): string => `
+/**
+ * Migration 10's triggers: migration 5's, finding the notification's rows in its range of the intake;
+ * migration 11 makes them again with the revision in the copy.
+ */
+const keepRangedIntakeNotificationBefore = (
+  event: 'UPDATE' | 'DELETE',
+  copy: string = OLD_NOTIFICATION_WITH_ANSWERS,
+): string => `
       CREATE TRIGGER outbox_intake_before_${event.toLowerCase()} BEFORE ${event} ON notifications
       WHEN EXISTS (SELECT 1 FROM outbox_intake
         WHERE ${intakeRangeOf('OLD.seq')} AND notification_id = OLD.id AND snapshot IS NULL)
       BEGIN
-        UPDATE outbox_intake SET snapshot = ${OLD_NOTIFICATION_WITH_ANSWERS}
+        UPDATE outbox_intake SET snapshot = ${copy}
         WHERE ${intakeRangeOf('OLD.seq')} AND notification_id = OLD.id AND snapshot IS NULL;
       END;`;
 
@@ -323,6 +335,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox_intake_ranged RENAME TO outbox_intake;
       ${keepRangedIntakeNotificationBefore('UPDATE')}
       ${keepRangedIntakeNotificationBefore('DELETE')}
+    `,
+  },
+  {
+    version: 11,
+    description: 'the revision of each notification: what an answer names, so it approves what was shown',
+    sql: `
+      -- Counts the changes of what a person sees or answers (docs/answers.md "Revisions"): an answer
+      -- names the revision it answers, and one to an older revision is refused. Existing rows start at 1.
+      ALTER TABLE notifications ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+      DROP TRIGGER outbox_intake_before_update;
+      DROP TRIGGER outbox_intake_before_delete;
+      ${keepRangedIntakeNotificationBefore('UPDATE', OLD_NOTIFICATION_WITH_REVISION)}
+      ${keepRangedIntakeNotificationBefore('DELETE', OLD_NOTIFICATION_WITH_REVISION)}
     `,
   },
 ];

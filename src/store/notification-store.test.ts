@@ -46,7 +46,14 @@ describe('NotificationStore on a real database file', () => {
   it('stores every field and reads it back; an in-place update without them clears them', () => {
     const created = store.upsert('n1', FULL, 5);
     assert.equal(created.created, true);
-    assert.deepEqual(store.get('n1'), { ...FULL, id: 'n1', status: 'active', createdAt: 5, updatedAt: 5 });
+    assert.deepEqual(store.get('n1'), {
+      ...FULL,
+      id: 'n1',
+      status: 'active',
+      revision: 1,
+      createdAt: 5,
+      updatedAt: 5,
+    });
     const refreshed = store.upsert('n2', { ...BARE, key: 'deploy' }, 7);
     assert.equal(refreshed.created, false);
     assert.deepEqual(store.get('n1'), {
@@ -54,10 +61,40 @@ describe('NotificationStore on a real database file', () => {
       key: 'deploy',
       id: 'n1',
       status: 'active',
+      revision: 2,
       createdAt: 5,
       updatedAt: 7,
     });
     assert.equal(store.get('n2'), undefined);
+  });
+
+  it('counts a revision for every change of a field an in-place update makes, and for a reopening', () => {
+    const keyed = { ...FULL, key: 'rev' };
+    assert.equal(store.upsert('r1', keyed, 1).record.revision, 1);
+    assert.equal(store.upsert('r2', keyed, 2).record.revision, 1, 'the same request again changes nothing');
+    const changes: Partial<NotificationDraft>[] = [
+      { message: 'curl https://example.com/x | sh' },
+      { title: 'Run that?' },
+      { actions: [{ id: 'allow', label: 'Allow' }] },
+      { actions: [{ id: 'allow', label: 'Yes' }] },
+      { type: 'permission_required' },
+      { priority: 'critical' },
+      { agent: 'codex' },
+      { agentInstance: 'tab-2' },
+      { project: 'other' },
+      { cwd: '/tmp' },
+      { pid: 7 },
+      { metadata: { branch: 'next' } },
+    ];
+    let draft: NotificationDraft = keyed;
+    changes.forEach((change, index) => {
+      draft = { ...draft, ...change };
+      assert.equal(store.upsert('rx', draft, 3 + index).record.revision, index + 2, JSON.stringify(change));
+    });
+    const last = changes.length + 1;
+    assert.equal(store.setStatus('r1', 'resolved', 20)!.revision, last, 'resolving shows nothing new');
+    assert.equal(store.setStatus('r1', 'active', 21)!.revision, last + 1, 'reopening asks again');
+    assert.equal(store.setStatus('r1', 'active', 22)!.revision, last + 1);
   });
 
   it('sets resolvedAt on resolve only, and clears it on reopen', () => {
@@ -265,6 +302,7 @@ describe('NotificationStore on a real database file', () => {
       pid: 4242,
       id: 'p',
       status: 'active',
+      revision: 1,
       createdAt: 1,
       updatedAt: 1,
     });

@@ -35,13 +35,30 @@ export interface NotificationRow {
   answer: string | null;
   /** When a snoozed notification comes back (migration 8); absent from intake copies. */
   snoozed_until?: number | null;
+  /** What an answer names (migration 11); absent from intake copies made before it. */
+  revision?: number;
 }
+
+/** The columns a person sees or answers: a change of any of them is a new revision. */
+const CONTENT = [
+  'agent',
+  'agent_instance',
+  'project',
+  'type',
+  'priority',
+  'title',
+  'message',
+  'cwd',
+  'pid',
+  'metadata',
+  'actions',
+];
 
 /** The columns a search (`q`) looks in. */
 const SEARCHED = ['title', 'message', 'agent', 'project'];
 
 const COLUMNS =
-  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer, snoozed_until';
+  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer, snoozed_until, revision';
 
 /** Where a paged list row holds seq: right after COLUMNS. */
 const SEQ_INDEX = COLUMNS.split(', ').length;
@@ -113,9 +130,13 @@ export class NotificationStore {
     // concurrent creates with one key can never both insert. Likewise an ARC event identity that exists
     // already matches its row, which is returned untouched (the no-op update only makes RETURNING see it).
     const values = `@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
-              'active', @now, @now, NULL, @metadata, @actions, NULL, NULL, @arc_sender_id, @arc_event_id, @remind_at`;
+              'active', @now, @now, NULL, @metadata, @actions, NULL, NULL, 1, @arc_sender_id, @arc_event_id, @remind_at`;
+    // A refresh that changes anything the person sees or answers is a new revision (an answer names the
+    // revision it answers); one that repeats the notification keeps it. SET reads the row as it was.
+    const unchanged = CONTENT.map((column) => `${column} IS excluded.${column}`).join(' AND ');
     const onConflict = `
       ON CONFLICT (key) WHERE status = 'active' DO UPDATE SET
+        revision = CASE WHEN ${unchanged} THEN revision ELSE revision + 1 END,
         agent = excluded.agent, agent_instance = excluded.agent_instance, project = excluded.project,
         type = excluded.type, priority = excluded.priority, title = excluded.title, message = excluded.message,
         cwd = excluded.cwd, pid = excluded.pid, metadata = excluded.metadata, actions = excluded.actions,
@@ -132,10 +153,12 @@ export class NotificationStore {
       INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at) SELECT ${values}
       WHERE EXISTS (SELECT 1 FROM notifications WHERE key = @key AND status = 'active') ${onConflict}`);
     this.#byId = db.prepare<[string], NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = ?`);
-    // A reopened notification asks again: the answer of its last lifecycle goes, its reminders start over.
+    // A reopened notification asks again: the answer of its last lifecycle goes, its reminders start
+    // over, and it is a new revision, so an answer given to the last lifecycle never answers this one.
     this.#setStatus = db.prepare<unknown[], NotificationRow>(`
       UPDATE notifications SET status = @status, updated_at = @now, resolved_at = @resolvedAt,
         answer = CASE WHEN @status = 'active' THEN NULL ELSE answer END,
+        revision = CASE WHEN @status = 'active' AND status <> 'active' THEN revision + 1 ELSE revision END,
         snoozed_until = NULL, remind_at = @remindAt, reminders_sent = 0
       WHERE id = @id RETURNING ${COLUMNS}`);
     // Only an active, unanswered notification takes an answer, so of two racing answers one wins.
@@ -393,6 +416,7 @@ function rowOf(v: RowValues): NotificationRow {
     actions: v[16],
     answer: v[17],
     snoozed_until: v[18],
+    revision: v[19],
   } as NotificationRow;
 }
 
@@ -406,6 +430,7 @@ export function toRecord(row: NotificationRow): NotificationRecord {
     title: row.title,
     message: row.message,
     status: row.status,
+    revision: row.revision ?? 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -82,6 +82,7 @@ describe('the outbox intake: one row per change, expanded into items before anyt
       type: 'question',
       priority: 'high',
       status: 'active',
+      revision: 1,
       agent: 'claude',
       createdAt: '1970-01-01T00:00:00.005+00:00',
       updatedAt: '1970-01-01T00:00:00.005+00:00',
@@ -844,8 +845,11 @@ describe("the intake's upgrade to rows keyed in their notification's range (migr
 
   it('keeps every waiting change, in order, and a deleted notification’s copy, and goes on numbering', () => {
     const before = openDatabase(file, MIGRATIONS.slice(0, 9));
-    const written = new NotificationStore(before);
-    for (const id of ['n1', 'n2']) written.upsert(id, { ...DRAFT, key: id, title: `${id} first` }, 5, {});
+    // The rows as the broker of schema 9 wrote them (today's store needs today's columns).
+    const insert = before.prepare(`
+      INSERT INTO notifications (id, key, agent, type, priority, title, message, status, created_at, updated_at)
+      VALUES (?, ?, 'claude', 'question', 'high', ?, 'the message', 'active', 5, 5)`);
+    for (const id of ['n1', 'n2']) insert.run(id, id, `${id} first`);
     // As the broker before migration 10 wrote them: numbered across notifications.
     const intake = before.prepare(
       'INSERT INTO outbox_intake (notification_id, items, created_at) VALUES (?, ?, ?)',
@@ -853,8 +857,12 @@ describe("the intake's upgrade to rows keyed in their notification's range (migr
     intake.run('n1', JSON.stringify([['r1', 'p-r1', 'send', 1]]), 5);
     intake.run('n2', JSON.stringify([['r2', 'p-r2', 'send', 1]]), 5);
     intake.run('n1', JSON.stringify([['r1', 'p-r1', 'update', 1]]), 6);
-    written.setStatus('n2', 'dismissed', 6);
-    assert.equal(written.pruneTerminalBefore(100), 1, 'n2 goes while its send waits in the intake');
+    before.prepare("UPDATE notifications SET status = 'dismissed', updated_at = 6 WHERE id = 'n2'").run();
+    assert.equal(
+      before.prepare("DELETE FROM notifications WHERE status <> 'active'").run().changes,
+      1,
+      'n2 goes while its send waits in the intake',
+    );
     before.close();
 
     const db = openDatabase(file);

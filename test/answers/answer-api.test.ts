@@ -25,6 +25,19 @@ const ANSWER_TABLE: [setup: Setup, body: unknown, status: number, error?: string
   ['active', { action: 'allow' }, 200],
   ['active', { action: 'deny', surface: 'web' }, 200],
   ['active', { action: 'allow', surface: 'relay' }, 200],
+  ['active', { action: 'allow', surface: 'web', revision: 1 }, 200],
+  [
+    'active',
+    { action: 'allow', revision: 2 },
+    409,
+    'this request changed after it was shown (revision 2 answered, now revision 1); look at it again and answer what it asks now',
+  ],
+  [
+    'active',
+    { action: 'allow', revision: '1' },
+    400,
+    'revision must be a whole number from 1: the revision of the notification that was shown',
+  ],
   ['answered', { action: 'deny' }, 409, 'notification already answered: allow (from cli)'],
   ['answered', { action: 'allow' }, 409, 'notification already answered: allow (from cli)'],
   [
@@ -55,7 +68,12 @@ const ANSWER_TABLE: [setup: Setup, body: unknown, status: number, error?: string
     400,
     'surface must be one of cli, web, relay (toast and tray answers come from the broker itself)',
   ],
-  ['active', { action: 'allow', why: 'x' }, 400, 'unknown field "why"; allowed fields are action, surface'],
+  [
+    'active',
+    { action: 'allow', why: 'x' },
+    400,
+    'unknown field "why"; allowed fields are action, surface, revision',
+  ],
   ['active', [], 400, 'request body must be a JSON object'],
 ];
 
@@ -278,9 +296,12 @@ describe('answers: the typed client', () => {
     const client = new NotifyClient({ baseUrl: broker.baseUrl, token: broker.token, timeoutMs: 5000 });
     const created = await client.create({ title: 't', message: 'm', actions: ACTIONS });
     const waiting = client.awaitAnswer(created.id, 3);
-    const answered = await client.answer(created.id, 'deny');
+    const answered = await client.answer(created.id, 'deny', created.revision);
     assert.deepEqual(await waiting, answered);
     assert.equal(answered.answer?.surface, 'cli');
-    await assert.rejects(client.answer(created.id, 'allow'), (error: HttpError) => error.status === 409);
+    await assert.rejects(
+      client.answer(created.id, 'allow', created.revision),
+      (error: HttpError) => error.status === 409,
+    );
   });
 });

@@ -80,11 +80,17 @@ describe('notifyctl answer, pending and wait with answers', () => {
     assert.equal(pending.code, 0);
     assert.match(
       pending.stdout,
-      new RegExp(`^${id} codex: Deploy now\\? \\[allow=Allow, deny=Deny, allow_always=Always allow\\]$`, 'm'),
+      new RegExp(
+        `^${id} revision 1 codex: Deploy now\\? \\[allow=Allow, deny=Deny, allow_always=Always allow\\]\n    npm publish$`,
+        'm',
+      ),
     );
+    assert.match(pending.stdout, /\nAnswer with: notifyctl answer <id> <action> --revision <revision>\n$/);
     assert.doesNotMatch(pending.stdout, /no choices/);
 
-    const answered = await runNotifyctl(['answer', '--key', 'deploy-7', 'deny'], { env: env() });
+    const answered = await runNotifyctl(['answer', '--key', 'deploy-7', 'deny', '--revision', '1'], {
+      env: env(),
+    });
     assert.deepEqual(
       { code: answered.code, stdout: answered.stdout },
       { code: 0, stdout: `${id} answered deny\n` },
@@ -103,15 +109,37 @@ describe('notifyctl answer, pending and wait with answers', () => {
 
   it('answer reports refusals with the broker message and exit codes', async () => {
     const { id } = await create(broker);
-    assert.equal((await runNotifyctl(['answer', id, 'allow'], { env: env() })).code, 0);
+    assert.equal((await runNotifyctl(['answer', id, 'allow', '--revision', '1'], { env: env() })).code, 0);
     const table: [string[], number, string][] = [
-      [['answer', id, 'deny'], 1, 'Error 409 Conflict: notification already answered: allow (from cli)\n'],
-      [['answer', 'no-such-id', 'allow'], 3, 'Error 404 Not Found: notification not found\n'],
-      [['answer', '--key', 'never-used', 'allow'], 3, 'no active notification has key "never-used"\n'],
+      [
+        ['answer', id, 'deny', '--revision', '1'],
+        1,
+        'Error 409 Conflict: notification already answered: allow (from cli)\n',
+      ],
+      [
+        ['answer', 'no-such-id', 'allow', '--revision', '1'],
+        3,
+        'Error 404 Not Found: notification not found\n',
+      ],
+      [
+        ['answer', '--key', 'never-used', 'allow', '--revision', '1'],
+        3,
+        'no active notification has key "never-used"\n',
+      ],
       [
         ['answer', id],
         1,
-        'answer needs a notification (<id> or --key <key>) and an action. Usage: notifyctl answer <id> <action> | notifyctl answer --key <key> <action> [--json].\n',
+        'answer needs a notification (<id> or --key <key>) and an action. Usage: notifyctl answer <id> <action> --revision <n> | notifyctl answer --key <key> <action> --revision <n> [--json].\n',
+      ],
+      [
+        ['answer', id, 'allow'],
+        1,
+        'answer needs --revision <n>: the revision notifyctl pending showed with the request, so the answer approves exactly what you read. Run notifyctl pending, read the request, then answer it with its revision.\n',
+      ],
+      [
+        ['answer', id, 'allow', '--revision', 'latest'],
+        1,
+        '--revision must be a whole number from 1, as notifyctl pending shows it; got "latest"\n',
       ],
     ];
     for (const [args, code, stderr] of table) {
@@ -119,7 +147,7 @@ describe('notifyctl answer, pending and wait with answers', () => {
       assert.deepEqual({ code: result.code, stderr: result.stderr }, { code, stderr }, args.join(' '));
     }
     const fresh = await create(broker);
-    const unknown = await runNotifyctl(['answer', fresh.id, 'maybe'], { env: env() });
+    const unknown = await runNotifyctl(['answer', fresh.id, 'maybe', '--revision', '1'], { env: env() });
     assert.equal(unknown.code, 1);
     assert.equal(
       unknown.stderr,

@@ -273,6 +273,7 @@ describe('ARC lifecycle over HTTP', () => {
         title: 'Permission needed: Allow rm -rf build/?',
         message: 'Allow rm -rf build/?',
         status: 'active',
+        revision: 1,
         metadata: {
           arc: {
             arc_version: '0.1',

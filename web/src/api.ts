@@ -173,10 +173,12 @@ export function createApi({ base, auth }: ApiOptions) {
       json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/dismiss`),
     snooze: (notificationId: string, minutes: number) =>
       json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/snooze`, { minutes }),
-    answer: (notificationId: string, action: string) =>
+    /** The person's answer to the revision the page showed them: a later one refuses it (409). */
+    answer: (notificationId: string, action: string, revision: number) =>
       json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/answer`, {
         action,
         surface: 'web',
+        revision,
       }),
 
     /** Follows every change; returns the function that stops following. */

@@ -6,18 +6,23 @@ import { runBrokerCommand } from './broker-command.js';
 
 const FLAGS = {
   '--key': { kind: 'value', name: 'key' },
+  '--revision': { kind: 'value', name: 'revision' },
   '--json': { kind: 'switch', name: 'json' },
 } as const;
 
-const USAGE = 'Usage: notifyctl answer <id> <action> | notifyctl answer --key <key> <action> [--json].';
+const USAGE =
+  'Usage: notifyctl answer <id> <action> --revision <n> | notifyctl answer --key <key> <action> --revision <n> [--json].';
 
 /**
- * `notifyctl answer <id>|--key K <action>`: answers for the person at this terminal (surface `cli`); the
- * first answer resolves the notification everywhere (docs/answers.md).
+ * `notifyctl answer <id>|--key K <action> --revision N`: answers for the person at this terminal
+ * (surface `cli`); the first answer resolves the notification everywhere (docs/answers.md). The
+ * revision is the one the person read in `notifyctl pending`: a request that changed since is refused,
+ * so the answer approves exactly what was read, never what replaced it meanwhile.
  */
 export const answerCommand: NotifyctlCommand = {
   name: 'answer',
-  summary: "answer a notification's request with one of its actions (by id, or --key)",
+  summary:
+    "answer a notification's request with one of its actions (by id, or --key; --revision from pending)",
   run: (argv) =>
     runBrokerCommand('answer', argv, FLAGS, async ({ parsed, client }) => {
       const key = optionText(parsed, 'key');
@@ -25,6 +30,7 @@ export const answerCommand: NotifyctlCommand = {
       if (parsed.positionals.length !== expected) {
         throw new CliError(`answer needs a notification (<id> or --key <key>) and an action. ${USAGE}`);
       }
+      const revision = revisionOf(optionText(parsed, 'revision'));
       const action = parsed.positionals.at(-1)!;
       let id = parsed.positionals[0]!;
       if (key !== undefined) {
@@ -32,9 +38,23 @@ export const answerCommand: NotifyctlCommand = {
         if (!active) throw new CliError(`no active notification has key "${key}"`, EXIT_NOT_FOUND);
         id = active.id;
       }
-      const answered = await client.answer(id, action, 'cli');
+      const answered = await client.answer(id, action, revision, 'cli');
       if (parsed.options.has('json')) printJson(answered);
       else printLine(`${answered.id} answered ${answered.answer?.action ?? action}`);
       return 0;
     }),
 };
+
+/** `--revision N`: required, so that an answer typed at a terminal never approves text nobody read. */
+function revisionOf(text: string | undefined): number {
+  if (text === undefined)
+    throw new CliError(
+      'answer needs --revision <n>: the revision notifyctl pending showed with the request, so the answer approves exactly what you read. Run notifyctl pending, read the request, then answer it with its revision.',
+    );
+  const revision = /^\d{1,15}$/.test(text) ? Number(text) : 0;
+  if (revision < 1)
+    throw new CliError(
+      `--revision must be a whole number from 1, as notifyctl pending shows it; got "${text}"`,
+    );
+  return revision;
+}

@@ -7,7 +7,8 @@ import { runBrokerCommand } from './broker-command.js';
 
 /**
  * `notifyctl pending [--json]`: the active notifications that offer actions, i.e. what waits for the
- * person's answer, newest first, each with the actions `notifyctl answer` takes.
+ * person's answer, newest first, each with what it asks (its message), its revision and the actions
+ * `notifyctl answer` takes: the person answers the revision they read here.
  */
 export const pendingCommand: NotifyctlCommand = {
   name: 'pending',
@@ -22,21 +23,34 @@ export const pendingCommand: NotifyctlCommand = {
         const waiting = active.filter((notification) => notification.actions !== undefined);
         if (parsed.options.has('json')) printJson(waiting);
         else if (waiting.length === 0) printLine('nothing waits for an answer');
-        else waiting.forEach((notification) => printLine(pendingLine(notification)));
+        else {
+          for (const notification of waiting) {
+            printLine(pendingLine(notification));
+            messageLines(notification.message).forEach((line) => printLine(line));
+          }
+          printLine(ANSWER_HINT);
+        }
         return 0;
       },
     ),
 };
 
+const ANSWER_HINT = 'Answer with: notifyctl answer <id> <action> --revision <revision>';
+
 /**
- * e.g. `01JD… claude: Run this command? [allow=Allow, deny=Deny]`; a request whose text holds direction
- * or invisible characters names no actions, but says to answer in the terminal.
+ * e.g. `01JD… revision 2 claude: Run this command? [allow=Allow, deny=Deny]`; a request whose text holds
+ * direction or invisible characters names no actions, but says to answer in the terminal.
  */
 export function pendingLine(notification: NotificationDto): string {
   const actions = answersWithheld(notification)
     ? [TERMINAL_ONLY]
     : (notification.actions ?? []).map((action) => `${action.id}=${oneLine(action.label)}`);
-  return `${notification.id} ${oneLine(notification.agent)}: ${oneLine(notification.title)} [${actions.join(', ')}]`;
+  return `${notification.id} revision ${notification.revision} ${oneLine(notification.agent)}: ${oneLine(notification.title)} [${actions.join(', ')}]`;
+}
+
+/** The whole message, indented under its request, each of its lines on a line of its own. */
+function messageLines(message: string): string[] {
+  return message.split(/\r\n|\r|\n/).map((line) => `    ${oneLine(line)}`);
 }
 
 /**

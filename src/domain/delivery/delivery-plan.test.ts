@@ -21,6 +21,7 @@ const record: NotificationRecord = {
   title: 'T',
   message: 'M',
   status: 'active',
+  revision: 1,
   createdAt: 1000,
   updatedAt: 2000,
 };

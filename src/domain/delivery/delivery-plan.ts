@@ -156,6 +156,7 @@ export function outboundOf(record: NotificationRecord, includeMessage: boolean):
     type: record.type,
     priority: record.priority,
     status: record.status,
+    revision: record.revision,
     agent: record.agent,
     ...(record.project !== undefined && { project: record.project }),
     createdAt: formatTimestamp(record.createdAt),

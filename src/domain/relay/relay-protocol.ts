@@ -47,7 +47,14 @@ export interface DeliveredState {
 }
 
 export type RelayEvent =
-  | { kind: 'answer'; notificationId: string; lifecycle: number; action: string }
+  | {
+      kind: 'answer';
+      notificationId: string;
+      lifecycle: number;
+      action: string;
+      /** The sender's revision the person answered; absent from a relay older than revisions. */
+      revision?: number;
+    }
   | { kind: 'status'; notificationId: string; lifecycle: number; status: 'resolved' | 'dismissed' };
 
 type Json = Record<string, unknown>;
@@ -146,9 +153,15 @@ export function readRelayEvent(type: string | undefined, data: string): RelayEve
   if (notificationId === undefined || !Number.isSafeInteger(lifecycle)) return undefined;
   if (type === 'answer') {
     const action = text(body['action']);
-    return action === undefined
-      ? undefined
-      : { kind: 'answer', notificationId, lifecycle: lifecycle as number, action };
+    const revision = body['revision'];
+    if (action === undefined || (revision !== undefined && !isRevision(revision))) return undefined;
+    return {
+      kind: 'answer',
+      notificationId,
+      lifecycle: lifecycle as number,
+      action,
+      ...(revision !== undefined && { revision: revision as number }),
+    };
   }
   if (type === 'status') {
     const status = body['status'];
@@ -180,4 +193,8 @@ function seconds(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 86_400
     ? value
     : undefined;
+}
+
+function isRevision(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 1;
 }

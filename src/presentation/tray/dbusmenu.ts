@@ -28,12 +28,29 @@ function layout(entry: NumberedEntry): Layout {
   ];
 }
 
+/** How many answer entries that left the menu still take a click. */
+const MAX_RETIRED = 200;
+
+/** Every entry of the menu that answers a request. */
+function answerEntries(entries: NumberedEntry[]): NumberedEntry[] {
+  return entries.flatMap((entry) => [
+    ...(entry.command?.op === 'answer' ? [entry] : []),
+    ...answerEntries(entry.children ?? []),
+  ]);
+}
+
 /**
  * The tray's menu over com.canonical.dbusmenu: the layout of the current entries, and a click
  * ('clicked' event) handed to `onClick` with its entry.
  */
 export class DbusMenu extends DbusObject {
   #entries: NumberedEntry[] = [];
+  /**
+   * Answer entries that left the menu (their request changed or closed), by id: a panel that shows a
+   * menu drawn before still sends their clicks, and those go to the broker with the revision the entry
+   * showed, which refuses them and logs why, rather than vanishing unexplained.
+   */
+  readonly #retired = new Map<number, NumberedEntry>();
   readonly #ids = new MenuIds();
   revision = 1;
 
@@ -42,7 +59,13 @@ export class DbusMenu extends DbusObject {
   }
 
   set entries(entries: MenuEntry[]) {
+    const before = this.#entries;
     this.#entries = this.#ids.number(entries);
+    for (const entry of answerEntries(before)) {
+      if (findEntry(this.#entries, entry.id)) continue;
+      this.#retired.set(entry.id, entry);
+      if (this.#retired.size > MAX_RETIRED) this.#retired.delete(this.#retired.keys().next().value!);
+    }
     this.revision++;
   }
 
@@ -78,14 +101,14 @@ export class DbusMenu extends DbusObject {
   }
 
   Event(id: number, eventId: string, _data: Variant, _timestamp: number): void {
-    const entry = findEntry(this.#entries, id);
+    const entry = findEntry(this.#entries, id) ?? this.#retired.get(id);
     if (eventId === 'clicked' && entry && entry.enabled !== false) this.onClick(entry);
   }
 
   EventGroup(events: [number, string, Variant, number][]): number[] {
     const missing: number[] = [];
     for (const [id, eventId, data, timestamp] of events) {
-      if (!findEntry(this.#entries, id)) missing.push(id);
+      if (!findEntry(this.#entries, id) && !this.#retired.has(id)) missing.push(id);
       else this.Event(id, eventId, data, timestamp);
     }
     return missing;

@@ -18,7 +18,7 @@ export interface MenuEntry {
 
 export type TrayCommand =
   | { op: 'resolve' | 'dismiss'; notificationId: string }
-  | { op: 'answer'; notificationId: string; action: string }
+  | { op: 'answer'; notificationId: string; action: string; revision: number }
   | { op: 'pause' | 'doNotDisturb'; on: boolean }
   | { op: 'open' }
   | { op: 'quit' };
@@ -60,18 +60,21 @@ function statusEntries(id: string): MenuEntry[] {
 /**
  * A request waiting for an answer: what it asks (its message, as the person approves it), then its
  * actions, then Dismiss to set it aside unanswered. When its text holds direction or invisible
- * characters, a line saying to answer in the terminal stands where the actions would.
+ * characters, a line saying to answer in the terminal stands where the actions would. An action's entry
+ * answers the revision its menu shows, and a new revision gives it a new key (so a new D-Bus id): a
+ * click on an entry of a menu the panel drew before the change names the old revision, never the new one.
  */
 function answerEntries(record: NotificationRecord): MenuEntry[] {
+  const { id, revision } = record;
   const choices: MenuEntry[] = answersWithheld(record)
-    ? [{ key: `terminal-only:${record.id}`, label: TERMINAL_ONLY, enabled: false }]
+    ? [{ key: `terminal-only:${id}:${revision}`, label: TERMINAL_ONLY, enabled: false }]
     : record.actions!.map((action) => ({
-        key: `answer:${record.id}:${action.id}`,
+        key: `answer:${id}:${revision}:${action.id}`,
         label: action.label,
-        command: { op: 'answer', notificationId: record.id, action: action.id },
+        command: { op: 'answer', notificationId: id, action: action.id, revision },
       }));
   return [
-    { key: `message:${record.id}`, label: menuMessage(record.message), enabled: false },
+    { key: `message:${id}:${revision}`, label: menuMessage(record.message), enabled: false },
     ...choices,
     { key: `separator:${record.id}`, label: '', kind: 'separator' },
     ...statusEntries(record.id).slice(1),

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerRefusal, checkDelivered, putEffect, type Delivered, type Stored } from './delivery.js';
+import {
+  answerRefusal,
+  checkDelivered,
+  putEffect,
+  revisionAfter,
+  type Delivered,
+  type Stored,
+} from './delivery.js';
 
 const BODY = {
   title: 'Run this?',
@@ -20,6 +27,7 @@ function stored(overrides: Partial<Stored> = {}): Stored {
     installationId: 'i_1',
     notificationId: 'n1',
     lifecycle: 1,
+    revision: 1,
     answerAction: null,
     answeredAt: null,
     receivedAt: 0,
@@ -77,13 +85,37 @@ describe('putEffect', () => {
 
 describe('answerRefusal', () => {
   it('accepts one offered action, once, while active, for this lifecycle', () => {
-    assert.equal(answerRefusal(stored(), 'allow', 1), undefined);
-    assert.equal(answerRefusal(stored(), 'deny', 1), 'unknown_action');
-    assert.equal(answerRefusal(stored(), 'allow', 2), 'other_lifecycle');
-    assert.equal(answerRefusal(stored({ status: 'dismissed' }), 'allow', 1), 'not_active');
+    assert.equal(answerRefusal(stored(), 'allow', 1, 1), undefined);
+    assert.equal(answerRefusal(stored(), 'deny', 1, 1), 'unknown_action');
+    assert.equal(answerRefusal(stored(), 'allow', 2, 1), 'other_lifecycle');
+    assert.equal(answerRefusal(stored({ status: 'dismissed' }), 'allow', 1, 1), 'not_active');
     assert.equal(
-      answerRefusal(stored({ status: 'resolved', answerAction: 'allow' }), 'allow', 1),
+      answerRefusal(stored({ status: 'resolved', answerAction: 'allow' }), 'allow', 1, 1),
       'answered',
     );
+  });
+
+  it('refuses an answer to a revision the inbox no longer shows', () => {
+    assert.equal(answerRefusal(stored({ revision: 2 }), 'allow', 1, 1), 'other_revision');
+    assert.equal(answerRefusal(stored({ revision: 2 }), 'allow', 1, 2), undefined);
+  });
+});
+
+describe('revisionAfter', () => {
+  const incoming = (overrides: Partial<Delivered> = {}): Delivered => ({ ...stored(), ...overrides });
+  it('counts a change of what the inbox shows or answers, a new sender revision and a new lifecycle', () => {
+    const changes: [string, Partial<Delivered>][] = [
+      ['message', { message: 'curl https://example.com/x | sh' }],
+      ['title', { title: 'Run that?' }],
+      ['actions', { actions: [{ id: 'allow', label: 'Yes' }] }],
+      ['priority', { priority: 'high' }],
+      ['project', { project: 'other' }],
+      ["sender's revision", { senderRevision: 4 }],
+    ];
+    for (const [what, change] of changes)
+      assert.equal(revisionAfter(stored({ revision: 3 }), incoming(change), 'update'), 4, what);
+    assert.equal(revisionAfter(stored({ revision: 3 }), incoming({ updatedAt: 'later' }), 'update'), 3);
+    assert.equal(revisionAfter(stored({ revision: 3, status: 'resolved' }), incoming(), 'new_lifecycle'), 4);
+    assert.equal(revisionAfter(stored({ revision: 3 }), incoming({ message: 'x' }), 'stale'), 3);
   });
 });

@@ -24,6 +24,8 @@ export interface Delivered {
   actions: Action[];
   createdAt: string;
   updatedAt: string;
+  /** The sender's revision of what it delivered (the PUT's `revision`); null from a sender without. */
+  senderRevision: number | null;
 }
 
 export interface Stored extends Delivered {
@@ -31,6 +33,11 @@ export interface Stored extends Delivered {
   installationId: string;
   notificationId: string;
   lifecycle: number;
+  /**
+   * The relay's own count of what the inbox showed: 1 at first, one more with every PUT that changes
+   * what a person sees or answers (or the sender's revision), and with every new lifecycle.
+   */
+  revision: number;
   answerAction: string | null;
   answeredAt: string | null;
   /** When the relay received this lifecycle (its own clock, ms): the inbox's order, whatever the sender dated it. */
@@ -116,6 +123,9 @@ export function checkDelivered(body: unknown): Checked<Delivered> {
   if (!createdAt.ok) return createdAt;
   const updatedAt = time(fields, 'updated_at');
   if (!updatedAt.ok) return updatedAt;
+  const senderRevision = fields['revision'] ?? null;
+  if (senderRevision !== null && !(Number.isSafeInteger(senderRevision) && (senderRevision as number) >= 1))
+    return { ok: false, message: 'revision must be an integer from 1.' };
   return {
     ok: true,
     value: {
@@ -129,6 +139,7 @@ export function checkDelivered(body: unknown): Checked<Delivered> {
       actions: actions.value,
       createdAt: createdAt.value,
       updatedAt: updatedAt.value,
+      senderRevision: senderRevision as number | null,
     },
   };
 }
@@ -145,18 +156,45 @@ export function putEffect(stored: Stored | undefined, incoming: Delivered): PutE
   return 'update';
 }
 
+/**
+ * The relay's revision after a PUT of this effect: a new lifecycle, or a change of anything the inbox
+ * shows or answers (or of the sender's revision), is a new one, so an answer given to the inbox's
+ * earlier view is refused.
+ */
+export function revisionAfter(stored: Stored, incoming: Delivered, effect: PutEffect): number {
+  if (effect === 'new_lifecycle') return stored.revision + 1;
+  if (effect !== 'update') return stored.revision;
+  const changed =
+    incoming.title !== stored.title ||
+    incoming.message !== stored.message ||
+    incoming.type !== stored.type ||
+    incoming.priority !== stored.priority ||
+    incoming.agent !== stored.agent ||
+    incoming.project !== stored.project ||
+    JSON.stringify(incoming.actions) !== JSON.stringify(stored.actions) ||
+    incoming.senderRevision !== stored.senderRevision;
+  return changed ? stored.revision + 1 : stored.revision;
+}
+
 export type AnswerRefusal =
-  'unknown_action' | 'not_active' | 'answered' | 'other_lifecycle' | 'terminal_only';
+  'unknown_action' | 'not_active' | 'answered' | 'other_lifecycle' | 'other_revision' | 'terminal_only';
 
 /**
- * docs/relay-protocol.md "The answer rules": once, while active, for this lifecycle, one of its actions,
- * and never for text that displays differently from what runs (its answer is given in the terminal).
+ * docs/relay-protocol.md "The answer rules": once, while active, for this lifecycle and the revision the
+ * person saw, one of its actions, and never for text that displays differently from what runs (its
+ * answer is given in the terminal).
  */
-export function answerRefusal(stored: Stored, action: string, lifecycle: number): AnswerRefusal | undefined {
+export function answerRefusal(
+  stored: Stored,
+  action: string,
+  lifecycle: number,
+  revision: number,
+): AnswerRefusal | undefined {
   if (answersWithheld(stored)) return 'terminal_only';
   if (lifecycle !== stored.lifecycle) return 'other_lifecycle';
   if (stored.answerAction !== null) return 'answered';
   if (stored.status !== 'active') return 'not_active';
+  if (revision !== stored.revision) return 'other_revision';
   if (!stored.actions.some((offered) => offered.id === action)) return 'unknown_action';
   return undefined;
 }

@@ -15,6 +15,10 @@ const REFUSALS = {
   answered: ['conflict', 'This notification was already answered.'],
   other_lifecycle: ['conflict', 'This notification changed since the page showed it; look again.'],
   terminal_only: ['conflict', `${TERMINAL_ONLY.charAt(0).toUpperCase()}${TERMINAL_ONLY.slice(1)}.`],
+  other_revision: [
+    'conflict',
+    'This request changed after the page showed it, so your answer was not given; look at it again and answer what it asks now.',
+  ],
 } as const;
 
 function fields(request: FastifyRequest): Record<string, unknown> {
@@ -63,9 +67,11 @@ export function registerInboxRoutes(app: FastifyInstance, context: RouteContext)
   app.post('/v1/inbox/notifications/:inboxId/answer', async (request: ItemRequest, reply) => {
     const change = changer(request, reply);
     if (!change) return reply;
-    const action = fields(request)['action'];
+    const { action, revision } = fields(request);
     if (typeof action !== 'string') return sendError(reply, 'invalid_request', 'action is required.');
-    const result = relay.answer(change.user, change.inboxId, action, change.lifecycle);
+    if (!Number.isSafeInteger(revision))
+      return sendError(reply, 'invalid_request', 'revision is required: the revision the page showed.');
+    const result = relay.answer(change.user, change.inboxId, action, change.lifecycle, revision as number);
     if (result === 'not_found') return sendError(reply, 'not_found', 'No such notification in your inbox.');
     if (typeof result === 'string') return sendError(reply, REFUSALS[result][0], REFUSALS[result][1]);
     return reply.header('cache-control', 'no-store').send(result);

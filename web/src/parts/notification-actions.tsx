@@ -22,7 +22,8 @@ export function NotificationActions({ notification, feedback, changed }: Props) 
   const api = useInboxApi();
   const { snooze } = api;
   if (notification.status !== 'active') return null;
-  const { id } = notification;
+  // The buttons answer the revision drawn here: a request that changed since is refused, not approved.
+  const { id, revision } = notification;
   const title = showControls(notification.title);
   const withheld = answersWithheld(notification);
   const act = (label: string, action: () => Promise<NotificationDto>) => () =>
@@ -41,7 +42,7 @@ export function NotificationActions({ notification, feedback, changed }: Props) 
             class="answer"
             type="button"
             aria-label={`Answer ${choice.label}: ${title}`}
-            onClick={act(`Answered ${choice.label}`, () => api.answer(id, choice.id))}
+            onClick={act(`Answered ${choice.label}`, () => api.answer(id, choice.id, revision))}
           >
             {choice.label}
           </button>

@@ -24,6 +24,7 @@ function notificationOf(item: InboxItem): InboxNotification {
     title: item.title,
     message: item.message,
     status: isStatus(item.status) ? item.status : 'active',
+    revision: item.revision,
     // The relay's own receipt time orders and dates the rows: a sender cannot date its rows ahead of the others'.
     createdAt: item.received_at,
     updatedAt: item.updated_at,
@@ -85,7 +86,7 @@ export function createRelayInboxApi(csrfToken: string): InboxApi {
   return {
     active: async (limit = 100) => (await all()).filter((n) => n.status === 'active').slice(0, limit),
     recent: async (limit: number) => (await all()).filter((n) => n.status !== 'active').slice(0, limit),
-    answer: (inboxId, action) => change(inboxId, 'answer', { action }),
+    answer: (inboxId, action, revision) => change(inboxId, 'answer', { action, revision }),
     setStatus,
     dismiss: (inboxId) => setStatus(inboxId, 'dismissed'),
     follow: (listener: ChangeListener) => {

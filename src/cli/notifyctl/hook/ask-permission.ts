@@ -121,10 +121,12 @@ function notificationOf(question: PermissionQuestion) {
 /**
  * The notification still shows what this hook asked. Another PermissionRequest of the same session
  * (parallel tool calls) refreshes the session's condition in place, same id: its answer, or its
- * closing, belongs to that hook, never to this one, since the person saw the other command.
+ * closing, belongs to that hook, never to this one, since the person saw the other command. The broker
+ * refuses an answer to a revision it left behind, so an answer here is to the revision it carries.
  */
 function sameQuestion(notification: NotificationDto, asked: NotificationDto): boolean {
   return (
+    notification.revision === asked.revision &&
     notification.title === asked.title &&
     notification.message === asked.message &&
     JSON.stringify(notification.actions) === JSON.stringify(asked.actions)

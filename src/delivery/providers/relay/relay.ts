@@ -75,6 +75,7 @@ function notificationBody(operation: DeliveryOperation): string {
     agent: n.agent,
     ...(n.project !== undefined && { project: n.project }),
     status: n.status,
+    ...(n.revision !== undefined && { revision: n.revision }),
     ...(n.actions !== undefined && { actions: n.actions }),
     created_at: n.createdAt,
     updated_at: n.updatedAt,
