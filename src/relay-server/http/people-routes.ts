@@ -31,7 +31,7 @@ function rowId(text: string): number | undefined {
 }
 
 export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext, tools: PageTools): void {
-  const { relay, people } = context;
+  const { relay, people, limits } = context;
 
   function show(
     request: FastifyRequest,
@@ -83,7 +83,24 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
     const { current_password: current = '', password = '', password_again: again = '' } = form(request);
     const problem = tools.accountProblem(user.username, password, again);
     if (problem) return show(request, reply, user, 400, { message: { kind: 'error', text: problem } });
-    if (!(await people.changePassword(user, sessionToken(request)!, current, password))) {
+    // Guessing the current password from a stolen session is guessing a password: the sign-in's limits apply.
+    const admission = limits.signIn.admit(user.username, request.ip);
+    if (!admission.allowed) {
+      reply.header('retry-after', String(admission.retryAfterSeconds));
+      const busy = admission.reason === 'busy';
+      const text = busy
+        ? 'The relay is checking other passwords right now. Try again in a moment. Nothing changed.'
+        : `Too many wrong passwords. Try again in ${Math.ceil(admission.retryAfterSeconds / 60)} min. Nothing changed.`;
+      return show(request, reply, user, busy ? 503 : 429, { message: { kind: 'error', text } });
+    }
+    let changed = false;
+    try {
+      changed = await people.changePassword(user, sessionToken(request)!, current, password);
+    } finally {
+      if (changed) admission.attempt.succeeded();
+      else admission.attempt.failed();
+    }
+    if (!changed) {
       return show(request, reply, user, 400, {
         message: { kind: 'error', text: 'The current password is wrong. Nothing changed.' },
       });
