@@ -8,7 +8,10 @@ import type { Api } from '../api.js';
  * it, and the relay's inbox provides the same through its adapter (web/src/relay/relay-inbox-api.ts).
  * Snooze silences the desk's toast and sound, so only the broker offers it.
  */
-export type InboxApi = Pick<Api, 'active' | 'recent' | 'follow' | 'answer' | 'setStatus' | 'dismiss'> &
+export type InboxApi = Pick<
+  Api,
+  'active' | 'recent' | 'notification' | 'follow' | 'answer' | 'setStatus' | 'dismiss'
+> &
   Partial<Pick<Api, 'snooze'>>;
 
 /** A notification as the inbox shows it; a relay names the paired sender it came from. */

@@ -1,5 +1,6 @@
 import { answersWithheld, showControls, TERMINAL_ONLY } from '../../../src/domain/display-controls.js';
 import type { NotificationDto } from '../api-types.js';
+import { ApiError } from '../api.js';
 import type { Feedback } from './feedback.js';
 import { useInboxApi } from './inbox-api.js';
 
@@ -28,8 +29,16 @@ export function NotificationActions({ notification, feedback, changed }: Props) 
   const withheld = answersWithheld(notification);
   const act = (label: string, action: () => Promise<NotificationDto>) => () =>
     feedback.run(async () => {
-      const after = await action();
-      changed(after);
+      try {
+        changed(await action());
+      } catch (failure) {
+        // A conflict means it changed since it was drawn (a new revision, an answer from elsewhere):
+        // draw it as it is now, with buttons for that, while the refusal says why nothing happened.
+        if (failure instanceof ApiError && failure.status === 409) {
+          await api.notification(id).then(changed, () => {});
+        }
+        throw failure;
+      }
       return `${label}: ${title}`;
     });
   return (

@@ -86,6 +86,12 @@ export function createRelayInboxApi(csrfToken: string): InboxApi {
   return {
     active: async (limit = 100) => (await all()).filter((n) => n.status === 'active').slice(0, limit),
     recent: async (limit: number) => (await all()).filter((n) => n.status !== 'active').slice(0, limit),
+    // The relay has no route for one item: the list has it (and the lifecycle a change must name).
+    notification: async (inboxId) => {
+      const found = (await all()).find((n) => n.id === inboxId);
+      if (found === undefined) throw new ApiError(404, 'This notification is no longer in the inbox.');
+      return found;
+    },
     answer: (inboxId, action, revision) => change(inboxId, 'answer', { action, revision }),
     setStatus,
     dismiss: (inboxId) => setStatus(inboxId, 'dismissed'),
