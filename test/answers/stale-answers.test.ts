@@ -15,7 +15,7 @@ import { startTestRelay, type TestRelay } from '../support/test-relay.js';
 import { waitFor } from '../support/wait-for.js';
 import { launchChromium } from '../web/support/browser.js';
 import { signInLink } from '../web/support/sign-in.js';
-import { pair, profileOf } from '../relay/relay-cli.js';
+import { pair, profileOf, routeEverythingTo } from '../relay/relay-cli.js';
 
 /**
  * Issue 29: an answer approves exactly what the person saw. Two real PermissionRequest hooks of one
@@ -269,11 +269,7 @@ describe('a stale answer from the phone is refused, and hook 2 does not allow', 
     assert.equal((await pair(broker, fake)).code, 0);
     for (const target of [relay, fake]) {
       const profile = (await profileOf(broker, target))!;
-      assert.equal((await broker.request('POST', `/v1/providers/${profile.id}/enable`)).status, 200);
-      const route = (await (
-        await broker.request('POST', '/v1/routes', { providerId: profile.id })
-      ).json()) as { id: string };
-      assert.equal((await broker.request('POST', `/v1/routes/${route.id}/enable`)).status, 200);
+      await routeEverythingTo(broker, profile.id);
     }
     await waitFor(() => readLog(broker.home).split('event stream open').length === 3, 'both answer streams');
   });

@@ -34,6 +34,15 @@ export async function profileOf(
   return (await relayProfiles(broker)).find((profile) => profile.settings['url'] === relay.url);
 }
 
+/** Enables the provider and an enabled route that sends it every notification. */
+export async function routeEverythingTo(broker: BrokerProcess, providerId: string): Promise<void> {
+  assert.equal((await broker.request('POST', `/v1/providers/${providerId}/enable`)).status, 200);
+  const route = (await (await broker.request('POST', '/v1/routes', { providerId })).json()) as {
+    id: string;
+  };
+  assert.equal((await broker.request('POST', `/v1/routes/${route.id}/enable`)).status, 200);
+}
+
 /** The --json lines of stdout, parsed. */
 export function states(result: CliResult): Record<string, unknown>[] {
   return result.stdout

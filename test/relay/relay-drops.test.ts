@@ -4,7 +4,7 @@ import { readLog, waitForLog } from '../support/broker-log.js';
 import { startBroker, type BrokerProcess } from '../support/broker-process.js';
 import { startTestRelay, type TestRelay } from '../support/test-relay.js';
 import { waitFor } from '../support/wait-for.js';
-import { pair, profileOf } from './relay-cli.js';
+import { pair, profileOf, routeEverythingTo } from './relay-cli.js';
 
 /** notifyd's log when a relay sends events it cannot apply: a few lines a minute, not one per event. */
 describe('relay events notifyd drops', () => {
@@ -16,11 +16,7 @@ describe('relay events notifyd drops', () => {
     relay = await startTestRelay({ name: 'Noisy relay' });
     assert.equal((await pair(broker, relay)).code, 0);
     const providerId = (await profileOf(broker, relay))!.id;
-    assert.equal((await broker.request('POST', `/v1/providers/${providerId}/enable`)).status, 200);
-    const route = (await (await broker.request('POST', '/v1/routes', { providerId })).json()) as {
-      id: string;
-    };
-    assert.equal((await broker.request('POST', `/v1/routes/${route.id}/enable`)).status, 200);
+    await routeEverythingTo(broker, providerId);
   });
   after(async () => {
     await broker.stop();

@@ -8,7 +8,7 @@ import { NOTIFY } from '../support/notify-cli.js';
 import { startRelay, type RelayProcess } from '../support/relay-process.js';
 import { setUpOperator, type WebSession } from '../support/relay-web.js';
 import { waitFor } from '../support/wait-for.js';
-import { notify, profileOf, states } from './relay-cli.js';
+import { notify, profileOf, routeEverythingTo, states } from './relay-cli.js';
 
 interface InboxItem {
   inbox_id: string;
@@ -91,11 +91,7 @@ describe(
       assert.equal(profile.enabled, false);
 
       // Enable it with a route: the hook's permission request reaches the relay's inbox.
-      assert.equal((await broker.request('POST', `/v1/providers/${profile.id}/enable`)).status, 200);
-      const route = (await (
-        await broker.request('POST', '/v1/routes', { providerId: profile.id })
-      ).json()) as { id: string };
-      assert.equal((await broker.request('POST', `/v1/routes/${route.id}/enable`)).status, 200);
+      await routeEverythingTo(broker, profile.id);
       const hook = spawn(process.execPath, [HOOK, 'claude', '--answer-wait=60'], {
         env: broker.home.env,
         stdio: 'pipe',

@@ -4,7 +4,7 @@ import { readLog, waitForLog } from '../support/broker-log.js';
 import { startBroker, type BrokerProcess } from '../support/broker-process.js';
 import { startTestRelay, type TestRelay } from '../support/test-relay.js';
 import { waitFor } from '../support/wait-for.js';
-import { notify, pair, profileOf, states } from './relay-cli.js';
+import { notify, pair, profileOf, routeEverythingTo, states } from './relay-cli.js';
 
 interface Dto {
   id: string;
@@ -31,11 +31,7 @@ describe('relay provider: delivery, lifecycle and answers back', () => {
     relay = await startTestRelay({ name: 'Phone relay' });
     assert.equal((await pair(broker, relay)).code, 0);
     providerId = (await profileOf(broker, relay))!.id;
-    assert.equal((await broker.request('POST', `/v1/providers/${providerId}/enable`)).status, 200);
-    const route = (await (await broker.request('POST', '/v1/routes', { providerId })).json()) as {
-      id: string;
-    };
-    assert.equal((await broker.request('POST', `/v1/routes/${route.id}/enable`)).status, 200);
+    await routeEverythingTo(broker, providerId);
   });
   after(async () => {
     await broker.stop();

@@ -182,6 +182,7 @@ function assertStoredAsSent(dto: Record<string, unknown>, sent: Record<string, u
 function assertStoredShape(dto: Record<string, unknown>): void {
   const count = (value: unknown) => [...String(value)].length;
   assert.equal(dto['status'], 'active');
+  assert.equal(dto['revision'], 1, 'a new notification is its first revision');
   assert.match(String(dto['type']), /^[a-z][a-z0-9_]{0,63}$/);
   assert.ok(['low', 'normal', 'high', 'critical'].includes(String(dto['priority'])));
   for (const [field, limit] of Object.entries(TEXT_LIMITS)) {
@@ -205,6 +206,7 @@ function assertStoredShape(dto: Record<string, unknown>): void {
         'updatedAt',
         'resolvedAt',
         'metadata',
+        'revision',
       ].includes(key),
       `unexpected field ${key} in a Notification`,
     );

@@ -60,11 +60,14 @@ describe('a request whose text displays differently from what runs is answered i
     assert.equal(pending.code, 0);
     assert.match(
       pending.stdout,
-      new RegExp(`^${id} claude: Run ⟨U\\+202E⟩it\\? \\[${TERMINAL_ONLY}\\]$`, 'm'),
+      new RegExp(`^${id} revision 1 claude: Run ⟨U\\+202E⟩it\\? \\[${TERMINAL_ONLY}\\]$`, 'm'),
     );
-    const answered = await runNotifyctl(['answer', id, 'allow'], { env: broker.home.env });
+    const answered = await runNotifyctl(['answer', id, 'allow', '--revision', '1'], {
+      env: broker.home.env,
+    });
     assert.notEqual(answered.code, 0);
     assert.match(answered.stderr, new RegExp(TERMINAL_ONLY));
+    assert.doesNotMatch(pending.stdout, /Answer with/, 'no hint to answer what only the terminal answers');
     assert.equal((await get(id)).status, 'active');
   });
 

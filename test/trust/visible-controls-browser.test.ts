@@ -161,11 +161,13 @@ describe("the relay's inbox shows hidden characters and offers no answer for the
       inbox_id: string;
       id: string;
       lifecycle: number;
+      revision: number;
     }[];
     const bidi = items.find((item) => item.id === 'n-bidi')!;
     const refused = await web.inbox('POST', `/v1/inbox/notifications/${bidi.inbox_id}/answer`, {
       action: 'allow',
       lifecycle: bidi.lifecycle,
+      revision: bidi.revision,
     });
     assert.equal(refused.status, 409);
     assert.match(

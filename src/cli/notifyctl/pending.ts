@@ -28,7 +28,7 @@ export const pendingCommand: NotifyctlCommand = {
             printLine(pendingLine(notification));
             messageLines(notification.message).forEach((line) => printLine(line));
           }
-          printLine(ANSWER_HINT);
+          if (waiting.some((notification) => !answersWithheld(notification))) printLine(ANSWER_HINT);
         }
         return 0;
       },
