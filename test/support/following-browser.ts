@@ -14,7 +14,7 @@ export interface FollowingBrowser {
   args(): Promise<string[]>;
   /** Lets it go on to the link. */
   proceed(): void;
-  /** The status the link answered it with (303 when it signed in). */
+  /** The status the link answered it with (303 when it signed in); the file is renamed into place whole, so a read never sees it empty. */
   status(): Promise<number>;
 }
 
@@ -26,13 +26,15 @@ export function followingBrowser(folder: string): FollowingBrowser {
   const statusFile = join(folder, 'browser-status');
   writeFileSync(
     follower,
-    `const { readFileSync, writeFileSync } = require('node:fs');
+    `const { readFileSync, renameSync, writeFileSync } = require('node:fs');
      const { fileURLToPath } = require('node:url');
      const target = process.argv[2];
      const page = readFileSync(target.startsWith('file:') ? fileURLToPath(target) : target, 'utf8');
      const link = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(page)[1];
-     fetch(link, { redirect: 'manual' }).then((response) =>
-       writeFileSync(${JSON.stringify(statusFile)}, String(response.status)));`,
+     fetch(link, { redirect: 'manual' }).then((response) => {
+       writeFileSync(${JSON.stringify(statusFile + '.part')}, String(response.status));
+       renameSync(${JSON.stringify(statusFile + '.part')}, ${JSON.stringify(statusFile)});
+     });`,
   );
   writeFileSync(
     program,
