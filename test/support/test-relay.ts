@@ -45,6 +45,8 @@ export interface TestRelayOptions {
   wellKnown?: Record<string, unknown> | number;
   /** The origin the verification URLs are put on; the relay's own by default. */
   verificationOrigin?: string;
+  /** The origin of verification_uri alone (verification_uri_complete keeps the relay's own). */
+  plainVerificationOrigin?: string;
   /** Poll answers in order; the last one repeats. */
   polls?: PollStep[];
   expiresIn?: number;
@@ -192,7 +194,7 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       return send(response, 201, {
         pairing_id: id,
         user_code: 'WDJB-MJHT',
-        verification_uri: `${origin}${options.verificationPath ?? '/pair'}`,
+        verification_uri: `${options.plainVerificationOrigin ?? origin}${options.verificationPath ?? '/pair'}`,
         verification_uri_complete: `${origin}${options.verificationPath ?? '/pair'}?code=WDJB-MJHT`,
         poll_secret: secret,
         expires_in: options.expiresIn ?? 600,
