@@ -8,7 +8,7 @@ import {
   startBroker,
   type BrokerProcess,
 } from '../support/broker-process.js';
-import { waitFor } from '../support/wait-for.js';
+import { waitFor, within } from '../support/wait-for.js';
 import {
   asPage,
   loginUrl,
@@ -145,7 +145,7 @@ describe("the page's session (Authorization: Session)", () => {
     await waitFor(() => text.includes('seen while signed in'), 'the first event');
     assert.equal((await broker.request('DELETE', `/v1/web/sessions/${id}`)).status, 204);
     await broker.request('POST', '/v1/notifications', { title: 'after the sign-out', message: 'm' });
-    const all = await ended;
+    const all = await within(ended, 'the stream of the revoked session to end');
     assert.ok(!all.includes('after the sign-out'), all);
   });
 
@@ -329,6 +329,16 @@ describe('listing and revoking sessions', () => {
     for (const secret of secrets)
       assert.equal((await asPage(broker, secret, 'GET', '/v1/health')).status, 401);
     assert.deepEqual(await (await broker.request('GET', '/v1/web/sessions')).json(), { sessions: [] });
+  });
+
+  it('revoking all also stops the sign-in links made before it; a link made after works', async () => {
+    const before = await loginUrl(broker);
+    assert.equal((await broker.request('DELETE', '/v1/web/sessions')).status, 200);
+    const refused = await visit(before);
+    assert.equal(refused.status, 401, 'a link made before signing out everywhere');
+    assert.ok((await refused.text()).includes('This sign-in link has expired or was already used.'));
+    assert.deepEqual(await (await broker.request('GET', '/v1/web/sessions')).json(), { sessions: [] });
+    assert.equal((await visit(await loginUrl(broker))).status, 303);
   });
 });
 
