@@ -155,6 +155,31 @@ describe('notifyctl answer, pending and wait with answers', () => {
     );
   });
 
+  it('answer --key answers the active request of the key, never a newer resolved one with the same key', async () => {
+    const first = await create(broker, { title: 'Release 9?', key: 'release-9' });
+    await broker.request('PATCH', `/v1/notifications/${first.id}`, { status: 'resolved' });
+    const second = await create(broker, { title: 'Release 9, again?', key: 'release-9' });
+    assert.notEqual(second.id, first.id, 'a key whose notification ended starts a new one');
+    await broker.request('PATCH', `/v1/notifications/${second.id}`, { status: 'resolved' });
+    const reopened = await broker.request('PATCH', `/v1/notifications/${first.id}`, { status: 'active' });
+    assert.equal(reopened.status, 200, await reopened.text());
+    const { revision } = (await (await broker.request('GET', `/v1/notifications/${first.id}`)).json()) as {
+      revision: number;
+    };
+    const answered = await runNotifyctl(
+      ['answer', '--key', 'release-9', 'allow', '--revision', String(revision)],
+      { env: env() },
+    );
+    assert.deepEqual(
+      { code: answered.code, stdout: answered.stdout, stderr: answered.stderr },
+      { code: 0, stdout: `${first.id} answered allow\n`, stderr: '' },
+    );
+    const newer = (await (await broker.request('GET', `/v1/notifications/${second.id}`)).json()) as {
+      answer?: unknown;
+    };
+    assert.equal(newer.answer, undefined, 'the resolved one stays unanswered');
+  });
+
   it('pending says when nothing waits', async () => {
     const list = await runNotifyctl(['pending', '--json'], { env: env() });
     for (const notification of JSON.parse(list.stdout) as { id: string }[])

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startBroker, useBroker, type BrokerProcess } from '../support/broker-process.js';
 import { runNotifyctl, spawnNotifyctl } from '../support/notifyctl-cli.js';
+import { within } from '../support/wait-for.js';
 
 async function create(broker: BrokerProcess, body: Record<string, unknown>): Promise<{ id: string }> {
   const response = await broker.request('POST', '/v1/notifications', { message: 'm', ...body });
@@ -49,14 +50,14 @@ describe('notifyctl wait', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(wait.child.exitCode, null, 'still waiting while active');
     await broker.request('PATCH', `/v1/notifications/${id}`, { status: 'resolved' });
-    assert.equal(await wait.exited, 0);
+    assert.equal(await within(wait.exited, 'notifyctl wait to end'), 0);
     assert.equal(wait.stdout, `${id} resolved\n`);
   });
 
   it('returns at once when the notification has already left active', async () => {
     const { id } = await create(broker, { title: 'done already' });
     await broker.request('POST', `/v1/notifications/${id}/dismiss`);
-    const result = await runNotifyctl(['wait', id, '--json'], { env: broker.home.env });
+    const result = await runNotifyctl(['wait', id, '--json'], { env: broker.home.env, timeoutMs: 10_000 });
     assert.equal(result.code, 4, 'dismissed is never success');
     assert.equal(JSON.parse(result.stdout).status, 'dismissed');
   });
@@ -74,7 +75,7 @@ describe('notifyctl wait', () => {
       request: { key: 'ci-build-42' },
     });
     assert.equal(resolved.status, 200);
-    assert.equal(await wait.exited, 0);
+    assert.equal(await within(wait.exited, 'notifyctl wait to end'), 0);
     assert.match(wait.stdout, / resolved\n$/);
   });
 
