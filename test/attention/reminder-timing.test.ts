@@ -1,0 +1,80 @@
+/**
+ * When reminders and snoozes come back, through the real broker: priority, not the quiet window alone,
+ * decides what quiet hours hold back; and a snooze's end is alerted on time even when nothing else is
+ * due (the snooze itself wakes the reminder job).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { readLog, waitForLog } from '../support/broker-log.js';
+import { startBroker, type BrokerProcess } from '../support/broker-process.js';
+import { createDrivenClock, type DrivenClock } from '../support/driven-clock.js';
+import { callJson } from '../support/outbox-broker.js';
+
+const MINUTE = 60_000;
+/** Today at hh:00 UTC (the quiet hours below are in UTC). */
+const todayAt = (hours: number) => {
+  const day = new Date();
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hours);
+};
+
+async function create(broker: BrokerProcess, body: Record<string, unknown>): Promise<string> {
+  const created = await callJson(broker, 'POST', '/v1/notifications', { message: 'm', ...body });
+  assert.equal(created.status, 201);
+  return created.body!['id'] as string;
+}
+
+describe('quiet hours hold back reminders by priority', () => {
+  let clock: DrivenClock;
+  let broker: BrokerProcess;
+  before(async () => {
+    clock = createDrivenClock(todayAt(12));
+    broker = await startBroker(clock.options);
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    clock.cleanup();
+  });
+
+  it('a critical request is reminded on time inside quiet hours; a high one waits for the window to end', async () => {
+    const quietHours = { windows: [{ from: '22:00', to: '07:00' }], timeZone: 'UTC' };
+    assert.equal((await callJson(broker, 'PATCH', '/v1/settings', { quietHours })).status, 200);
+    await clock.set(broker, todayAt(23));
+    const critical = await create(broker, {
+      title: 'Production is down, roll back?',
+      type: 'permission_required',
+      priority: 'critical',
+    });
+    const high = await create(broker, { title: 'Can wait', type: 'permission_required', priority: 'high' });
+    await clock.advance(broker, 5 * MINUTE + 1000);
+    await waitForLog(broker.home, `notification ${critical} alerts again: reminder 1 of 3`);
+    await clock.set(broker, todayAt(7) + 24 * 60 * MINUTE + 1000);
+    const held = await waitForLog(broker.home, `notification ${high} alerts again: reminder 1 of 3`);
+    const log = readLog(broker.home);
+    assert.ok(
+      log.indexOf(held) > log.indexOf(`notification ${critical} alerts again: reminder 1 of 3`),
+      'the high one only once the window ended',
+    );
+  });
+});
+
+describe('a snooze wakes the reminder job', () => {
+  let broker: BrokerProcess;
+  before(async () => {
+    broker = await startBroker();
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+  });
+
+  it('a notification snoozed for a minute comes back after that minute, with nothing else due', async () => {
+    const id = await create(broker, { title: 'Look at this later', type: 'blocked' });
+    const snoozed = await callJson(broker, 'POST', `/v1/notifications/${id}/snooze`, { minutes: 1 });
+    assert.equal(snoozed.status, 200);
+    // A minute of real time: nothing else moves the broker's clock or wakes its reminder job.
+    await waitForLog(broker.home, `notification ${id} alerts again: its snooze ended`, 75_000);
+    const after = await callJson(broker, 'GET', `/v1/notifications/${id}`);
+    assert.equal(after.body!['snoozedUntil'], undefined);
+  });
+});
