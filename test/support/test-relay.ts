@@ -75,7 +75,8 @@ export interface TestRelay {
   notifications: Map<string, RelayNotification>;
   installationId: string;
   setPolls(steps: PollStep[]): void;
-  revoke(): void;
+  /** Refuses the credential from now on, with 401 (revoked) or 403 (as a relay that forbids it). */
+  revoke(status?: 401 | 403): void;
   /**
    * Queues an answer event, as the inbox does when the person presses a button: to the sender's
    * revision it has stored (as notify-relay does), or to `revision`.
@@ -110,6 +111,7 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
   const pairings = new Map<string, { secret: string }>();
   let credential: string | undefined;
   let revoked = false;
+  let refusedWith: 401 | 403 = 401;
   const events: StoredEvent[] = [];
   let nextEventId = 40;
   const streams = new Set<ServerResponse>();
@@ -231,7 +233,10 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
           return send(response, 200, { status: step });
       }
     }
-    if (!authorized(request)) return error(response, 401, 'invalid_auth', { 'www-authenticate': 'Bearer' });
+    if (!authorized(request))
+      return refusedWith === 403 && revoked
+        ? error(response, 403, 'forbidden')
+        : error(response, 401, 'invalid_auth', { 'www-authenticate': 'Bearer' });
     if (method === 'GET' && path === '/v1/installation') {
       return send(
         response,
@@ -332,8 +337,9 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
     notifications,
     installationId,
     setPolls: (steps) => (polls = [...steps]),
-    revoke() {
+    revoke(status = 401) {
       revoked = true;
+      refusedWith = status;
       for (const stream of streams) stream.destroy();
     },
     answer(notificationId, action, lifecycle, revision) {
