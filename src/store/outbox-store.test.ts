@@ -169,6 +169,49 @@ describe('the outbox intake: one row per change, expanded into items before anyt
     assert.deepEqual(Object.fromEntries(outbox.sendsOf('n1')), { r1: 'sent', r2: 'sent' });
   });
 
+  it("cancels a waiting send of a handled notification though its neighbours' changes sit beside its own in the intake", () => {
+    const outbox = new OutboxStore(db);
+    const waits = (operation: PlannedItem['operation'] = 'send'): PlannedItem => ({
+      ...item('r1'),
+      operation,
+      delaySeconds: 300,
+    });
+    const provider = { id: 'p-r1', kind: 'webhook', name: 'p-r1', enabled: true, settings: {} };
+    new ProviderStore(db).save({ ...provider, createdAt: 1, updatedAt: 1 }, new Map());
+    const ids = ['n1', 'n2', 'n3'];
+    for (const id of ids) {
+      notify(id, { title: `${id} v1` }, 5);
+      outbox.enqueue(id, [waits()], 5);
+    }
+    assert.equal(outbox.claim(6, 10, () => 10).length, 0, 'every send waits for its delay');
+    // Its neighbours' changes come first (the one after it, then n2's resolve, then the one before it);
+    // all three wait in the intake, n2's key between theirs.
+    notify('n3', { title: 'n3 v2' }, 7);
+    outbox.enqueue('n3', [waits('refresh')], 7);
+    outbox.enqueue('n2', [waits('cancel')], 8);
+    notify('n1', { title: 'n1 v2' }, 9);
+    outbox.enqueue('n1', [waits('refresh')], 9);
+    assert.deepEqual(
+      outbox.claim(400_000, 10, () => 10, 0),
+      [],
+      'a waiting send never starts while a change of its own notification waits in the intake',
+    );
+    assert.deepEqual(
+      ids.map((id) => outbox.sendsOf(id).get('r1')),
+      ['waiting', 'cancelled', 'waiting'],
+    );
+    const started = outbox.claim(400_000, 10, () => 10);
+    assert.deepEqual(
+      started.map((each) => [each.notificationId, each.payload.title]).sort(),
+      [
+        ['n1', 'n1 v2'],
+        ['n3', 'n3 v2'],
+      ],
+      'the handled one is cancelled unsent; its neighbours go with their newest content',
+    );
+    assert.equal(outbox.list('cancelled', 10, 'n2').length, 1);
+  });
+
   it('makes a send held by quiet hours and its route’s delay due at the later of both; only the delay makes it wait and cancellable', () => {
     const outbox = new OutboxStore(db);
     for (const id of ['p-quiet-then-delay', 'p-delay-then-quiet', 'p-quiet-only']) {
