@@ -210,6 +210,42 @@ describe('notifyctl db recover keeps every table', { timeout: 120_000 }, () => {
     }
   });
 
+  it('says rows may be lost, and exits 2, when the damaged pages leave the number of unreadable rows unknown', async () => {
+    const home = createTempHome();
+    try {
+      await populate(home);
+      const probe = new Database(home.databaseFile, { readonly: true });
+      const indexes = probe
+        .prepare<[], { name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'notifications'",
+        )
+        .all()
+        .map((row) => row.name);
+      probe.close();
+      // Table pages and every page of every index of the table: nothing is left to count the lost rows.
+      overwritePages(home.databaseFile, [
+        ...middle(pagesOf(home.databaseFile, 'notifications', 'leaf'), 3),
+        ...indexes.flatMap((index) => [
+          ...pagesOf(home.databaseFile, index, 'leaf'),
+          ...pagesOf(home.databaseFile, index, 'internal'),
+        ]),
+      ]);
+
+      const recovery = await runNotifyctl(['db', 'recover'], { env: home.env });
+      assert.equal(recovery.code, 2, recovery.stdout + recovery.stderr);
+      assert.match(
+        recovery.stdout,
+        /^ {2}notifications +\d+ rows recovered, (an unknown number|\d+ or more) could not be read$/m,
+      );
+      assert.equal(
+        recovery.stderr,
+        'notifyctl db recover: some rows could not be recovered (listed above); the damaged file still holds them\n',
+      );
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('loses nothing and exits 0 when only index pages are damaged', async () => {
     const home = createTempHome();
     try {
