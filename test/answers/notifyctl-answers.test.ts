@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useBroker, type BrokerProcess } from '../support/broker-process.js';
 import { runNotifyctl, spawnNotifyctl } from '../support/notifyctl-cli.js';
+import { within } from '../support/wait-for.js';
 
 const ACTIONS = [
   { id: 'allow', label: 'Allow' },
@@ -58,7 +59,7 @@ describe('notifyctl answer, pending and wait with answers', () => {
       await new Promise((resolve) => setTimeout(resolve, 400));
       assert.equal(wait.child.exitCode, null, 'still waiting while active');
       await bring(id, outcome);
-      assert.equal(await wait.exited, code);
+      assert.equal(await within(wait.exited, 'notifyctl wait to end'), code);
       assert.equal(wait.stdout, `${id} ${line}\n`);
     });
   }

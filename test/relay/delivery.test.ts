@@ -12,6 +12,7 @@ import {
   WebSession,
 } from '../support/relay-web.js';
 import { SseReader } from '../support/sse-reader.js';
+import { within } from '../support/wait-for.js';
 
 let relay: RelayProcess;
 let web: WebSession;
@@ -399,7 +400,7 @@ describe('the inbox stream', () => {
       assert.equal(item.installation.id, installationId);
       assert.equal((await tab.post('/sign-out', {})).status, 303);
       await deliver(relay, credential, 'n-after', delivered({ title: 'After sign-out' }));
-      await stream.ended;
+      await within(stream.ended, 'the inbox stream of the signed-out session to end');
       assert.doesNotMatch(stream.text, /After sign-out/);
     } finally {
       stream.close();
@@ -423,7 +424,7 @@ describe('revocation', () => {
     const revoked = await web.post(`/installations/${other.installation.id}/revoke`, {});
     assert.equal(revoked.status, 200);
     assert.doesNotMatch(revoked.text, /old-laptop/);
-    await stream.ended;
+    await within(stream.ended, 'the event stream of the revoked installation to end');
     for (const call of [
       () => api(relay, 'GET', '/v1/installation', { bearer: other.credential }),
       () => deliver(relay, other.credential, 'n-revoked-2', delivered()),

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { startRelay, type RelayProcess } from '../support/relay-process.js';
 import { api, OPERATOR, pairSender, setUpOperator, WebSession } from '../support/relay-web.js';
 import { SseReader } from '../support/sse-reader.js';
-import { waitFor } from '../support/wait-for.js';
+import { waitFor, within } from '../support/wait-for.js';
 
 let relay: RelayProcess;
 let operator: WebSession;
@@ -93,8 +93,8 @@ describe('removing a person', () => {
       const removed = await operator.post(remove!, { confirm: 'yes' });
       assert.equal(removed.status, 200);
       assert.match(removed.text, /Removed bob: their sessions ended and their installations were revoked\./);
-      await events.ended;
-      await inbox.ended;
+      await within(events.ended, "the removed person's event stream to end");
+      await within(inbox.ended, "the removed person's inbox stream to end");
       assert.equal(await signedIn(bob), false);
       assert.equal((await api(relay, 'GET', '/v1/installation', { bearer: sender.credential })).status, 401);
       const again = new WebSession(relay);

@@ -12,7 +12,7 @@ import {
   WebSession,
 } from '../support/relay-web.js';
 import { SseReader } from '../support/sse-reader.js';
-import { waitFor } from '../support/wait-for.js';
+import { waitFor, within } from '../support/wait-for.js';
 
 let relay: RelayProcess;
 let web: WebSession;
@@ -46,7 +46,7 @@ describe('event streams', () => {
       for (const stream of streams) assert.equal(await opened(stream), 200);
       const refused = new SseReader(relay.port, headers, '/v1/events');
       assert.equal(await opened(refused), 429);
-      await refused.ended;
+      await within(refused.ended, 'the refused stream to end');
       assert.equal(refused.headers['retry-after'], '30');
       assert.deepEqual(JSON.parse(refused.text), {
         error: 'rate_limited',
@@ -80,7 +80,7 @@ describe('event streams', () => {
       for (const stream of streams) assert.equal(await opened(stream), 200);
       const refused = new SseReader(relay.port, headers, '/v1/inbox/stream');
       assert.equal(await opened(refused), 429);
-      await refused.ended;
+      await within(refused.ended, 'the refused stream to end');
       assert.match(refused.text, /This session has 8 inboxes open already; close a tab or window/);
       const laptop = new WebSession(relay);
       await laptop.get('/sign-in');
