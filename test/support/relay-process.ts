@@ -46,7 +46,14 @@ export async function startRelay(
       ? [process.execPath, argv]
       : ['bash', ['-c', `ulimit -n ${options.maxOpenFiles}; exec "$0" "$@"`, process.execPath, ...argv]];
   const child: ChildProcess = spawn(command, commandArgs, {
-    env: { PATH: process.env['PATH'], NOTIFY_RELAY_CLOCK_OFFSET_FILE: clockFile },
+    env: {
+      PATH: process.env['PATH'],
+      NOTIFY_RELAY_CLOCK_OFFSET_FILE: clockFile,
+      // Mutation testing (stryker.relay.config.json): the relay runs the mutant the test run was given.
+      ...(process.env['__STRYKER_ACTIVE_MUTANT__'] !== undefined && {
+        __STRYKER_ACTIVE_MUTANT__: process.env['__STRYKER_ACTIVE_MUTANT__'],
+      }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
