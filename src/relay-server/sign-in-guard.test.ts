@@ -116,6 +116,37 @@ describe('sign-in guard', () => {
     assert.equal(guard.admit('ada', '10.0.0.4').allowed, false);
   });
 
+  it('answers the longest wait when several limits refuse at once', () => {
+    const guard = new SignInGuard(manualClock().clock);
+    for (let index = 0; index < 5; index++) fail(guard, 'ada', '10.0.1.1');
+    // The name waits a second, the name from this address the rest of its 15 minutes.
+    assert.deepEqual(guard.admit('ada', '10.0.1.1'), {
+      allowed: false,
+      reason: 'limited',
+      retryAfterSeconds: 900,
+    });
+  });
+
+  it('a right password from an address gives that address its attempt back', () => {
+    const guard = new SignInGuard(manualClock().clock);
+    for (let index = 0; index < 9; index++) fail(guard, `name-${index}`, '10.0.2.1');
+    const right = guard.admit('ada', '10.0.2.1');
+    assert.ok(right.allowed);
+    right.attempt.succeeded();
+    assert.equal(fail(guard, 'someone', '10.0.2.1').allowed, true, 'the tenth failure is still allowed');
+    assert.equal(guard.admit('someone-else', '10.0.2.1').allowed, false);
+  });
+
+  it('a right password takes back its own count for the name, wherever the guesses came from', () => {
+    const guard = new SignInGuard(manualClock().clock);
+    for (let index = 0; index < 3; index++) fail(guard, 'ada', `10.0.3.${index}`);
+    const right = guard.admit('ada', '10.0.4.1');
+    assert.ok(right.allowed);
+    right.attempt.succeeded();
+    fail(guard, 'ada', '10.0.5.1');
+    assert.equal(guard.admit('ada', '10.0.6.1').allowed, true, 'four failures of the name: no wait yet');
+  });
+
   it('slows one name guessed from many addresses by a wait that doubles from 1 s to at most a minute', () => {
     const time = manualClock();
     const guard = new SignInGuard(time.clock);
