@@ -1,4 +1,4 @@
-import { originLine } from '../domain/origin.js';
+import { senderLine } from '../domain/sender-line.js';
 import type { OutboundNotification } from './provider.js';
 
 /**
@@ -7,6 +7,6 @@ import type { OutboundNotification } from './provider.js';
  * the two apart where the text is read as Markdown.
  */
 export function bodyText(notification: OutboundNotification): string {
-  const origin = originLine(notification);
-  return notification.message === undefined ? origin : `${notification.message}\n\n${origin}`;
+  const sender = senderLine(notification);
+  return notification.message === undefined ? sender : `${notification.message}\n\n${sender}`;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonSyntaxPlace } from './json-syntax-place.js';
-import { originLine } from './origin.js';
+import { senderLine } from './sender-line.js';
 import { chooseSound } from './sound-choice.js';
 import { DEFAULT_SOUNDS_BY_PRIORITY } from './sound-name.js';
 import type { TypeCatalog } from './type-definition.js';
@@ -30,11 +30,11 @@ describe('chooseSound (spec "Local presentation after storage")', () => {
   }
 });
 
-describe('originLine', () => {
+describe('senderLine', () => {
   it('is agent · project, or the agent alone', () => {
-    assert.equal(originLine({ agent: 'claude', project: 'notify' }), 'claude · notify');
-    assert.equal(originLine({ agent: 'claude' }), 'claude');
-    assert.equal(originLine({ agent: 'claude', project: '' }), 'claude');
+    assert.equal(senderLine({ agent: 'claude', project: 'notify' }), 'claude · notify');
+    assert.equal(senderLine({ agent: 'claude' }), 'claude');
+    assert.equal(senderLine({ agent: 'claude', project: '' }), 'claude');
   });
 });
 

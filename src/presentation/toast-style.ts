@@ -2,7 +2,7 @@ import type { Action } from '../domain/answers.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { needsPerson } from '../domain/attention.js';
 import { answersWithheld, showControls } from '../domain/display-controls.js';
-import { originLine } from '../domain/origin.js';
+import { senderLine } from '../domain/sender-line.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
 
 /** How a type looks on the desktop: icon (freedesktop icon name) and lifetime (0 = until acted on). */
@@ -92,7 +92,7 @@ export function toastContent(record: NotificationRecord, catalog: TypeCatalog): 
     notificationId: record.id,
     revision: record.revision,
     summary: showControls(record.title),
-    body: showControls(`${message}\n${originLine(record)}`),
+    body: showControls(`${message}\n${senderLine(record)}`),
     urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
     icon: style.icon,
     styleType,

@@ -1,4 +1,4 @@
-import { originLine } from '../../../domain/origin.js';
+import { senderLine } from '../../../domain/sender-line.js';
 import { readDeliveredState, readInstallation } from '../../../domain/relay/relay-protocol.js';
 import { sendHttp } from '../../http-delivery.js';
 import type {
@@ -69,7 +69,7 @@ function notificationBody(operation: DeliveryOperation): string {
   const n = operation.notification;
   return JSON.stringify({
     title: n.title,
-    message: n.message ?? originLine(n),
+    message: n.message ?? senderLine(n),
     type: n.type,
     priority: n.priority,
     agent: n.agent,
