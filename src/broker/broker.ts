@@ -44,6 +44,11 @@ import { WebSessions } from './web-sessions.js';
 import { PageOpener } from './page-opener.js';
 import { canOpenBrowser } from '../presentation/open-in-browser.js';
 import { openSignInLink, removeLauncher } from '../presentation/sign-in-launcher.js';
+import { FocusService } from './focus-service.js';
+import { FocusHold } from '../presentation/focus-hold.js';
+import { originHasFocus } from '../focus/place-focus.js';
+import { runProgram } from '../focus/run-program.js';
+import { canFocus } from '../domain/origin.js';
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** News resolves itself within this long after its time (resolveAfterMinutes). */
@@ -153,9 +158,22 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     log,
     alerts,
   });
+  const focusDeps = { run: runProgram, uid: process.getuid?.() };
+  const focus = new FocusService({ notifications: service, log, ...focusDeps });
+  // Toasts and sounds see a change after the quiet-while-looking check; everything else at once.
+  const hold = new FocusHold(
+    {
+      settings: () => settings.current,
+      hasFocus: (record) => originHasFocus(record.origin, focusDeps),
+      current: (id) => store.get(id),
+      log,
+    },
+    (error) => log.error(`a change listener failed: ${(error as Error).name}`),
+  );
+  changes.subscribe(hold.onChange);
   const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
   const player = new SoundPlayer({ log });
-  const stopSounds = startSounds(changes, {
+  const stopSounds = startSounds(hold.out, {
     settings: () => settings.current,
     library: sounds,
     player,
@@ -196,7 +214,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     display: platformDisplay(process.platform, process.env, canOpenPage),
     settings: () => settings.current,
     act: async (id, action, revision) => {
-      if (action === 'default') return pageOpener.open('a toast');
+      if (action === 'default' && canFocus(service.get(id).origin)) return focus.focus(id, 'a toast');
+      if (action === 'default' || action === 'open') return pageOpener.open('a toast');
       const answer = answeredAction(action);
       if (answer !== undefined) return service.answerAs(id, answer, 'toast', revision);
       if (action === 'snooze') return service.snoozeFor(id, TOAST_SNOOZE_MINUTES);
@@ -239,6 +258,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       settings: () => ({ ...settings.current, canOpenPage }),
       run: async (command) => {
         if (command.op === 'open') await pageOpener.open('the tray');
+        else if (command.op === 'focus') await focus.focus(command.notificationId, 'the tray');
         else if (command.op === 'resolve')
           await service.changeStatus(command.notificationId, { status: 'resolved' });
         else if (command.op === 'answer')
@@ -252,10 +272,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       },
       log,
     });
-  changes.subscribe((change) => {
-    toasts.handle(change);
-    tray?.refresh();
-  });
+  hold.out.subscribe((change) => toasts.handle(change));
+  changes.subscribe(() => tray?.refresh());
   // Most people have no routes: then a change leaves the dispatcher asleep instead of running a round.
   changes.subscribe(() => {
     if (outbound.enqueuer.hasLiveRoutes()) outbound.dispatcher.wake();
@@ -287,6 +305,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       sounds,
     }),
     soundAdmin: new SoundAdmin({ library: sounds, player, settings: () => settings.current }),
+    focus,
     web: {
       root: options.webRoot ?? BUILT_WEB_PAGE,
       sessions: webSessions,
@@ -358,6 +377,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       news.stop();
       reminders.stop();
       stream.end();
+      hold.stop();
       toasts.stop();
       tray?.stop();
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);

@@ -1,4 +1,5 @@
 import type { NotificationDto, Status } from '../domain/notification.js';
+import type { Origin } from '../domain/origin.js';
 import type { Priority } from '../domain/priority.js';
 
 export type { NotificationDto, Status, Priority };
@@ -18,6 +19,15 @@ export interface CreateNotificationBody {
   metadata?: Record<string, unknown>;
   /** 1 to 3 choices for the person (docs/answers.md). */
   actions?: { id: string; label: string }[];
+  /** Where the agent runs, innermost first (docs/focus.md). */
+  origin?: Origin;
+}
+
+/** POST /v1/notifications/{id}/focus: the kind of place focused, and the outer window raised after it. */
+export interface FocusResult {
+  focused: true;
+  how: string;
+  outer?: string;
 }
 
 /** Query of GET /v1/notifications; absent fields are not sent. */

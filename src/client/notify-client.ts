@@ -13,6 +13,7 @@ import type {
   TypeEntry,
   TestToastResult,
   WaitingCount,
+  FocusResult,
 } from './api-types.js';
 import { HttpError, UnexpectedResponseError } from './errors.js';
 import { sendRequest, type RawResponse } from './transport.js';
@@ -67,6 +68,11 @@ export class NotifyClient {
 
   dismiss(id: string): Promise<NotificationDto> {
     return this.#call('POST', `${notificationPath(id)}/dismiss`);
+  }
+
+  /** POST /v1/notifications/{id}/focus: takes the person to where its agent runs (docs/focus.md). */
+  focus(id: string): Promise<FocusResult> {
+    return this.#call('POST', `${notificationPath(id)}/focus`);
   }
 
   /** POST /v1/notifications/{id}/snooze: closes its toast and keeps it quiet for `minutes` (docs/attention.md). */

@@ -25,6 +25,9 @@ export interface Settings {
   soundsByPriority: SoundsByPriority;
   /** Local-time windows without toasts and sounds below a priority; undefined = none (issue 20). */
   quietHours?: QuietHours;
+  /** A request whose own place has the person's focus waits focusGraceSeconds before it toasts or sounds (docs/focus.md). */
+  quietWhileFocused: boolean;
+  focusGraceSeconds: number;
 }
 
 export const DEFAULTS = {
@@ -37,6 +40,8 @@ export const DEFAULTS = {
   playCriticalSoundsDuringDoNotDisturb: true,
   maxVisibleToasts: 5,
   retentionDays: 30,
+  quietWhileFocused: true,
+  focusGraceSeconds: 15,
 } as const;
 
 /**
@@ -91,6 +96,7 @@ export function normalizeConfig(raw: unknown, generateToken: () => string): Norm
   const rateLimitPerSecond = positive('rateLimitPerSecond', 'must be above 0', (n) => n > 0);
   const retentionDays = positive('retentionDays', 'must be above 0', (n) => n > 0);
   const maxVisibleToasts = readMaxVisibleToasts(document, warnings);
+  const focusGraceSeconds = positive('focusGraceSeconds', '0-3600', (n) => n >= 0 && n <= 3600);
 
   let authToken = readValue(document, 'authToken', 'string');
   if (authToken && !TOKEN_RULE.test(authToken)) throw new MalformedConfigError(TOKEN_RULE_MESSAGE);
@@ -112,6 +118,8 @@ export function normalizeConfig(raw: unknown, generateToken: () => string): Norm
       types: readTypes(document, warnings),
       soundsByPriority: readSoundsByPriority(document, warnings),
       ...readQuietHours(document, warnings),
+      quietWhileFocused: flag('quietWhileFocused'),
+      focusGraceSeconds,
     },
     document,
     warnings,

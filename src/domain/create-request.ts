@@ -8,6 +8,7 @@ import {
   requireObjectBody,
 } from './fields.js';
 import type { Metadata, NotificationDraft } from './notification.js';
+import { readOrigin } from './origin.js';
 import { DEFAULT_TYPE, normalizeType } from './notification-type.js';
 import { normalizePriority, type Priority } from './priority.js';
 import { utf8ByteLength } from './text.js';
@@ -27,6 +28,7 @@ const FIELDS = [
   'pid',
   'metadata',
   'actions',
+  'origin',
 ] as const;
 
 /** A validated native create; priority stays open until the type catalog is consulted. */
@@ -50,6 +52,7 @@ export function parseCreateRequest(body: unknown): CreateRequest {
   assign(request, 'pid', readNonNegativeInteger(input, 'pid'));
   assign(request, 'metadata', readMetadata(input));
   assign(request, 'actions', readActions(input));
+  assign(request, 'origin', readOrigin(input['origin']));
   return request;
 }
 

@@ -1,4 +1,5 @@
 import type { Action, Answer, Surface } from './answers.js';
+import type { Origin } from './origin.js';
 import type { Priority } from './priority.js';
 
 export const STATUSES = ['active', 'dismissed', 'resolved'] as const;
@@ -25,6 +26,8 @@ export interface NotificationDraft {
   metadata?: Metadata;
   /** The choices offered to the person (an extension; absent on notifications without any). */
   actions?: Action[];
+  /** Where the agent runs, innermost first (an extension; absent when unknown): docs/focus.md. */
+  origin?: Origin;
 }
 
 /** A stored notification; times are epoch milliseconds. */
@@ -65,6 +68,7 @@ export interface NotificationDto {
   resolvedAt?: string;
   metadata: Metadata | null;
   actions?: Action[];
+  origin?: Origin;
   answer?: { action: string; surface: Surface; answeredAt: string };
   snoozedUntil?: string;
 }
@@ -99,6 +103,7 @@ export function toDto(record: NotificationRecord): NotificationDto {
     ...(record.resolvedAt !== undefined && { resolvedAt: formatTimestamp(record.resolvedAt) }),
     metadata: record.metadata ?? null,
     ...(record.actions !== undefined && { actions: record.actions }),
+    ...(record.origin !== undefined && { origin: record.origin }),
     ...(record.answer !== undefined && {
       answer: { ...record.answer, answeredAt: formatTimestamp(record.answer.answeredAt) },
     }),

@@ -4,6 +4,7 @@ import { toDto } from '../domain/notification.js';
 import { PRIORITIES } from '../domain/priority.js';
 import { SURFACES } from '../domain/answers.js';
 import { MAX_SNOOZE_MINUTES } from '../domain/snooze.js';
+import { FOCUS_RESULT, ORIGIN } from './origin-schema.js';
 import {
   arrayOf,
   closedObject,
@@ -62,6 +63,7 @@ export const NOTIFICATION: JsonSchema = object(
     resolvedAt: str({ format: 'date-time' }),
     metadata: { type: ['object', 'null'] },
     actions: ACTIONS,
+    origin: ORIGIN,
     answer: { ...ANSWER, description: "the person's answer, which resolved the notification" },
     snoozedUntil: str({
       format: 'date-time',
@@ -102,6 +104,7 @@ export const NOTIFICATION_SCHEMAS = {
         pid: { type: 'integer', minimum: 0 },
         metadata: { type: 'object', description: 'serialized size at most 8192 bytes' },
         actions: ACTIONS,
+        origin: ORIGIN,
       },
       ['title', 'message'],
     ),
@@ -148,6 +151,12 @@ export const NOTIFICATION_SCHEMAS = {
       'minutes',
     ]),
     response: { ...ONE, 409: ERROR, 429: ERROR },
+  },
+  focus: {
+    summary:
+      'Take the person to where the agent runs (its origin): tmux pane, kitty window, X11 window, ...; 409 says why not',
+    params: ID_PARAMS,
+    response: { 200: FOCUS_RESULT, 401: ERROR, 404: ERROR, 409: ERROR, 429: ERROR },
   },
 } satisfies Record<string, RouteSchema>;
 

@@ -3,6 +3,8 @@ import type { RouteEntry } from './route-entry.js';
 import type { HealthDeps } from './health-routes.js';
 import { HEALTH_SCHEMAS, healthHandlers } from './health-routes.js';
 import { NOTIFICATION_SCHEMAS, notificationHandlers } from './notification-routes.js';
+import { focusHandlers } from './focus-routes.js';
+import type { FocusService } from '../broker/focus-service.js';
 import { ANSWER_SCHEMAS, answerHandlers } from './answer-routes.js';
 import type { NotificationService } from '../broker/notification-service.js';
 import type { EventService } from '../broker/event-service.js';
@@ -32,6 +34,7 @@ export interface RouteDeps {
   soundAdmin: SoundAdmin;
   presentation: PresentationDeps;
   web: WebRouteDeps;
+  focus: FocusService;
 }
 
 interface Shapes {
@@ -59,6 +62,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
   const sounds = soundHandlers(deps.soundAdmin);
   const presentation = presentationHandlers(deps.presentation);
   const web = webHandlers(deps.web);
+  const focus = focusHandlers(deps.focus);
   const route = (
     method: RouteEntry['method'],
     url: string,
@@ -100,6 +104,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('PATCH', '/v1/notifications/:id', auth, N.changeStatus, notifications.changeStatus),
     route('POST', '/v1/notifications/:id/dismiss', limited, N.dismiss, notifications.dismiss),
     route('POST', '/v1/notifications/:id/snooze', limited, N.snooze, notifications.snooze),
+    route('POST', '/v1/notifications/:id/focus', limited, N.focus, focus.focus),
     route('POST', '/v1/notifications/:id/answer', limited, ANSWER_SCHEMAS.answer, answers.answer),
     route('GET', '/v1/notifications/:id/answer', auth, ANSWER_SCHEMAS.wait, answers.wait),
     route('POST', '/v1/events', limited, EVENT_SCHEMAS.receive, events.receive),

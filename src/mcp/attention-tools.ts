@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { NotificationDto } from '../client/api-types.js';
 import type { NotifyClient } from '../client/notify-client.js';
+import type { Origin } from '../domain/origin.js';
 import { describeFailure } from './failure-text.js';
 
 /** Where the server runs: the agent starts it in its project, so cwd and project describe the work. */
@@ -12,6 +13,8 @@ export interface ToolContext {
   defaultAgent: () => string;
   cwd: string;
   project?: string;
+  /** Where the agent that started the server runs (docs/focus.md). */
+  origin?: Origin;
 }
 
 const KINDS = ['question', 'permission', 'blocked', 'failure', 'completion', 'information'] as const;
@@ -133,6 +136,7 @@ export function registerAttentionTools(server: McpServer, context: ToolContext):
               project: input.project ?? context.project,
             }),
           },
+          ...(context.origin !== undefined && { extensions: { 'x-notify': { origin: context.origin } } }),
           request: {
             kind: input.kind,
             title: input.title,

@@ -10,6 +10,8 @@ const SNOOZE_BUTTON = ['snooze', `Snooze ${TOAST_SNOOZE_MINUTES} min`];
 export const NOTIFICATIONS_NAME = 'org.freedesktop.Notifications';
 export const NOTIFICATIONS_PATH = '/org/freedesktop/Notifications';
 const APP_NAME = 'Notify';
+/** The default action's label when the toast knows where its agent runs. */
+export const FOCUS_LABEL = 'Go to the agent';
 const DESKTOP_ENTRY = 'notify';
 
 export interface FreedesktopOptions {
@@ -81,7 +83,11 @@ export class FreedesktopDisplay implements ToastDisplay {
     const body = markup ? escapeMarkup(content.body) : content.body;
     if (!content.actionable || !this.#capabilities.has('actions')) return { body, actions: [] };
     // Servers show no button for the default action: it is what a click on the toast does.
-    const open = this.options.openPage ? ['default', 'Open Notify'] : [];
+    // With an origin the click goes to the agent, and Open Notify becomes a button of its own.
+    const page = this.options.openPage ? ['Open Notify'] : [];
+    const open = content.focusable
+      ? ['default', FOCUS_LABEL, ...page.flatMap((label) => ['open', label])]
+      : page.flatMap((label) => ['default', label]);
     if (content.terminalOnly)
       return {
         body: `${body}\n${TERMINAL_ONLY}`,

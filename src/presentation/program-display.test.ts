@@ -19,6 +19,7 @@ const sample: ToastContent = {
   expireTimeoutMs: 0,
   critical: true,
   actionable: true,
+  focusable: false,
   choices: [],
 };
 

@@ -1,10 +1,11 @@
 import type { ToastContent } from './toast-style.js';
 
 /**
- * Resolve, Dismiss, Snooze, one of the notification's own actions (`answer.<action id>`), or `default`: a
- * click on the toast itself, which opens the web page.
+ * Resolve, Dismiss, Snooze, one of the notification's own actions (`answer.<action id>`), `default`: a
+ * click on the toast itself, which takes the person to the agent when its origin is known and opens
+ * the web page otherwise, or `open`: the web page, offered beside a default that focuses.
  */
-export type ToastAction = 'resolve' | 'dismiss' | 'default' | 'snooze' | `answer.${string}`;
+export type ToastAction = 'resolve' | 'dismiss' | 'default' | 'open' | 'snooze' | `answer.${string}`;
 
 const ANSWER_KEY = /^answer\.([a-z][a-z0-9_]{0,63})$/;
 
@@ -24,6 +25,7 @@ export function isToastAction(key: unknown): key is ToastAction {
     key === 'resolve' ||
     key === 'dismiss' ||
     key === 'default' ||
+    key === 'open' ||
     key === 'snooze' ||
     (typeof key === 'string' && ANSWER_KEY.test(key))
   );

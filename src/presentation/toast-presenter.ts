@@ -185,7 +185,7 @@ export class ToastPresenter {
     try {
       await this.deps.act(id, action, shown.revision);
       // An answer has its audit line from the service, the page's opening its own.
-      if (answeredAction(action) === undefined && action !== 'default')
+      if (answeredAction(action) === undefined && action !== 'default' && action !== 'open')
         this.deps.log.info(
           `notification ${id} ${ACTION_DONE[action as keyof typeof ACTION_DONE]} from its toast`,
         );

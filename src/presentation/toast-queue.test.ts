@@ -14,6 +14,7 @@ const content = (id: string, critical = false): ToastContent => ({
   expireTimeoutMs: 7000,
   critical,
   actionable: true,
+  focusable: false,
   choices: [],
 });
 

@@ -2,6 +2,7 @@ import type { Action } from '../domain/answers.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { needsPerson } from '../domain/attention.js';
 import { answersWithheld, showControls } from '../domain/display-controls.js';
+import { canFocus } from '../domain/origin.js';
 import { senderLine } from '../domain/sender-line.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
 
@@ -42,6 +43,8 @@ export interface ToastContent {
   critical: boolean;
   /** Offer buttons (a stored notification; not the test toast). */
   actionable: boolean;
+  /** Its origin names a place Notify can focus: a click goes there (docs/focus.md). */
+  focusable: boolean;
   /** The notification's own actions: the buttons instead of Resolve / Dismiss, pressed as an answer. */
   choices: Action[];
   /**
@@ -99,6 +102,7 @@ export function toastContent(record: NotificationRecord, catalog: TypeCatalog): 
     expireTimeoutMs: Math.round(style.lifetimeSeconds * 1000),
     critical: record.priority === 'critical',
     actionable: true,
+    focusable: canFocus(record.origin),
     choices: terminalOnly ? [] : (record.actions ?? []),
     ...(terminalOnly && { terminalOnly }),
   };
@@ -138,6 +142,7 @@ export function sampleToast(): ToastContent {
     expireTimeoutMs: BUILT_IN_STYLES['info']!.lifetimeSeconds * 1000,
     critical: false,
     actionable: false,
+    focusable: false,
     choices: [],
   };
 }

@@ -350,4 +350,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ${keepRangedIntakeNotificationBefore('DELETE', OLD_NOTIFICATION_WITH_REVISION)}
     `,
   },
+  {
+    version: 13,
+    description: 'where the agent of each notification runs, so a click can take the person there',
+    sql: `
+      -- JSON of the notification's origin (docs/focus.md): tmux pane, kitty window, ... innermost first.
+      -- Only focus and the quiet-while-focused check read it, never a delivery, so the intake's copies
+      -- go without it.
+      ALTER TABLE notifications ADD COLUMN origin TEXT;
+    `,
+  },
 ];

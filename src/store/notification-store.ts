@@ -1,4 +1,5 @@
 import type { Action, Answer } from '../domain/answers.js';
+import type { Origin } from '../domain/origin.js';
 import type { ListFilter } from '../domain/list-query.js';
 import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
 import type { Priority } from '../domain/priority.js';
@@ -37,6 +38,8 @@ export interface NotificationRow {
   snoozed_until?: number | null;
   /** What an answer names (migration 11); absent from intake copies made before it. */
   revision?: number;
+  /** JSON of the Origin (migration 13); absent from intake copies. */
+  origin?: string | null;
 }
 
 /** The columns a person sees or answers: a change of any of them is a new revision. */
@@ -58,7 +61,7 @@ const CONTENT = [
 const SEARCHED = ['title', 'message', 'agent', 'project'];
 
 const COLUMNS =
-  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer, snoozed_until, revision';
+  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer, snoozed_until, revision, origin';
 
 /** Where a paged list row holds seq: right after COLUMNS. */
 const SEQ_INDEX = COLUMNS.split(', ').length;
@@ -130,7 +133,7 @@ export class NotificationStore {
     // concurrent creates with one key can never both insert. Likewise an ARC event identity that exists
     // already matches its row, which is returned untouched (the no-op update only makes RETURNING see it).
     const values = `@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
-              'active', @now, @now, NULL, @metadata, @actions, NULL, NULL, 1, @arc_sender_id, @arc_event_id, @remind_at`;
+              'active', @now, @now, NULL, @metadata, @actions, NULL, NULL, 1, @origin, @arc_sender_id, @arc_event_id, @remind_at`;
     // A refresh that changes anything the person sees or answers is a new revision (an answer names the
     // revision it answers); one that repeats the notification keeps it. SET reads the row as it was.
     const unchanged = CONTENT.map((column) => `${column} IS excluded.${column}`).join(' AND ');
@@ -140,7 +143,7 @@ export class NotificationStore {
         agent = excluded.agent, agent_instance = excluded.agent_instance, project = excluded.project,
         type = excluded.type, priority = excluded.priority, title = excluded.title, message = excluded.message,
         cwd = excluded.cwd, pid = excluded.pid, metadata = excluded.metadata, actions = excluded.actions,
-        updated_at = excluded.updated_at,
+        origin = excluded.origin, updated_at = excluded.updated_at,
         remind_at = CASE WHEN type = excluded.type THEN remind_at ELSE excluded.remind_at END,
         reminders_sent = CASE WHEN type = excluded.type THEN reminders_sent ELSE 0 END
       ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO UPDATE SET
@@ -245,6 +248,7 @@ export class NotificationStore {
       pid: draft.pid ?? null,
       metadata: draft.metadata === undefined ? null : JSON.stringify(draft.metadata),
       actions: draft.actions === undefined ? null : JSON.stringify(draft.actions),
+      origin: draft.origin === undefined ? null : JSON.stringify(draft.origin),
       arc_sender_id: options.event?.senderId ?? null,
       arc_event_id: options.event?.eventId ?? null,
       remind_at: options.remindAt ?? null,
@@ -417,6 +421,7 @@ function rowOf(v: RowValues): NotificationRow {
     answer: v[17],
     snoozed_until: v[18],
     revision: v[19],
+    origin: v[20],
   } as NotificationRow;
 }
 
@@ -445,5 +450,6 @@ export function toRecord(row: NotificationRow): NotificationRecord {
   if (row.actions != null) record.actions = JSON.parse(row.actions) as Action[];
   if (row.answer != null) record.answer = JSON.parse(row.answer) as Answer;
   if (row.snoozed_until != null) record.snoozedUntil = row.snoozed_until;
+  if (row.origin != null) record.origin = JSON.parse(row.origin) as Origin;
   return record;
 }

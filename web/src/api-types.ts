@@ -8,6 +8,7 @@ import type { ProviderView } from '../../src/broker/provider-service.js';
 import type { RouteView } from '../../src/broker/route-service.js';
 import type { WebSessionView } from '../../src/broker/web-sessions.js';
 import type {
+  FocusResult,
   NotificationDto,
   PresentationSettings,
   Priority,
@@ -23,6 +24,7 @@ import type { TestOutcome } from '../../src/delivery/test-action.js';
 import type { Surface } from '../../src/domain/answers.js';
 
 export type {
+  FocusResult,
   NotificationDto,
   OutboxItemView,
   PresentationSettings,

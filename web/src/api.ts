@@ -7,6 +7,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import type {
+  FocusResult,
   HistoryPage,
   HistoryQuery,
   NotificationDto,
@@ -171,6 +172,9 @@ export function createApi({ base, auth }: ApiOptions) {
       json<NotificationDto>('PATCH', `/v1/notifications/${id(notificationId)}`, { status }),
     dismiss: (notificationId: string) =>
       json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/dismiss`),
+    /** Takes the person to where the agent runs (docs/focus.md); 409 says why not. */
+    focus: (notificationId: string) =>
+      json<FocusResult>('POST', `/v1/notifications/${id(notificationId)}/focus`),
     snooze: (notificationId: string, minutes: number) =>
       json<NotificationDto>('POST', `/v1/notifications/${id(notificationId)}/snooze`, { minutes }),
     /** The person's answer to the revision the page showed them: a later one refuses it (409). */

@@ -16,6 +16,7 @@ import { serviceCommand } from './service.js';
 import { sessionsCommand } from './sessions-command.js';
 import { settingsCommand } from './settings.js';
 import { snoozeCommand } from './snooze.js';
+import { focusCommand } from './focus.js';
 import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
 import { typesCommand } from './types.js';
@@ -43,6 +44,7 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   openCommand,
   sessionsCommand,
   snoozeCommand,
+  focusCommand,
   mcpCommand,
   serviceCommand,
   doctorCommand,

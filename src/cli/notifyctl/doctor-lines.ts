@@ -37,6 +37,11 @@ export const DOCTOR_LINES = [
     name: 'hooks',
     checks: "which agent tools (Claude Code, Codex, Gemini CLI) run Notify's hooks, in user scope",
   },
+  {
+    name: 'focus',
+    checks:
+      'which places (tmux panes, kitty and WezTerm windows, X11 windows) Notify can see focus for, so toasts and sounds wait while you look at the agent ([focus](focus.md)); Wayland hides it',
+  },
   { name: 'service', checks: 'the user service is installed, and its state' },
 ] as const;
 

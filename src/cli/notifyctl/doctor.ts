@@ -1,3 +1,4 @@
+import { focusFinding } from './focus-finding.js';
 import {
   checkBroker,
   checkConfig,
@@ -49,6 +50,7 @@ export const doctorCommand: NotifyctlCommand = {
         ...broker,
         ...(presentation ?? [await checkDesktop(context), await checkSound(context)]),
         hooksFinding(env, process.cwd()),
+        focusFinding(env),
         await checkService(context),
       ];
       for (const finding of findings)

@@ -39,6 +39,8 @@ export interface ArcRequest {
 
 export interface ArcNotifyExtension {
   notification_type?: string;
+  /** Where the agent runs (docs/focus.md); checked by readOrigin, not by the schema. */
+  origin?: unknown;
 }
 
 /** An envelope that passed schemas/arc-0.1.schema.json; the conditional requirements hold too. */

@@ -1,3 +1,4 @@
+import { readOrigin } from '../origin.js';
 import type { Metadata, NotificationDraft } from '../notification.js';
 import type { Priority } from '../priority.js';
 import type { ArcEnvelope, ArcKind } from './envelope.js';
@@ -80,6 +81,8 @@ export function toDraft(envelope: ArcEnvelope): NotificationDraft {
   const cwd = optionalText(context.cwd);
   if (cwd !== undefined) draft.cwd = cwd;
   if (context.pid !== undefined) draft.pid = context.pid;
+  const origin = readOrigin(envelope.extensions?.['x-notify']?.origin, 'extensions.x-notify.origin');
+  if (origin !== undefined) draft.origin = origin;
   return draft;
 }
 

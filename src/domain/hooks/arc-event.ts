@@ -1,4 +1,5 @@
 import type { ArcEnvelope } from '../arc/envelope.js';
+import type { Origin } from '../origin.js';
 import type { HookDecision, HookTool } from './decision.js';
 
 /** Who each adapter speaks for: ARC `sender.id` (the notification's agent) and display name. */
@@ -19,6 +20,8 @@ export interface HookEventInput {
   decision: HookDecision & { session: string };
   /** The folder name of the git root of cwd (or of cwd), found by the caller. */
   project?: string;
+  /** Where the agent runs, read from the hook's environment (docs/focus.md). */
+  origin?: Origin;
   eventId: string;
   occurredAt: Date;
   /** A digest of a session id too long for the key, computed by the caller (no crypto here). */
@@ -56,6 +59,8 @@ export function toArcEnvelope(input: HookEventInput): ArcEnvelope | undefined {
   if (input.project !== undefined && input.project.length <= MAX_PROJECT)
     envelope.context!.project = input.project;
   if (decision.cwd !== undefined && decision.cwd.length <= MAX_CWD) envelope.context!.cwd = decision.cwd;
+  if (input.origin !== undefined && decision.todo.action === 'raise')
+    envelope.extensions = { 'x-notify': { origin: input.origin } };
   if (decision.todo.action === 'raise') {
     envelope.request = {
       key,

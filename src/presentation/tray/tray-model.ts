@@ -1,6 +1,7 @@
 import { needsPerson } from '../../domain/attention.js';
 import { answersWithheld, showControls, TERMINAL_ONLY } from '../../domain/display-controls.js';
 import type { NotificationRecord } from '../../domain/notification.js';
+import { canFocus } from '../../domain/origin.js';
 import type { TypeCatalog } from '../../domain/type-definition.js';
 
 /** One entry of the tray's menu (com.canonical.dbusmenu), with what clicking it does. */
@@ -17,7 +18,7 @@ export interface MenuEntry {
 }
 
 export type TrayCommand =
-  | { op: 'resolve' | 'dismiss'; notificationId: string }
+  | { op: 'resolve' | 'dismiss' | 'focus'; notificationId: string }
   | { op: 'answer'; notificationId: string; action: string; revision: number }
   | { op: 'pause' | 'doNotDisturb'; on: boolean }
   | { op: 'open' }
@@ -54,6 +55,18 @@ function statusEntries(id: string): MenuEntry[] {
   return [
     { key: `resolve:${id}`, label: 'Resolve', command: { op: 'resolve', notificationId: id } },
     { key: `dismiss:${id}`, label: 'Dismiss', command: { op: 'dismiss', notificationId: id } },
+  ];
+}
+
+/** First in a notification's submenu when its origin is known: takes the person to the agent. */
+function focusEntry(record: NotificationRecord): MenuEntry[] {
+  if (!canFocus(record.origin)) return [];
+  return [
+    {
+      key: `focus:${record.id}`,
+      label: 'Go to the agent',
+      command: { op: 'focus', notificationId: record.id },
+    },
   ];
 }
 
@@ -109,7 +122,7 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
   const items: MenuEntry[] = active.slice(0, MAX_LISTED).map((record) => ({
     key: `notification:${record.id}`,
     label: showControls(`${record.agent}: ${record.title}`),
-    children: record.actions ? answerEntries(record) : statusEntries(record.id),
+    children: [...focusEntry(record), ...(record.actions ? answerEntries(record) : statusEntries(record.id))],
   }));
   if (active.length === 0)
     items.push({ key: 'nothing', label: 'Nothing needs your attention', enabled: false });

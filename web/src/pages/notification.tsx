@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { showControls as shown } from '../../../src/domain/display-controls.js';
+import { canFocus, describePlace } from '../../../src/domain/origin.js';
 import type { NotificationDto } from '../api-types.js';
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
@@ -31,6 +32,22 @@ export function NotificationPage({ id }: { id: string }) {
               deliveries.reload();
             }}
           />
+          {canFocus(n.origin) && (
+            <p>
+              <button
+                type="button"
+                aria-label={`Go to the agent: ${shown(n.title)}`}
+                onClick={() =>
+                  feedback.run(async () => {
+                    const result = await api.focus(n.id);
+                    return `Went to the agent (${result.how})`;
+                  })
+                }
+              >
+                Go to the agent
+              </button>
+            </p>
+          )}
           {n.message && <p class="message">{shown(n.message)}</p>}
           <h2>Lifecycle</h2>
           <ol class="lifecycle">
@@ -113,6 +130,7 @@ function fieldsOf(n: NotificationDto): [string, string][] {
     ['status', n.status],
     ['cwd', n.cwd],
     ['pid', n.pid],
+    ['origin', n.origin?.map(describePlace).join(', in ')],
     ['createdAt', n.createdAt],
     ['updatedAt', n.updatedAt],
     ['resolvedAt', n.resolvedAt],

@@ -1,3 +1,4 @@
+import type { Origin } from '../../../domain/origin.js';
 import { ForeignListenerError } from '../../../client/errors.js';
 import { NotifyClient } from '../../../client/notify-client.js';
 import type { NotificationDto } from '../../../client/api-types.js';
@@ -18,7 +19,14 @@ export interface PermissionAsk {
   tool: AnsweringTool;
   question: PermissionQuestion;
   /** The native create's other fields: key, agent, agentInstance, project, cwd. */
-  identity: { key: string; agent: string; agentInstance: string; project?: string; cwd?: string };
+  identity: {
+    key: string;
+    agent: string;
+    agentInstance: string;
+    project?: string;
+    cwd?: string;
+    origin?: Origin;
+  };
   /** When to stop waiting and leave the decision to the tool's own dialog (epoch ms). */
   deadline: number;
   env: NodeJS.ProcessEnv;

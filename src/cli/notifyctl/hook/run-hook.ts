@@ -19,6 +19,7 @@ import type { HookOptions } from './hook-options.js';
 import { logHookLine } from './hook-log.js';
 import { projectName } from './project-name.js';
 import { readStdinPayload } from './read-payload.js';
+import { originFromEnv } from '../../../client/origin-from-env.js';
 
 /**
  * A broker that accepts the connection but does not answer must not hold the agent; one that is not
@@ -65,6 +66,7 @@ export async function runHook(
       return undefined;
     }
     const project = projectName(decision.cwd);
+    const origin = originFromEnv(env, decision.cwd);
     const digest = await digestOfLongSession(decision.session);
     const wait = options.answerWaitSeconds;
     if (wait !== undefined && decision.event === 'PermissionRequest' && isAnsweringTool(tool)) {
@@ -77,6 +79,7 @@ export async function runHook(
           agentInstance: decision.session.length <= MAX_ID ? decision.session : digest,
           ...(project !== undefined && project.length <= MAX_PROJECT && { project }),
           ...(decision.cwd !== undefined && decision.cwd.length <= MAX_CWD && { cwd: decision.cwd }),
+          ...(origin !== undefined && { origin }),
         },
         deadline: started + wait * 1000,
         env,
@@ -86,6 +89,7 @@ export async function runHook(
       tool,
       decision: { ...decision, session: decision.session },
       ...(project !== undefined && { project }),
+      ...(origin !== undefined && { origin }),
       eventId: eventId(),
       occurredAt: new Date(),
       longSessionDigest: () => digest,
