@@ -34,7 +34,7 @@ async function clients(place: TmuxPlace, run: RunProgram): Promise<PaneClient[]>
     place.socket,
     'list-clients',
     '-F',
-    '#{client_tty}\t#{client_activity}\t#{pane_id}\t#{client_flags}',
+    '#{client_tty}|#{client_activity}|#{pane_id}|#{client_flags}',
   ]);
   if (listed.missing) throw new FocusRefusedError('tmux is not installed where Notify runs');
   if (!listed.ok) throw new FocusRefusedError('the tmux server is gone');
@@ -42,7 +42,7 @@ async function clients(place: TmuxPlace, run: RunProgram): Promise<PaneClient[]>
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => {
-      const [tty = '', activity = '0', pane = '', flags = ''] = line.split('\t');
+      const [tty = '', activity = '0', pane = '', flags = ''] = line.split('|');
       return { tty, activity: Number(activity), pane, flags: flags.split(',') };
     });
 }
