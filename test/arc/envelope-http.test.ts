@@ -104,7 +104,7 @@ describe('POST /v1/events envelope validation', () => {
       [
         'extensions.x-notify',
         arcEvent({ extensions: { 'x-notify': { notification_type: 'warning', sound: 'ping' } } }),
-        'extensions.x-notify.sound is not allowed; extensions.x-notify allows only notification_type',
+        'extensions.x-notify.sound is not allowed; extensions.x-notify allows only notification_type, origin',
       ],
       [
         'extensions (a key outside the x- namespace)',

@@ -49,7 +49,7 @@ const REJECTED: [name: string, body: unknown, error: string][] = [
   [
     'an unknown field',
     { ...valid, titel: 'typo' },
-    'unknown field "titel"; allowed fields are title, message, type, priority, agent, agentInstance, project, key, cwd, pid, metadata, actions',
+    'unknown field "titel"; allowed fields are title, message, type, priority, agent, agentInstance, project, key, cwd, pid, metadata, actions, origin',
   ],
   ['an array body', [valid], 'request body must be a JSON object'],
   ['a string body', 'just text', 'request body must be a JSON object'],
