@@ -11,6 +11,8 @@ import { startWatcher, type MenuNode, type TestWatcher } from '../support/status
 import { waitFor } from '../support/wait-for.js';
 import { startXDesktop, tmuxServer, type TmuxServer, type XDesktop } from '../support/x-desktop.js';
 import { HOOK } from '../hooks/support.js';
+import { launchChromium } from '../web/support/browser.js';
+import { signInLink } from '../web/support/sign-in.js';
 import type { NotificationDto } from '../../src/domain/notification.js';
 import { SOUND_INTERVAL_MS } from '../../src/domain/sound-policy.js';
 
@@ -184,6 +186,25 @@ describe('focus with a real tmux in an xterm under Xvfb', () => {
       .find((node) => node[1]['label']?.value === 'Go to the agent');
     assert.ok(go, 'its submenu offers Go to the agent');
     await watcher.click(watcher.registered[0]!, go[0]);
+    await landedOnPane3();
+  });
+
+  it('the web page shows the origin, and its Go to the agent lands on pane %3', async () => {
+    await lookElsewhere();
+    const n = await byKey('pane3-first');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(await signInLink(broker));
+      await page.goto(`${broker.baseUrl}/#/n/${n.id}`);
+      await page
+        .getByText(`tmux pane %3 (${tm.socket}), in X11 window 0x${agents.toString(16)} on ${xd.display}`)
+        .waitFor();
+      await page.getByRole('button', { name: /^Go to the agent/ }).click();
+      await page.getByText('Went to the agent (tmux)').waitFor();
+    } finally {
+      await browser.close();
+    }
     await landedOnPane3();
   });
 
