@@ -236,6 +236,11 @@ describe('focus with a real tmux in an xterm under Xvfb', () => {
     const sounds = players.calls().length;
     await ask('pane3-loud');
     await server.until(() => server.calls.some((call) => call.body.includes('pane3-loud')));
+    assert.deepEqual((await byKey('pane3-loud')).origin?.[1], {
+      kind: 'tmux',
+      socket: tm.socket,
+      pane: '%3',
+    });
     await players.waitForCalls(sounds + 1);
   });
 });
