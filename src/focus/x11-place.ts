@@ -1,6 +1,7 @@
 import type { Place } from '../domain/origin.js';
 import { FocusRefusedError } from './focus-refused.js';
 import { firstLine, type RunProgram } from './run-program.js';
+import { sendActivateMessage } from './x11-client-message.js';
 
 type X11Place = Extract<Place, { kind: 'x11' }>;
 
@@ -9,15 +10,23 @@ const displayEnv = (place: X11Place): Record<string, string> =>
   place.display ? { DISPLAY: place.display } : {};
 
 /**
- * EWMH activation (a `_NET_ACTIVE_WINDOW` client message to the root window, which the window manager
- * acts on): through xdotool, else wmctrl. Without either, 409 naming them.
+ * EWMH activation: a `_NET_ACTIVE_WINDOW` client message to the root window, which the window manager
+ * acts on. Through xdotool when it is installed, else sent over the display's socket by Notify itself.
  */
 export async function focusX11(place: X11Place, run: RunProgram): Promise<void> {
   const env = displayEnv(place);
-  let done = await run('xdotool', ['windowactivate', String(place.window)], env);
-  if (done.missing) done = await run('wmctrl', ['-i', '-a', hex(place.window)], env);
-  if (done.missing)
-    throw new FocusRefusedError('activating an X11 window needs xdotool or wmctrl where Notify runs');
+  const done = await run('xdotool', ['windowactivate', String(place.window)], env);
+  if (done.missing) {
+    const display = place.display ?? process.env['DISPLAY'];
+    if (display === undefined) throw new FocusRefusedError('no X display is known for this window');
+    try {
+      return await sendActivateMessage(place.window, display);
+    } catch (error) {
+      throw new FocusRefusedError(
+        `the X11 window ${hex(place.window)} was not activated: ${(error as Error).message}`,
+      );
+    }
+  }
   if (!done.ok)
     throw new FocusRefusedError(
       `the X11 window ${hex(place.window)} was not activated: ${firstLine(done.stderr) || 'it is gone'}`,

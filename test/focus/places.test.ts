@@ -9,6 +9,7 @@ import { createTempHome, startBroker, type BrokerProcess } from '../support/brok
 import { createStandInPlayers, type StandInPlayers } from '../support/stand-in-player.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 import { startXDesktop, type XDesktop } from '../support/x-desktop.js';
+import { waitFor } from '../support/wait-for.js';
 import type { NotificationDto } from '../../src/domain/notification.js';
 
 const execFileAsync = promisify(execFile);
@@ -64,6 +65,26 @@ describe('focus of each kind of place, through the API and notifyctl', () => {
     const n = await create([{ kind: 'x11', window: xterm, display: xd.display }]);
     assert.deepEqual(await focus(n.id), [200, { focused: true, how: 'x11' }]);
     assert.equal(await xd.activeWindow(), xterm);
+  });
+
+  it('X11 without xdotool: Notify sends the _NET_ACTIVE_WINDOW client message itself', async () => {
+    await xd.activate(other);
+    // A broker whose PATH has no xdotool (nor anything else).
+    const bare = await startBroker({ env: { PATH: join(xd.dir, 'empty-path') } });
+    try {
+      const response = await bare.request('POST', '/v1/notifications', {
+        title: 'Needs you',
+        message: 'Approve?',
+        origin: [{ kind: 'x11', window: xterm, display: xd.display }],
+      });
+      const n = (await response.json()) as NotificationDto;
+      const focused = await bare.request('POST', `/v1/notifications/${n.id}/focus`);
+      assert.deepEqual([focused.status, await focused.json()], [200, { focused: true, how: 'x11' }]);
+      await waitFor(async () => (await xd.activeWindow()) === xterm, 'the xterm to be active');
+    } finally {
+      await bare.stop();
+      bare.home.cleanup();
+    }
   });
 
   it('X11: a window that is gone is a 409 that says so', async () => {
