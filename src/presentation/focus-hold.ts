@@ -40,11 +40,14 @@ export class FocusHold {
     const held = this.#held.get(record.id);
     if (change.kind === 'status') {
       if (held) {
-        clearTimeout(held.timer);
         this.#held.delete(record.id);
-        this.deps.log.info(
-          `notification ${record.id}: no toast or sound, it ended while its place had focus`,
-        );
+        // Ended while its focus was still being asked about: there is nothing left to show either.
+        if (held.timer !== undefined) {
+          clearTimeout(held.timer);
+          this.deps.log.info(
+            `notification ${record.id}: no toast or sound, it ended while its place had focus`,
+          );
+        }
       }
       return this.out.publish(change);
     }

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { NotificationChange } from '../broker/change-feed.js';
+import type { NotificationRecord } from '../domain/notification.js';
+import { FocusHold } from './focus-hold.js';
+
+const record = (message: string, extra: Partial<NotificationRecord> = {}): NotificationRecord => ({
+  id: 'n1',
+  agent: 'claude',
+  type: 'permission_required',
+  priority: 'high',
+  title: 'Permission needed',
+  message,
+  status: 'active',
+  revision: 1,
+  createdAt: 1,
+  updatedAt: 1,
+  origin: [{ kind: 'tmux', socket: '/tmp/s', pane: '%3' }],
+  ...extra,
+});
+
+function hold(focused: boolean, current: () => NotificationRecord | undefined, graceSeconds = 0) {
+  const lines: string[] = [];
+  const out: NotificationChange[] = [];
+  let answer: (value: boolean) => void = () => {};
+  const gate = new FocusHold({
+    settings: () => ({ quietWhileFocused: true, focusGraceSeconds: graceSeconds }),
+    hasFocus: () => new Promise((resolve) => (answer = resolve)),
+    current: () => current(),
+    log: { info: (line) => lines.push(line) },
+  });
+  gate.out.subscribe((change) => out.push(change));
+  return { gate, out, lines, decide: () => answer(focused) };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('FocusHold', () => {
+  it('passes a request at once when its place does not have the focus', async () => {
+    const { gate, out, decide } = hold(false, () => undefined);
+    gate.onChange({ kind: 'created', record: record('first') });
+    assert.equal(out.length, 0);
+    decide();
+    await tick();
+    assert.deepEqual(
+      out.map((change) => change.record.message),
+      ['first'],
+    );
+  });
+
+  it('after the grace time shows the request as it is then, one toast for a create and its updates', async () => {
+    const now = record('updated while waiting', { revision: 2 });
+    const { gate, out, decide } = hold(true, () => now);
+    gate.onChange({ kind: 'created', record: record('first') });
+    gate.onChange({ kind: 'updated', record: now, previous: record('first') });
+    decide();
+    await tick();
+    assert.equal(out.length, 1);
+    assert.equal(out[0]!.kind, 'created');
+    assert.equal(out[0]!.record.message, 'updated while waiting');
+  });
+
+  it('drops a request that ended while its place had the focus, and passes the status change on', async () => {
+    const { gate, out, lines, decide } = hold(true, () => record('first'), 600);
+    gate.onChange({ kind: 'created', record: record('first') });
+    decide();
+    await tick();
+    gate.onChange({ kind: 'status', record: record('first', { status: 'resolved' }), previous: 'active' });
+    await tick();
+    assert.deepEqual(
+      out.map((change) => change.kind),
+      ['status'],
+    );
+    assert.deepEqual(lines, [
+      'notification n1: its place has focus; toast and sound wait 600 s (quietWhileFocused)',
+      'notification n1: no toast or sound, it ended while its place had focus',
+    ]);
+  });
+
+  it('lets a notification without an origin through synchronously', () => {
+    const { gate, out } = hold(true, () => undefined);
+    const bare = record('no origin');
+    delete bare.origin;
+    gate.onChange({ kind: 'created', record: bare });
+    assert.equal(out.length, 1);
+  });
+});
