@@ -41,6 +41,8 @@ import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
 import { WebSessionStore } from '../store/web-session-store.js';
 import { WebSessions } from './web-sessions.js';
+import { AgentTokens } from './agent-tokens.js';
+import { AgentTokenStore } from '../store/agent-token-store.js';
 import { PageOpener } from './page-opener.js';
 import { canOpenBrowser } from '../presentation/open-in-browser.js';
 import { openSignInLink, removeLauncher } from '../presentation/sign-in-launcher.js';
@@ -292,6 +294,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       sessions: webSessions,
       port: () => settings.current.port,
     },
+    agentTokens: new AgentTokens({ store: new AgentTokenStore(db), writes, clock, log }),
   });
 
   const port = settings.current.port;

@@ -25,6 +25,11 @@ export interface NotificationDraft {
   metadata?: Metadata;
   /** The choices offered to the person (an extension; absent on notifications without any). */
   actions?: Action[];
+  /**
+   * The name of the agent token it was raised with (`notifyctl tokens`, `remote add`): set at creation,
+   * never changed; absent when the owner token raised it.
+   */
+  raisedBy?: string;
 }
 
 /** A stored notification; times are epoch milliseconds. */
@@ -67,6 +72,7 @@ export interface NotificationDto {
   actions?: Action[];
   answer?: { action: string; surface: Surface; answeredAt: string };
   snoozedUntil?: string;
+  raisedBy?: string;
 }
 
 let lastFormatted = { epochMs: Number.NaN, text: '' };
@@ -103,5 +109,6 @@ export function toDto(record: NotificationRecord): NotificationDto {
       answer: { ...record.answer, answeredAt: formatTimestamp(record.answer.answeredAt) },
     }),
     ...(record.snoozedUntil !== undefined && { snoozedUntil: formatTimestamp(record.snoozedUntil) }),
+    ...(record.raisedBy !== undefined && { raisedBy: record.raisedBy }),
   };
 }

@@ -18,6 +18,7 @@ import { settingsCommand } from './settings.js';
 import { snoozeCommand } from './snooze.js';
 import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
+import { tokensCommand } from './tokens-command.js';
 import { typesCommand } from './types.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   answerCommand,
   openCommand,
   sessionsCommand,
+  tokensCommand,
   snoozeCommand,
   mcpCommand,
   serviceCommand,
