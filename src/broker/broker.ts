@@ -6,6 +6,8 @@ import { launcherDir, type NotifyPaths } from '../config/paths.js';
 import { permissionWarnings } from '../config/permissions.js';
 import { SettingsSource } from '../config/settings-source.js';
 import { buildHttpServer } from '../http/server.js';
+import { closeUnixSocket, listenOnUnixSocket } from '../http/unix-listener.js';
+import type { Server } from 'node:net';
 import { DailyFileLogger, type Logger } from '../log/logger.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { NotificationStore } from '../store/notification-store.js';
@@ -87,10 +89,14 @@ export interface BrokerOptions {
    * $XDG_RUNTIME_DIR for the sign-in launchers); the broker's own by default.
    */
   browserEnv?: NodeJS.ProcessEnv;
+  /** Also serve the API on this Unix socket (issue 33; brokerSocketPath), made 0600 in a 0700 folder. */
+  socketPath?: string;
 }
 
 export interface RunningBroker {
   port: number;
+  /** The Unix socket it also listens on; absent when there is none (Windows, or it could not be made). */
+  socketPath?: string;
   /** Problems found at start that the user should fix (file permissions); each is logged too. */
   warnings: string[];
   settings: SettingsSource;
@@ -311,6 +317,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     }
     throw error;
   }
+  const socket =
+    options.socketPath === undefined ? undefined : await openSocket(app, options.socketPath, log);
 
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
@@ -346,6 +354,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
 
   return {
     port,
+    ...(socket && { socketPath: options.socketPath! }),
     warnings,
     settings,
     log,
@@ -364,6 +373,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       toasts.stop();
       tray?.stop();
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+      if (socket) await closeUnixSocket(socket, options.socketPath!);
       await app.close();
       clearTimeout(grace);
       webSessions.forgetCodes();
@@ -374,6 +384,21 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       log.info('Notify stopped');
     },
   };
+}
+
+/**
+ * The socket is a second way in: when it cannot be made (someone else's file in its place, a path
+ * too long for a socket), the broker still serves its port and says why in the log.
+ */
+async function openSocket(app: FastifyInstance, path: string, log: Logger): Promise<Server | undefined> {
+  try {
+    const server = await listenOnUnixSocket(app, path);
+    log.info(`listening on the Unix socket ${path}`);
+    return server;
+  } catch (error) {
+    log.warn(`no Unix socket: ${path}: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 /** Problems that stop the start with their message on stderr and in the log, and exit code 1. */

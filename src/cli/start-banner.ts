@@ -5,6 +5,8 @@ import { readClientConfig } from './notify/client-config.js';
 
 export interface BannerFacts {
   port: number;
+  /** The Unix socket it also listens on, if any. */
+  socketPath?: string;
   paths: NotifyPaths;
   /** Set when --port or NOTIFY_PORT chose the port instead of config.json. */
   portSource?: Exclude<PortSource, 'config'>;
@@ -16,6 +18,7 @@ export function startBanner(facts: BannerFacts): string {
   return [
     `Notify listening on http://127.0.0.1:${facts.port}`,
     ...portLine(facts),
+    ...(facts.socketPath === undefined ? [] : [`  socket:   ${facts.socketPath}`]),
     `  config:   ${facts.paths.configFile}`,
     `  logs:     ${facts.paths.logDir}`,
     `  database: ${facts.paths.databaseFile}`,

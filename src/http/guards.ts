@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signInAgent, type AgentTokenCheck } from './agent-auth.js';
 import { sendError } from './errors.js';
+import { cameOverUnixSocket } from './unix-listener.js';
 import { sessionSecret, sessionSignIn, webSessionOf, type PageSessions } from './web-session-auth.js';
 
 declare module 'fastify' {
@@ -21,9 +22,14 @@ declare module 'fastify' {
 
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 
-/** DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host header. */
+/**
+ * DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host header. No
+ * browser can open a Unix socket, so a request over the broker's socket has no such page behind it
+ * and may name any host (clients there send `localhost`).
+ */
 export function hostGuard(port: () => number): Guard {
   return (request, reply) => {
+    if (cameOverUnixSocket(request)) return undefined;
     const host = request.headers.host?.toLowerCase();
     const allowed = [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`];
     if (host !== undefined && allowed.includes(host)) return undefined;
