@@ -11,6 +11,7 @@ import { openCommand } from './open.js';
 import { outboxCommand } from './outbox-command.js';
 import { pendingCommand } from './pending.js';
 import { providersCommand } from './providers-command.js';
+import { remoteCommand } from './remote/remote-command.js';
 import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
 import { sessionsCommand } from './sessions-command.js';
@@ -44,6 +45,7 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   openCommand,
   sessionsCommand,
   tokensCommand,
+  remoteCommand,
   snoozeCommand,
   mcpCommand,
   serviceCommand,
