@@ -201,7 +201,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const presentation = new PresentationStatus(() => settings.current);
   const toasts = new ToastPresenter({
     status: (on, detail) => presentation.set('toasts', on, detail),
-    display: platformDisplay(process.platform, process.env, canOpenPage),
+    display: platformDisplay(process.platform, process.env, canOpenPage, {
+      pageUrl: `http://localhost:${settings.current.port}/`,
+    }),
     settings: () => settings.current,
     act: async (id, action, revision) => {
       if (action === 'default') return pageOpener.open('a toast');
