@@ -42,7 +42,7 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
   const explicitToken = nonEmpty(tokenFlag) ?? envToken;
   const envSocket = nonEmpty(env['NOTIFY_SOCKET']);
   const read: ConfigRead =
-    explicitPort === undefined || explicitToken === undefined || envSocket === undefined
+    explicitPort === undefined || explicitToken === undefined
       ? readConfigLeniently(configFile)
       : { state: 'missing' };
   const config = read.state === 'found' ? read.config : {};

@@ -19,8 +19,7 @@ export function brokerConnection(env: NodeJS.ProcessEnv): HookConnection {
   const envPort = Number(env['NOTIFY_PORT']?.trim() || NaN);
   const envToken = env['NOTIFY_TOKEN']?.trim() || undefined;
   const envSocket = env['NOTIFY_SOCKET']?.trim() || undefined;
-  const read =
-    isPort(envPort) && envToken && envSocket ? undefined : readClientConfig(resolvePaths(env).configFile);
+  const read = isPort(envPort) && envToken ? undefined : readClientConfig(resolvePaths(env).configFile);
   const config = read?.state === 'found' ? read.config : {};
   const port = isPort(envPort) ? envPort : (config.port ?? DEFAULT_PORT);
   const token = envToken ?? config.authToken;
