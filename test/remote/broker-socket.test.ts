@@ -141,3 +141,28 @@ describe("notifyd's Unix socket", () => {
     }
   });
 });
+
+describe('notifyctl remote container', () => {
+  it('prints the socket mount, the token file and the hooks a dev container needs, never a token', async () => {
+    const broker = await startBroker();
+    try {
+      const result = await runNotifyctl(['remote', 'container', '--name', 'shop-dc'], {
+        env: broker.home.env,
+      });
+      assert.equal(result.code, 0, result.stderr);
+      const folder = join(broker.home.home, '.local', 'state', 'notify');
+      assert.ok(result.stdout.includes(`source=${folder},target=/run/notify,type=bind`), result.stdout);
+      assert.ok(result.stdout.includes('"NOTIFY_SOCKET": "/run/notify/notify.sock"'));
+      assert.ok(
+        result.stdout.includes(
+          'notifyctl tokens create shop-dc | tail -n 1 > ~/.config/notify/shop-dc.token',
+        ),
+      );
+      assert.ok(result.stdout.includes('node /opt/notify/notify-hook.cjs claude --answer-wait=590'));
+      assert.equal(/nfa_[A-Za-z0-9_-]{43}/.test(result.stdout), false);
+    } finally {
+      await broker.stop();
+      broker.home.cleanup();
+    }
+  });
+});
