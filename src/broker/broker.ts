@@ -350,7 +350,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     },
     onProblem: (message) => log.warn(message),
   });
-  log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
+  log.info(
+    `Notify ${VERSION} started on http://127.0.0.1:${port}${socket ? ` and ${options.socketPath}` : ''} (pid ${process.pid})`,
+  );
   toasts.start();
   void tray?.start();
 
@@ -394,9 +396,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
  */
 async function openSocket(app: FastifyInstance, path: string, log: Logger): Promise<Server | undefined> {
   try {
-    const server = await listenOnUnixSocket(app, path);
-    log.info(`listening on the Unix socket ${path}`);
-    return server;
+    return await listenOnUnixSocket(app, path);
   } catch (error) {
     log.warn(`no Unix socket: ${path}: ${(error as Error).message}`);
     return undefined;

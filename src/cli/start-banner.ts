@@ -18,10 +18,10 @@ export function startBanner(facts: BannerFacts): string {
   return [
     `Notify listening on http://127.0.0.1:${facts.port}`,
     ...portLine(facts),
-    ...(facts.socketPath === undefined ? [] : [`  socket:   ${facts.socketPath}`]),
     `  config:   ${facts.paths.configFile}`,
     `  logs:     ${facts.paths.logDir}`,
     `  database: ${facts.paths.databaseFile}`,
+    ...(facts.socketPath === undefined ? [] : [`  socket:   ${facts.socketPath}`]),
     ...presentationLines(facts.presentation),
     'Ctrl+C stops it.',
   ].join('\n');
