@@ -6,6 +6,8 @@ import { launcherDir, type NotifyPaths } from '../config/paths.js';
 import { permissionWarnings } from '../config/permissions.js';
 import { SettingsSource } from '../config/settings-source.js';
 import { buildHttpServer } from '../http/server.js';
+import { closeUnixSocket, listenOnUnixSocket } from '../http/unix-listener.js';
+import type { Server } from 'node:net';
 import { DailyFileLogger, type Logger } from '../log/logger.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { NotificationStore } from '../store/notification-store.js';
@@ -41,6 +43,8 @@ import { WorkerDeliverer } from './deliverers/worker-deliverer.js';
 import { importKinds, REGISTRY_MODULE } from './deliverers/worker-protocol.js';
 import { WebSessionStore } from '../store/web-session-store.js';
 import { WebSessions } from './web-sessions.js';
+import { AgentTokens } from './agent-tokens.js';
+import { AgentTokenStore } from '../store/agent-token-store.js';
 import { PageOpener } from './page-opener.js';
 import { canOpenBrowser } from '../presentation/open-in-browser.js';
 import { openSignInLink, removeLauncher } from '../presentation/sign-in-launcher.js';
@@ -90,10 +94,14 @@ export interface BrokerOptions {
    * $XDG_RUNTIME_DIR for the sign-in launchers); the broker's own by default.
    */
   browserEnv?: NodeJS.ProcessEnv;
+  /** Also serve the API on this Unix socket (issue 33; brokerSocketPath), made 0600 in a 0700 folder. */
+  socketPath?: string;
 }
 
 export interface RunningBroker {
   port: number;
+  /** The Unix socket it also listens on; absent when there is none (Windows, or it could not be made). */
+  socketPath?: string;
   /** Problems found at start that the user should fix (file permissions); each is logged too. */
   warnings: string[];
   settings: SettingsSource;
@@ -211,7 +219,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const presentation = new PresentationStatus(() => settings.current);
   const toasts = new ToastPresenter({
     status: (on, detail) => presentation.set('toasts', on, detail),
-    display: platformDisplay(process.platform, process.env, canOpenPage),
+    display: platformDisplay(process.platform, process.env, canOpenPage, {
+      pageUrl: `http://localhost:${settings.current.port}/`,
+    }),
     settings: () => settings.current,
     act: async (id, action, revision) => {
       if (action === 'default' && canFocus(service.get(id).origin)) return focus.focus(id, 'a toast');
@@ -311,6 +321,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       sessions: webSessions,
       port: () => settings.current.port,
     },
+    agentTokens: new AgentTokens({ store: new AgentTokenStore(db), writes, clock, log }),
   });
 
   const port = settings.current.port;
@@ -327,6 +338,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     }
     throw error;
   }
+  const socket =
+    options.socketPath === undefined ? undefined : await openSocket(app, options.socketPath, log);
 
   const retention = new RetentionJob(store, writes, () => settings.current.retentionDays, clock, log);
   retention.start(RETENTION_INTERVAL_MS);
@@ -356,12 +369,15 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     },
     onProblem: (message) => log.warn(message),
   });
-  log.info(`Notify ${VERSION} started on http://127.0.0.1:${port} (pid ${process.pid})`);
+  log.info(
+    `Notify ${VERSION} started on http://127.0.0.1:${port}${socket ? ` and ${options.socketPath}` : ''} (pid ${process.pid})`,
+  );
   toasts.start();
   void tray?.start();
 
   return {
     port,
+    ...(socket && { socketPath: options.socketPath! }),
     warnings,
     settings,
     log,
@@ -381,6 +397,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       toasts.stop();
       tray?.stop();
       const grace = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+      if (socket) await closeUnixSocket(socket, options.socketPath!);
       await app.close();
       clearTimeout(grace);
       webSessions.forgetCodes();
@@ -391,6 +408,19 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       log.info('Notify stopped');
     },
   };
+}
+
+/**
+ * The socket is a second way in: when it cannot be made (someone else's file in its place, a path
+ * too long for a socket), the broker still serves its port and says why in the log.
+ */
+async function openSocket(app: FastifyInstance, path: string, log: Logger): Promise<Server | undefined> {
+  try {
+    return await listenOnUnixSocket(app, path);
+  } catch (error) {
+    log.warn(`no Unix socket: ${path}: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 /** Problems that stop the start with their message on stderr and in the log, and exit code 1. */

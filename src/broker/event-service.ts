@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { EnvelopeValidator } from '../domain/arc/envelope-validator.js';
 import type { ArcEnvelope } from '../domain/arc/envelope.js';
 import { conditionKey, toDraft } from '../domain/arc/mapping.js';
-import type { NotificationRecord } from '../domain/notification.js';
+import type { NotificationDraft, NotificationRecord } from '../domain/notification.js';
 import type { NotificationService } from './notification-service.js';
 
 /** The published schema; the broker validates with this very file (dist/src/broker → repository root). */
@@ -49,16 +49,20 @@ export interface EventOutcome {
 export class EventService {
   constructor(private readonly deps: EventServiceDeps) {}
 
-  async handle(body: unknown): Promise<EventOutcome> {
+  /** `raisedBy`: the agent token's name the event came with; it touches only that token's notifications. */
+  async handle(body: unknown, raisedBy?: string): Promise<EventOutcome> {
     const envelope = (await this.deps.validator())(body);
     switch (envelope.event_type) {
       case 'request.created':
-        return this.create(envelope);
+        return this.create(envelope, raisedBy);
       case 'request.updated':
-        return { record: await this.deps.notifications.replaceActive(toDraft(envelope)), created: false };
+        return {
+          record: await this.deps.notifications.replaceActive(withRaisedBy(toDraft(envelope), raisedBy)),
+          created: false,
+        };
       case 'request.resolved':
         return {
-          record: await this.deps.notifications.resolveCondition(conditionKey(envelope)!),
+          record: await this.deps.notifications.resolveCondition(conditionKey(envelope)!, raisedBy),
           created: false,
         };
     }
@@ -69,10 +73,14 @@ export class EventService {
    * identity is (sender.id, event_id), enforced by a unique index, so a retry (or a concurrent duplicate)
    * returns the original notification whatever its status.
    */
-  private create(envelope: ArcEnvelope): Promise<EventOutcome> {
-    const draft = toDraft(envelope);
+  private create(envelope: ArcEnvelope, raisedBy: string | undefined): Promise<EventOutcome> {
+    const draft = withRaisedBy(toDraft(envelope), raisedBy);
     if (draft.key !== undefined) return this.deps.notifications.store(draft);
     const event = { senderId: envelope.sender.id, eventId: envelope.event_id };
     return this.deps.notifications.store(draft, { event });
   }
+}
+
+function withRaisedBy(draft: NotificationDraft, raisedBy: string | undefined): NotificationDraft {
+  return raisedBy === undefined ? draft : { ...draft, raisedBy };
 }

@@ -1,3 +1,4 @@
+import { AgentTokenRefusedError } from '../domain/agent-token.js';
 import { answerRefusal, parseAnswerRequest, type Surface } from '../domain/answers.js';
 import { parseCreateRequest } from '../domain/create-request.js';
 import { ConflictError, InvalidRequestError, NotFoundError, StaleAnswerError } from '../domain/errors.js';
@@ -46,11 +47,13 @@ export interface NotificationServiceDeps {
 export class NotificationService {
   constructor(private readonly deps: NotificationServiceDeps) {}
 
-  async create(body: unknown): Promise<UpsertResult> {
+  /** `raisedBy`: the agent token's name the request came with (absent for the owner token). */
+  async create(body: unknown, raisedBy?: string): Promise<UpsertResult> {
     const request = parseCreateRequest(body);
     const draft: NotificationDraft = {
       ...request,
       priority: effectivePriority(request.priority, request.type, this.deps.types()),
+      ...(raisedBy !== undefined && { raisedBy }),
     };
     return this.store(draft);
   }
@@ -69,6 +72,10 @@ export class NotificationService {
       const remindAt = firstReminderAt(reminderPolicy(draft.type, this.deps.types()), now);
       const upserted = this.deps.store.upsert(id, draft, now, { ...options, remindAt });
       if (!upserted) throw new NotFoundError();
+      // An agent token refreshes (by key) or replays (by ARC event id) only what it raised itself;
+      // throwing undoes the refresh with the rest of the write.
+      if (draft.raisedBy !== undefined && !upserted.created && upserted.record.raisedBy !== draft.raisedBy)
+        throw new AgentTokenRefusedError();
       // A replayed ARC event returns its original row untouched: only a write that changed it is news.
       const change: NotificationChange | undefined = upserted.created
         ? { kind: 'created', record: upserted.record }
@@ -91,8 +98,14 @@ export class NotificationService {
    * Resolves the active notification with this key. When none is active, the latest one with the key
    * is returned unchanged (resolving again is idempotent); 404 when the key was never used.
    */
-  resolveCondition(key: string): Promise<NotificationRecord> {
-    return this.transition(() => this.deps.store.conditionByKey(key), 'resolved', { onlyFromActive: true });
+  resolveCondition(key: string, raisedBy?: string): Promise<NotificationRecord> {
+    const find = () => {
+      const record = this.deps.store.conditionByKey(key);
+      if (record && raisedBy !== undefined && record.raisedBy !== raisedBy)
+        throw new AgentTokenRefusedError();
+      return record;
+    };
+    return this.transition(find, 'resolved', { onlyFromActive: true });
   }
 
   get(id: string): NotificationRecord {
@@ -101,16 +114,29 @@ export class NotificationService {
     return record;
   }
 
+  /** The notification, or undefined when there is none with this id. */
+  find(id: string): NotificationRecord | undefined {
+    return this.deps.store.get(id);
+  }
+
   list(query: Record<string, string | string[] | undefined>): NotificationRecord[] {
     return this.deps.store.list(parseListQuery(query));
   }
 
-  /** As list; with cursor paging asked for, also the cursor of the next page when there is one. */
-  listPage(query: Record<string, string | string[] | undefined>): {
+  /**
+   * As list; with cursor paging asked for, also the cursor of the next page when there is one. With
+   * `raisedBy` (an agent token's name) only the notifications raised with that token.
+   */
+  listPage(
+    query: Record<string, string | string[] | undefined>,
+    raisedBy?: string,
+  ): {
     records: NotificationRecord[];
     nextCursor?: string;
   } {
-    const { records, nextBefore } = this.deps.store.page(parseListQuery(query));
+    const filter = parseListQuery(query);
+    if (raisedBy !== undefined) filter.raisedBy = raisedBy;
+    const { records, nextBefore } = this.deps.store.page(filter);
     return nextBefore === undefined ? { records } : { records, nextCursor: encodeCursor(nextBefore) };
   }
 

@@ -2,7 +2,7 @@
 import './runtime/require-node-floor.js';
 import { START_REFUSALS, startBroker } from '../broker/broker.js';
 import { InvalidPortError, portOverride } from '../config/broker-port.js';
-import { resolvePaths } from '../config/paths.js';
+import { brokerSocketPath, resolvePaths } from '../config/paths.js';
 import { MalformedConfigError } from '../config/malformed-config-error.js';
 import { VERSION } from '../version.js';
 import { optionText, parseArgs } from './notify/args.js';
@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const paths = resolvePaths();
   const stopRequested = listenForStop();
+  const socketPath = brokerSocketPath(process.env);
   let broker;
   try {
     // The log file is where problems usually go, but a person starting notifyd by hand reads the terminal.
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
       paths,
       onConfigWarning: (warning) => console.error(`Warning: config.json: ${warning}`),
       ...(override !== undefined && { port: override.port }),
+      ...(socketPath !== undefined && { socketPath }),
     });
   } catch (error) {
     if (error instanceof MalformedConfigError || START_REFUSALS.some((refusal) => error instanceof refusal)) {
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(
     startBanner({
       port: broker.port,
+      ...(broker.socketPath !== undefined && { socketPath: broker.socketPath }),
       paths,
       presentation: broker.presentation.report(),
       ...(override && { portSource: override.source }),

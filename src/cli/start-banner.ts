@@ -5,6 +5,8 @@ import { readClientConfig } from './notify/client-config.js';
 
 export interface BannerFacts {
   port: number;
+  /** The Unix socket it also listens on, if any. */
+  socketPath?: string;
   paths: NotifyPaths;
   /** Set when --port or NOTIFY_PORT chose the port instead of config.json. */
   portSource?: Exclude<PortSource, 'config'>;
@@ -19,6 +21,7 @@ export function startBanner(facts: BannerFacts): string {
     `  config:   ${facts.paths.configFile}`,
     `  logs:     ${facts.paths.logDir}`,
     `  database: ${facts.paths.databaseFile}`,
+    ...(facts.socketPath === undefined ? [] : [`  socket:   ${facts.socketPath}`]),
     ...presentationLines(facts.presentation),
     'Ctrl+C stops it.',
   ].join('\n');

@@ -49,3 +49,35 @@ export class ForeignListenerError extends Error {
     );
   }
 }
+
+/**
+ * The broker's Unix socket (NOTIFY_SOCKET, config `socket`) is not safely this user's: nothing was sent
+ * to it. `baseUrl` is the socket's path.
+ */
+export class ForeignSocketError extends ForeignListenerError {
+  override name = 'ForeignSocketError';
+  constructor(
+    baseUrl: string,
+    /** Why it is refused: "it belongs to another user (uid 65534)". */
+    readonly reason: string,
+    ownerUid?: number,
+  ) {
+    super(baseUrl, ownerUid);
+    this.message = `the socket ${baseUrl} is refused: ${reason}`;
+  }
+}
+
+/**
+ * The socket SSH forwards from this machine to the desk is not there (no ssh session with its forward
+ * is open): `forwardName` is the Host the desk connects with (`ssh api-box`).
+ */
+export class ForwardClosedError extends BrokerUnreachableError {
+  override name = 'ForwardClosedError';
+  constructor(
+    baseUrl: string,
+    reason: string,
+    readonly forwardName: string,
+  ) {
+    super(baseUrl, reason);
+  }
+}

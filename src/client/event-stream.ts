@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { NotificationDto } from './api-types.js';
 import { toHttpError } from './notify-client.js';
-import { openStreamingRequest } from './transport.js';
+import { openStreamingRequest, socketOf, type BrokerAddress } from './transport.js';
 
 /** One event of GET /v1/stream (docs/api.md "Event stream"). */
 export interface ChangeEvent {
@@ -19,8 +19,7 @@ export interface StreamHandlers {
   onReset?(): void;
 }
 
-export interface StreamOptions {
-  baseUrl: string;
+export interface StreamOptions extends BrokerAddress {
   token?: string;
   /** Resume after this event. */
   lastEventId?: string;
@@ -57,7 +56,7 @@ export function openEventStream(options: StreamOptions, handlers: StreamHandlers
   // A refusal's body is kept for the error; an accepted stream's goes to the parser.
   let refused: { status: number; statusText: string; body: string } | undefined;
   const exchange = openStreamingRequest(
-    { method: 'GET', url: new URL('/v1/stream', options.baseUrl), headers },
+    { method: 'GET', url: new URL('/v1/stream', options.baseUrl), ...socketOf(options), headers },
     {
       onResponse: (status, statusText) => {
         if (status === 200) handlers.onOpen?.();

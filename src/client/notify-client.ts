@@ -16,14 +16,12 @@ import type {
   FocusResult,
 } from './api-types.js';
 import { HttpError, UnexpectedResponseError } from './errors.js';
-import { sendRequest, type RawResponse } from './transport.js';
+import { sendRequest, socketOf, type BrokerAddress, type RawResponse } from './transport.js';
 
 /** Spec "Limits": every broker call of the client gives up after 10 seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-export interface NotifyClientOptions {
-  /** e.g. http://127.0.0.1:47821 */
-  baseUrl: string;
+export interface NotifyClientOptions extends BrokerAddress {
   /** Sent as `Authorization: Bearer`; without it every /v1 call answers 401. */
   token?: string;
   timeoutMs?: number;
@@ -36,11 +34,13 @@ export interface NotifyClientOptions {
  */
 export class NotifyClient {
   readonly baseUrl: string;
+  readonly #address: BrokerAddress;
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
 
   constructor(options: NotifyClientOptions) {
     this.baseUrl = options.baseUrl;
+    this.#address = options;
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
@@ -178,6 +178,7 @@ export class NotifyClient {
     const response = await sendRequest({
       method,
       url: new URL(path, this.baseUrl),
+      ...socketOf(this.#address),
       headers,
       timeoutMs: this.#timeoutMs,
       ...(body !== undefined && { body: raw ? body : JSON.stringify(body) }),

@@ -1,7 +1,8 @@
 import { request, STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { BrokerTimeoutError, BrokerUnreachableError } from './errors.js';
+import { BrokerTimeoutError, BrokerUnreachableError, ForwardClosedError } from './errors.js';
 import { assertOwnListener } from './listener-owner.js';
+import { assertOwnSocket } from './socket-owner.js';
 
 /**
  * The only way a client (notify, notifyctl, the hook adapter, the MCP server) talks to the broker.
@@ -9,9 +10,34 @@ import { assertOwnListener } from './listener-owner.js';
  * written, so no caller can forget it: another local user may hold the port while the broker is down.
  */
 
+/** Where the broker is: its port's base URL, or its Unix socket (which then wins). */
+export interface BrokerAddress {
+  /** e.g. http://127.0.0.1:47821 */
+  baseUrl: string;
+  /** NOTIFY_SOCKET or config `socket`: talk over this Unix socket instead of the port. */
+  socketPath?: string;
+  /** The socket is an SSH forward the desk opens with `ssh <forwardName>` (config `forwardName`). */
+  forwardName?: string;
+}
+
+/** The socket fields of a request to `address`, present only when set. */
+export function socketOf(
+  address: Omit<BrokerAddress, 'baseUrl'>,
+): Pick<RawRequest, 'socketPath' | 'forwardName'> {
+  return {
+    ...(address.socketPath !== undefined && { socketPath: address.socketPath }),
+    ...(address.forwardName !== undefined && { forwardName: address.forwardName }),
+  };
+}
+
 export interface RawRequest {
   method: string;
+  /** With `socketPath`, only its path and query count (the host is `localhost`). */
   url: URL;
+  /** The broker's Unix socket to talk over instead of the URL's port (NOTIFY_SOCKET, config `socket`). */
+  socketPath?: string;
+  /** The socket is an SSH forward to the desk, opened by `ssh <forwardName>` there (docs/remote.md). */
+  forwardName?: string;
   headers: Record<string, string>;
   body?: string | Buffer;
   timeoutMs: number;
@@ -39,7 +65,7 @@ export function sendRequest(raw: RawRequest): Promise<RawResponse> {
           clearTimeout(timer);
           resolve({ ...statusLine(incoming), body: Buffer.concat(chunks).toString('utf8') });
         });
-        incoming.on('error', (error) => fail(unreachable(raw.url, error)));
+        incoming.on('error', (error) => fail(unreachable(raw, error)));
       },
       onFailure: fail,
     });
@@ -84,7 +110,7 @@ export function openStreamingRequest(raw: StreamRequest, handlers: StreamingHand
         incoming.setEncoding('utf8');
         incoming.on('data', handlers.onText);
         incoming.on('end', () => resolve());
-        incoming.on('error', (error) => reject(unreachable(raw.url, error)));
+        incoming.on('error', (error) => reject(unreachable(raw, error)));
       },
       onFailure: reject,
     });
@@ -109,9 +135,10 @@ interface ExchangeEvents {
 function startExchange(raw: StreamRequest, events: ExchangeEvents): { abort(): void } {
   const headers = { ...raw.headers };
   if (raw.body !== undefined) headers['content-length'] = String(Buffer.byteLength(raw.body));
+  if (raw.socketPath !== undefined) return startSocketExchange(raw, headers, events);
   let refusal: Error | undefined;
   const outgoing = request(raw.url, { method: raw.method, headers, agent: false }, events.onResponse);
-  outgoing.on('error', (error) => events.onFailure(refusal ?? unreachable(raw.url, error)));
+  outgoing.on('error', (error) => events.onFailure(refusal ?? unreachable(raw, error)));
   outgoing.once('socket', (socket: Socket) => {
     const send = () => {
       try {
@@ -129,11 +156,38 @@ function startExchange(raw: StreamRequest, events: ExchangeEvents): { abort(): v
   return { abort: () => outgoing.destroy() };
 }
 
+/** Over the Unix socket: its file is checked before connecting, so a refused one never gets a byte. */
+function startSocketExchange(
+  raw: StreamRequest,
+  headers: Record<string, string>,
+  events: ExchangeEvents,
+): { abort(): void } {
+  const socketPath = raw.socketPath!;
+  try {
+    assertOwnSocket(socketPath);
+  } catch (error) {
+    const failure = error instanceof BrokerUnreachableError ? unreachable(raw, error) : (error as Error);
+    queueMicrotask(() => events.onFailure(failure));
+    return { abort: () => {} };
+  }
+  const path = `${raw.url.pathname}${raw.url.search}`;
+  const outgoing = request(
+    { socketPath, path, method: raw.method, headers: { host: 'localhost', ...headers }, agent: false },
+    events.onResponse,
+  );
+  outgoing.on('error', (error) => events.onFailure(unreachable(raw, error)));
+  outgoing.end(raw.body);
+  return { abort: () => outgoing.destroy() };
+}
+
 function statusLine(incoming: IncomingMessage): { status: number; statusText: string } {
   const status = incoming.statusCode ?? 0;
   return { status, statusText: incoming.statusMessage || STATUS_CODES[status] || '' };
 }
 
-function unreachable(url: URL, error: Error): BrokerUnreachableError {
-  return new BrokerUnreachableError(url.origin, error.message);
+function unreachable(raw: StreamRequest, error: Error): BrokerUnreachableError {
+  if (raw.socketPath === undefined) return new BrokerUnreachableError(raw.url.origin, error.message);
+  return raw.forwardName === undefined
+    ? new BrokerUnreachableError(raw.socketPath, error.message)
+    : new ForwardClosedError(raw.socketPath, error.message, raw.forwardName);
 }

@@ -1,5 +1,5 @@
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface NotifyPaths {
   configDir: string;
@@ -60,4 +60,19 @@ export function launcherDir(
   if (platform === 'darwin' || platform === 'win32') return join(env['TMPDIR'] || tmpdir(), 'notify');
   const state = env['XDG_STATE_HOME'];
   return join(state && state.startsWith('/') ? state : join(home, '.local/state'), 'notify', 'run');
+}
+
+/**
+ * The broker's Unix socket (issue 33): `$XDG_RUNTIME_DIR/notify/notify.sock`, a private folder that
+ * ends with the login; without one, `notify.sock` in Notify's state folder. Linux and macOS only.
+ */
+export function brokerSocketPath(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = env['HOME'] || homedir(),
+): string | undefined {
+  if (platform === 'win32') return undefined;
+  const runtime = env['XDG_RUNTIME_DIR'];
+  if (runtime && runtime.startsWith('/')) return join(runtime, 'notify', 'notify.sock');
+  return join(dirname(resolvePaths(env, platform, home).logDir), 'notify.sock');
 }

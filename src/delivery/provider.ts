@@ -46,6 +46,8 @@ export interface OutboundNotification {
   /** What an answer names (docs/answers.md); absent from items queued before revisions existed. */
   revision?: number;
   agent: string;
+  /** The agent token's name it was raised with (its machine, issue 33), when one raised it. */
+  raisedBy?: string;
   project?: string;
   createdAt: string;
   updatedAt: string;

@@ -14,6 +14,8 @@ export interface ListFilter {
   project?: string;
   agent?: string;
   key?: string;
+  /** Only the notifications raised with this agent token (what such a token may list). */
+  raisedBy?: string;
   /** Search (`q`): every word appears in the title, message, agent or project, ignoring ASCII case. */
   words?: string[];
   /** Cursor paging (`before`): only notifications older than this position. */

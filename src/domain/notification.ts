@@ -28,6 +28,11 @@ export interface NotificationDraft {
   actions?: Action[];
   /** Where the agent runs, innermost first (an extension; absent when unknown): docs/focus.md. */
   origin?: Origin;
+  /**
+   * The name of the agent token it was raised with (`notifyctl tokens`, `remote add`): set at creation,
+   * never changed; absent when the owner token raised it.
+   */
+  raisedBy?: string;
 }
 
 /** A stored notification; times are epoch milliseconds. */
@@ -71,6 +76,7 @@ export interface NotificationDto {
   origin?: Origin;
   answer?: { action: string; surface: Surface; answeredAt: string };
   snoozedUntil?: string;
+  raisedBy?: string;
 }
 
 let lastFormatted = { epochMs: Number.NaN, text: '' };
@@ -108,5 +114,6 @@ export function toDto(record: NotificationRecord): NotificationDto {
       answer: { ...record.answer, answeredAt: formatTimestamp(record.answer.answeredAt) },
     }),
     ...(record.snoozedUntil !== undefined && { snoozedUntil: formatTimestamp(record.snoozedUntil) }),
+    ...(record.raisedBy !== undefined && { raisedBy: record.raisedBy }),
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AgentTokenRefusedError } from '../domain/agent-token.js';
 import { ConflictError, InvalidRequestError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { Logger } from '../log/logger.js';
 import { storageProblemOf, type StorageProblem } from '../store/storage-errors.js';
@@ -63,6 +64,7 @@ export function createErrorHandler(log: Logger) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof InvalidRequestError) return sendError(request, reply, 400, error.message);
     if (error instanceof NotFoundError) return sendError(request, reply, 404, error.message);
+    if (error instanceof AgentTokenRefusedError) return sendError(request, reply, 403, error.message);
     const storage = storageProblemOf(error);
     if (storage) {
       const answer = STORAGE_ANSWERS[storage.problem];

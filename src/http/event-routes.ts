@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventService } from '../broker/event-service.js';
 import { toDto } from '../domain/notification.js';
+import { agentOf } from './agent-auth.js';
 import { NOTIFICATION } from './notification-routes.js';
 import { ERROR, type RouteSchema } from './schema-kit.js';
 
@@ -13,6 +14,7 @@ export const EVENT_SCHEMAS = {
       201: NOTIFICATION,
       400: ERROR,
       401: ERROR,
+      403: ERROR,
       404: ERROR,
       413: null,
       429: ERROR,
@@ -24,7 +26,7 @@ export const EVENT_SCHEMAS = {
 export function eventHandlers(service: EventService) {
   return {
     receive: async (request: FastifyRequest, reply: FastifyReply) => {
-      const { record, created } = await service.handle(request.body);
+      const { record, created } = await service.handle(request.body, agentOf(request));
       return reply.code(created ? 201 : 200).send(toDto(record));
     },
   };

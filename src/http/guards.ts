@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { signInAgent, type AgentTokenCheck } from './agent-auth.js';
 import { sendError } from './errors.js';
+import { cameOverUnixSocket } from './unix-listener.js';
 import { sessionSecret, sessionSignIn, webSessionOf, type PageSessions } from './web-session-auth.js';
 
 declare module 'fastify' {
@@ -11,6 +13,8 @@ declare module 'fastify' {
     credentials?: 'token' | 'session';
     /** Counts against the POST rate limit of the token. */
     rateLimited?: boolean;
+    /** What an agent token may do here: anything (`any`), only on its own notification (`own`); unset: nothing. */
+    agent?: 'any' | 'own' | undefined;
     /** The body is kept as raw bytes, up to this size instead of maxRequestBodyBytes (sound imports). */
     rawBodyLimit?: number | undefined;
   }
@@ -18,9 +22,14 @@ declare module 'fastify' {
 
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 
-/** DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host header. */
+/**
+ * DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host header. No
+ * browser can open a Unix socket, so a request over the broker's socket has no such page behind it
+ * and may name any host (clients there send `localhost`).
+ */
 export function hostGuard(port: () => number): Guard {
   return (request, reply) => {
+    if (cameOverUnixSocket(request)) return undefined;
     const host = request.headers.host?.toLowerCase();
     const allowed = [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`];
     if (host !== undefined && allowed.includes(host)) return undefined;
@@ -72,9 +81,14 @@ function authorizationCount(request: FastifyRequest): number {
  * `Authorization: Session <secret>` signs in with the web page's session instead (issues 21 and 29),
  * unless the route takes only the token; a session-only route takes nothing else. A Cookie header
  * counts for nothing: browsers send cookies to every port of the host. A 401 names the scheme it
- * wants (RFC 9110 section 11.6.1).
+ * wants (RFC 9110 section 11.6.1). An agent token (issue 33) passes here on every route and is
+ * narrowed by the agent scope guard that follows.
  */
-export function bearerGuard(token: () => string, sessions?: PageSessions): Guard {
+export function bearerGuard(
+  token: () => string,
+  sessions?: PageSessions,
+  agentTokens?: AgentTokenCheck,
+): Guard {
   let hashedToken = '';
   let hashedExpected = sha256('');
   return (request, reply) => {
@@ -87,14 +101,23 @@ export function bearerGuard(token: () => string, sessions?: PageSessions): Guard
     const secret = sessionSecret(request);
     if (secret !== undefined) {
       if (sessions && credentials !== 'token' && sessionSignIn(sessions, request, secret)) return undefined;
-    } else if (credentials !== 'session') {
+    } else {
       const supplied = bearerToken(request);
-      const expected = token();
-      if (expected !== hashedToken) {
-        hashedExpected = sha256(expected);
-        hashedToken = expected;
+      if (credentials !== 'session') {
+        const expected = token();
+        if (expected !== hashedToken) {
+          hashedExpected = sha256(expected);
+          hashedToken = expected;
+        }
+        if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected)) {
+          return undefined;
+        }
       }
-      if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected)) {
+      // Whatever the route, a live agent token is known by name from here on: the agent scope guard
+      // answers 403 where it may not go, which tells its holder more than a 401 would.
+      const agent = supplied === undefined ? undefined : agentTokens?.authenticate(supplied);
+      if (agent !== undefined) {
+        signInAgent(request, agent);
         return undefined;
       }
     }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NotificationService } from '../broker/notification-service.js';
 import { toDto } from '../domain/notification.js';
+import { agentOf } from './agent-auth.js';
 import { PRIORITIES } from '../domain/priority.js';
 import { SURFACES } from '../domain/answers.js';
 import { MAX_SNOOZE_MINUTES } from '../domain/snooze.js';
@@ -69,6 +70,10 @@ export const NOTIFICATION: JsonSchema = object(
       format: 'date-time',
       description: 'snoozed: silent until then, when it alerts again if still active (an extension)',
     }),
+    raisedBy: str({
+      description:
+        'the name of the agent token it was raised with (an extension; absent for the owner token)',
+    }),
   },
   [
     'id',
@@ -108,7 +113,7 @@ export const NOTIFICATION_SCHEMAS = {
       },
       ['title', 'message'],
     ),
-    response: { 201: NOTIFICATION, 400: ERROR, 401: ERROR, 413: null, 429: ERROR },
+    response: { 201: NOTIFICATION, 400: ERROR, 401: ERROR, 403: ERROR, 413: null, 429: ERROR },
   },
   list: {
     summary: 'Notifications, newest first',
@@ -164,9 +169,9 @@ export const NOTIFICATION_SCHEMAS = {
 export function notificationHandlers(service: NotificationService) {
   return {
     create: async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.code(201).send(toDto((await service.create(request.body)).record)),
+      reply.code(201).send(toDto((await service.create(request.body, agentOf(request))).record)),
     list: async (request: ListRequest, reply: FastifyReply) => {
-      const { records, nextCursor } = service.listPage(request.query);
+      const { records, nextCursor } = service.listPage(request.query, agentOf(request));
       if (nextCursor !== undefined) reply.header('x-next-cursor', nextCursor);
       return records.map(toDto);
     },

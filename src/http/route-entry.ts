@@ -9,6 +9,8 @@ export interface RouteEntry {
   /** Only this credential is accepted; unset: the bearer token or the web page's session. */
   credentials?: 'token' | 'session';
   rateLimited: boolean;
+  /** What an agent token may do here (`any`, or `own`: only on a notification it raised); unset: nothing. */
+  agent?: 'any' | 'own';
   /** The body is the raw bytes (not JSON), up to this size instead of maxRequestBodyBytes. */
   rawBodyLimit?: number;
   /** Request and response JSON Schemas: they document the API (GET /v1/openapi.json). */

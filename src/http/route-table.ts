@@ -23,6 +23,8 @@ import { TYPE_ROUTE_SCHEMAS, typeHandlers } from './type-routes.js';
 import { PRESENTATION_SCHEMAS, presentationHandlers, type PresentationDeps } from './presentation-routes.js';
 import type { JsonSchema, RouteSchema } from './schema-kit.js';
 import { WEB_SCHEMAS, webHandlers, type WebRouteDeps } from './web-routes.js';
+import { TOKEN_SCHEMAS, tokenHandlers } from './token-routes.js';
+import type { AgentTokens } from '../broker/agent-tokens.js';
 
 export interface RouteDeps {
   notifications: NotificationService;
@@ -35,6 +37,7 @@ export interface RouteDeps {
   presentation: PresentationDeps;
   web: WebRouteDeps;
   focus: FocusService;
+  agentTokens: AgentTokens;
 }
 
 interface Shapes {
@@ -63,6 +66,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
   const presentation = presentationHandlers(deps.presentation);
   const web = webHandlers(deps.web);
   const focus = focusHandlers(deps.focus);
+  const tokens = tokenHandlers(deps.agentTokens);
   const route = (
     method: RouteEntry['method'],
     url: string,
@@ -71,6 +75,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
       credentials?: 'token' | 'session';
       rateLimited?: boolean;
       rawBodyLimit?: number;
+      agent?: 'any' | 'own';
     },
     schema: RouteSchema,
     handler: unknown,
@@ -80,12 +85,19 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     auth: guards.auth,
     ...(guards.credentials !== undefined && { credentials: guards.credentials }),
     rateLimited: guards.rateLimited ?? false,
+    ...(guards.agent !== undefined && { agent: guards.agent }),
     ...(guards.rawBodyLimit !== undefined && { rawBodyLimit: guards.rawBodyLimit }),
     schema,
     handler: handler as RouteHandlerMethod,
   });
   const auth = { auth: true };
   const limited = { auth: true, rateLimited: true };
+  // What an agent token may do (issue 33): raise, and follow what it raised.
+  const agentAny = { auth: true, agent: 'any' as const };
+  const agentOwn = { auth: true, agent: 'own' as const };
+  const agentLimited = { ...limited, agent: 'any' as const };
+  const agentOwnLimited = { ...limited, agent: 'own' as const };
+  const ownerOnly = { auth: true, credentials: 'token' as const };
   const P = PROVIDER_SCHEMAS;
   const R = ROUTE_SCHEMAS;
   const O = OUTBOX_SCHEMAS;
@@ -97,17 +109,17 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
 
   const table = [
     route('GET', '/health', { auth: false }, HEALTH_SCHEMAS.open, health.open),
-    route('GET', '/v1/health', auth, HEALTH_SCHEMAS.detailed, health.detailed),
-    route('POST', '/v1/notifications', limited, N.create, notifications.create),
-    route('GET', '/v1/notifications', auth, N.list, notifications.list),
-    route('GET', '/v1/notifications/:id', auth, N.get, notifications.get),
-    route('PATCH', '/v1/notifications/:id', auth, N.changeStatus, notifications.changeStatus),
-    route('POST', '/v1/notifications/:id/dismiss', limited, N.dismiss, notifications.dismiss),
-    route('POST', '/v1/notifications/:id/snooze', limited, N.snooze, notifications.snooze),
+    route('GET', '/v1/health', agentAny, HEALTH_SCHEMAS.detailed, health.detailed),
+    route('POST', '/v1/notifications', agentLimited, N.create, notifications.create),
+    route('GET', '/v1/notifications', agentAny, N.list, notifications.list),
+    route('GET', '/v1/notifications/:id', agentOwn, N.get, notifications.get),
+    route('PATCH', '/v1/notifications/:id', agentOwn, N.changeStatus, notifications.changeStatus),
+    route('POST', '/v1/notifications/:id/dismiss', agentOwnLimited, N.dismiss, notifications.dismiss),
+    route('POST', '/v1/notifications/:id/snooze', agentOwnLimited, N.snooze, notifications.snooze),
     route('POST', '/v1/notifications/:id/focus', limited, N.focus, focus.focus),
     route('POST', '/v1/notifications/:id/answer', limited, ANSWER_SCHEMAS.answer, answers.answer),
-    route('GET', '/v1/notifications/:id/answer', auth, ANSWER_SCHEMAS.wait, answers.wait),
-    route('POST', '/v1/events', limited, EVENT_SCHEMAS.receive, events.receive),
+    route('GET', '/v1/notifications/:id/answer', agentOwn, ANSWER_SCHEMAS.wait, answers.wait),
+    route('POST', '/v1/events', agentLimited, EVENT_SCHEMAS.receive, events.receive),
     route('GET', '/v1/stream', auth, STREAM_SCHEMAS.open, stream.open),
     route('GET', '/v1/settings', auth, described('Read the presentation settings', S.get), settings.get),
     route('PATCH', '/v1/settings', auth, described('Change presentation settings', S.patch), settings.patch),
@@ -178,6 +190,9 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
     route('DELETE', '/v1/web/sessions', auth, W.revokeAll, web.revokeAll),
     route('DELETE', '/v1/web/sessions/:id', auth, W.revoke, web.revoke),
     route('POST', '/v1/web/logout', { auth: true, credentials: 'session' }, W.logout, web.logout),
+    route('GET', '/v1/tokens', ownerOnly, TOKEN_SCHEMAS.list, tokens.list),
+    route('POST', '/v1/tokens', ownerOnly, TOKEN_SCHEMAS.create, tokens.create),
+    route('DELETE', '/v1/tokens/:name', ownerOnly, TOKEN_SCHEMAS.revoke, tokens.revoke),
   ];
   table.push(
     route(
@@ -192,7 +207,7 @@ export function routeTable(deps: RouteDeps): RouteEntry[] {
 }
 
 export function registerRoutes(app: FastifyInstance, routes: RouteEntry[]): void {
-  for (const { method, url, auth, credentials, rateLimited, rawBodyLimit, handler } of routes) {
-    app.route({ method, url, handler, config: { auth, credentials, rateLimited, rawBodyLimit } });
+  for (const { method, url, auth, credentials, rateLimited, rawBodyLimit, agent, handler } of routes) {
+    app.route({ method, url, handler, config: { auth, credentials, rateLimited, rawBodyLimit, agent } });
   }
 }

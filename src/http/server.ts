@@ -4,6 +4,7 @@ import { FailedRequestLog } from '../log/failed-requests.js';
 import { truncate } from '../log/log-text.js';
 import type { Logger } from '../log/logger.js';
 import { createErrorHandler, failureOf, pathOf, sendError } from './errors.js';
+import { agentScopeGuard } from './agent-auth.js';
 import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard, type Guard } from './guards.js';
 import { installJsonBodyParser } from './json-body.js';
 import { endJsonWithNewline } from './json-newline.js';
@@ -74,7 +75,11 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const guards: Guard[] = [
     hostGuard(() => settings().port),
     declaredLengthGuard(() => settings().maxRequestBodyBytes),
-    bearerGuard(() => settings().authToken, deps.web.sessions),
+    bearerGuard(() => settings().authToken, deps.web.sessions, deps.agentTokens),
+    agentScopeGuard((id) => {
+      const record = deps.notifications.find(id);
+      return record === undefined ? undefined : (record.raisedBy ?? null);
+    }),
     rateLimitGuard(() => settings().rateLimitPerSecond, deps.clock),
   ];
   function guardsAnswered(request: FastifyRequest, reply: FastifyReply): boolean {

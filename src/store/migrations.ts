@@ -41,6 +41,12 @@ const OLD_NOTIFICATION_WITH_REVISION = OLD_NOTIFICATION_WITH_ANSWERS.replace(
   "'answer', OLD.answer, 'revision', OLD.revision)",
 );
 
+/** Migration 12's copy: migration 11's, with the agent token's name the notification was raised with. */
+const OLD_NOTIFICATION_WITH_RAISED_BY = OLD_NOTIFICATION_WITH_REVISION.replace(
+  "'revision', OLD.revision)",
+  "'revision', OLD.revision, 'raised_by', OLD.raised_by)",
+);
+
 /** Migration 5's triggers: migration 4's, with the actions and the answer in the copy. */
 const keepIntakeNotificationWithAnswersBefore = (event: 'UPDATE' | 'DELETE'): string => `
       CREATE TRIGGER outbox_intake_before_${event.toLowerCase()} BEFORE ${event} ON notifications
@@ -348,6 +354,29 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TRIGGER outbox_intake_before_delete;
       ${keepRangedIntakeNotificationBefore('UPDATE', OLD_NOTIFICATION_WITH_REVISION)}
       ${keepRangedIntakeNotificationBefore('DELETE', OLD_NOTIFICATION_WITH_REVISION)}
+    `,
+  },
+  {
+    version: 12,
+    description: 'agent tokens: hashed, named, expiring; each notification keeps the name it was raised with',
+    sql: `
+      -- Tokens a remote machine or container holds instead of the owner token (docs/remote.md): only the
+      -- SHA-256 of each is kept, so the database never holds a token that works.
+      CREATE TABLE agent_tokens (
+        name         TEXT    PRIMARY KEY,
+        token_hash   TEXT    NOT NULL UNIQUE,
+        created_at   INTEGER NOT NULL,
+        last_used_at INTEGER,
+        expires_at   INTEGER
+      );
+      -- The name of the agent token a notification was raised with (NULL: the owner token): such a
+      -- token reads and changes only its own, and every surface shows the name ("api-box · claude").
+      ALTER TABLE notifications ADD COLUMN raised_by TEXT;
+      CREATE INDEX notifications_raised_by ON notifications (raised_by, seq) WHERE raised_by IS NOT NULL;
+      DROP TRIGGER outbox_intake_before_update;
+      DROP TRIGGER outbox_intake_before_delete;
+      ${keepRangedIntakeNotificationBefore('UPDATE', OLD_NOTIFICATION_WITH_RAISED_BY)}
+      ${keepRangedIntakeNotificationBefore('DELETE', OLD_NOTIFICATION_WITH_RAISED_BY)}
     `,
   },
   {

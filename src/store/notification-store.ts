@@ -40,6 +40,8 @@ export interface NotificationRow {
   revision?: number;
   /** JSON of the Origin (migration 13); absent from intake copies. */
   origin?: string | null;
+  /** The agent token's name it was raised with (migration 12); absent from intake copies made before it. */
+  raised_by?: string | null;
 }
 
 /** The columns a person sees or answers: a change of any of them is a new revision. */
@@ -61,7 +63,7 @@ const CONTENT = [
 const SEARCHED = ['title', 'message', 'agent', 'project'];
 
 const COLUMNS =
-  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer, snoozed_until, revision, origin';
+  'id, key, agent, agent_instance, project, type, priority, title, message, cwd, pid, status, created_at, updated_at, resolved_at, metadata, actions, answer, snoozed_until, revision, origin, raised_by';
 
 /** Where a paged list row holds seq: right after COLUMNS. */
 const SEQ_INDEX = COLUMNS.split(', ').length;
@@ -133,7 +135,7 @@ export class NotificationStore {
     // concurrent creates with one key can never both insert. Likewise an ARC event identity that exists
     // already matches its row, which is returned untouched (the no-op update only makes RETURNING see it).
     const values = `@id, @key, @agent, @agent_instance, @project, @type, @priority, @title, @message, @cwd, @pid,
-              'active', @now, @now, NULL, @metadata, @actions, NULL, NULL, 1, @origin, @arc_sender_id, @arc_event_id, @remind_at`;
+              'active', @now, @now, NULL, @metadata, @actions, NULL, NULL, 1, @origin, @raised_by, @arc_sender_id, @arc_event_id, @remind_at`;
     // A refresh that changes anything the person sees or answers is a new revision (an answer names the
     // revision it answers); one that repeats the notification keeps it. SET reads the row as it was.
     const unchanged = CONTENT.map((column) => `${column} IS excluded.${column}`).join(' AND ');
@@ -252,6 +254,7 @@ export class NotificationStore {
       arc_sender_id: options.event?.senderId ?? null,
       arc_event_id: options.event?.eventId ?? null,
       remind_at: options.remindAt ?? null,
+      raised_by: draft.raisedBy ?? null,
       now,
     });
     return row && { record: toRecord(row), created: row.id === id };
@@ -344,6 +347,10 @@ export class NotificationStore {
         params[column] = value;
       }
     }
+    if (filter.raisedBy !== undefined) {
+      where.push('raised_by = @raisedBy');
+      params['raisedBy'] = filter.raisedBy;
+    }
     filter.words?.forEach((word, index) => {
       const name = `word${index}`;
       where.push(`(${SEARCHED.map((column) => `${column} LIKE @${name} ESCAPE '\\'`).join(' OR ')})`);
@@ -422,6 +429,7 @@ function rowOf(v: RowValues): NotificationRow {
     snoozed_until: v[18],
     revision: v[19],
     origin: v[20],
+    raised_by: v[21],
   } as NotificationRow;
 }
 
@@ -451,5 +459,6 @@ export function toRecord(row: NotificationRow): NotificationRecord {
   if (row.answer != null) record.answer = JSON.parse(row.answer) as Answer;
   if (row.snoozed_until != null) record.snoozedUntil = row.snoozed_until;
   if (row.origin != null) record.origin = JSON.parse(row.origin) as Origin;
+  if (row.raised_by != null) record.raisedBy = row.raised_by;
   return record;
 }

@@ -19,6 +19,7 @@ const TABLES = [
   'outbox_intake',
   'web_sessions',
   'relay_cursors',
+  'agent_tokens',
 ];
 
 describe('the schema catalog a recovery trusts', () => {
@@ -37,6 +38,7 @@ describe('the schema catalog a recovery trusts', () => {
         ['outbox_intake', 4],
         ['web_sessions', 6],
         ['relay_cursors', 9],
+        ['agent_tokens', 12],
       ],
     );
     const notifications = catalog.tables[0]!;
@@ -128,6 +130,7 @@ describe('copyReadableTables: copying what can be read into a new database', () 
       ['outbox_intake', 'predates'],
       ['web_sessions', 'predates'],
       ['relay_cursors', 'predates'],
+      ['agent_tokens', 'predates'],
     ]);
     assert.equal(target.prepare('SELECT count(*) AS n FROM notifications').get()!['n' as never], 2);
   });

@@ -5,6 +5,10 @@ import { jsonSyntaxPlace } from '../../domain/json-syntax-place.js';
 export interface ClientConfig {
   port?: number;
   authToken?: string;
+  /** The broker's Unix socket to use instead of the port (an absolute path; issue 33). */
+  socket?: string;
+  /** The socket is an SSH forward the desk opens with `ssh <forwardName>` (written by `remote add`). */
+  forwardName?: string;
 }
 
 export type ConfigRead =
@@ -30,10 +34,12 @@ export function readClientConfig(file: string): ConfigRead {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { state: 'unreadable', problem: `${file} does not hold a JSON object` };
   }
-  const { port, authToken } = raw as Record<string, unknown>;
+  const { port, authToken, socket, forwardName } = raw as Record<string, unknown>;
   const config: ClientConfig = {};
   if (isPort(port)) config.port = port;
   if (typeof authToken === 'string' && authToken.trim() !== '') config.authToken = authToken.trim();
+  if (typeof socket === 'string' && socket.startsWith('/')) config.socket = socket;
+  if (typeof forwardName === 'string' && forwardName.trim() !== '') config.forwardName = forwardName.trim();
   return { state: 'found', config };
 }
 

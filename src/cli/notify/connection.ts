@@ -1,5 +1,6 @@
 import { resolvePaths } from '../../config/paths.js';
 import { NotifyClient } from '../../client/notify-client.js';
+import { socketOf, type BrokerAddress } from '../../client/transport.js';
 import { optionText, type ParsedArgs } from './args.js';
 import { isPort, readClientConfig, type ConfigRead } from './client-config.js';
 import { CliError } from './failure.js';
@@ -10,9 +11,8 @@ export const DEFAULT_PORT = 47821;
 /** Where the token came from, for the hint when the broker refuses it. */
 export type TokenSource = 'flag' | 'env' | 'config' | 'none';
 
-export interface Connection {
+export interface Connection extends BrokerAddress {
   port: number;
-  baseUrl: string;
   token?: string;
   tokenSource: TokenSource;
   configFile: string;
@@ -23,7 +23,8 @@ export interface Connection {
 /**
  * Spec "Client command": port from --port, else NOTIFY_PORT, else config.json, else 47821; token
  * from --token, else NOTIFY_TOKEN, else config.json's authToken. config.json is read only when a
- * flag or variable leaves something open.
+ * flag or variable leaves something open. The broker's Unix socket (issue 33) replaces the port when
+ * NOTIFY_SOCKET names one, or config.json's `socket` does and no --port or NOTIFY_PORT was given.
  */
 export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = process.env): Connection {
   const configFile = resolvePaths(env).configFile;
@@ -39,6 +40,7 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
         ? parsePort(envPort, 'NOTIFY_PORT')
         : undefined;
   const explicitToken = nonEmpty(tokenFlag) ?? envToken;
+  const envSocket = nonEmpty(env['NOTIFY_SOCKET']);
   const read: ConfigRead =
     explicitPort === undefined || explicitToken === undefined
       ? readConfigLeniently(configFile)
@@ -46,6 +48,7 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
   const config = read.state === 'found' ? read.config : {};
   const port = explicitPort ?? config.port ?? DEFAULT_PORT;
   const token = explicitToken ?? config.authToken;
+  const socketPath = envSocket ?? (explicitPort === undefined ? config.socket : undefined);
   const tokenSource: TokenSource =
     nonEmpty(tokenFlag) !== undefined
       ? 'flag'
@@ -60,6 +63,8 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
     configFile,
     tokenSource,
     ...(token !== undefined && { token }),
+    ...(socketPath !== undefined && { socketPath }),
+    ...(socketPath !== undefined && config.forwardName !== undefined && { forwardName: config.forwardName }),
     ...(read.state === 'unreadable' && { configProblem: read.problem }),
   };
 }
@@ -68,6 +73,7 @@ export function resolveConnection(parsed: ParsedArgs, env: NodeJS.ProcessEnv = p
 export function createClient(connection: Connection, timeoutMs?: number): NotifyClient {
   return new NotifyClient({
     baseUrl: connection.baseUrl,
+    ...socketOf(connection),
     ...(connection.token !== undefined && { token: connection.token }),
     ...(timeoutMs !== undefined && { timeoutMs }),
   });

@@ -2,6 +2,7 @@ import {
   BrokerTimeoutError,
   BrokerUnreachableError,
   ForeignListenerError,
+  ForwardClosedError,
   HttpError,
 } from '../../client/errors.js';
 import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED, ReportedFailure } from './failure.js';
@@ -39,6 +40,10 @@ export function reportFailure(error: unknown, command: string): number {
   }
   if (error instanceof BrokerTimeoutError) {
     printError('Notify did not respond before the request timed out.');
+    return EXIT_FAILURE;
+  }
+  if (error instanceof ForwardClosedError) {
+    printError(`the forward to the desk is not open: connect with ssh ${error.forwardName}`);
     return EXIT_FAILURE;
   }
   if (error instanceof BrokerUnreachableError) {

@@ -11,6 +11,7 @@ import { openCommand } from './open.js';
 import { outboxCommand } from './outbox-command.js';
 import { pendingCommand } from './pending.js';
 import { providersCommand } from './providers-command.js';
+import { remoteCommand } from './remote/remote-command.js';
 import { routesCommand } from './routes-command.js';
 import { serviceCommand } from './service.js';
 import { sessionsCommand } from './sessions-command.js';
@@ -19,6 +20,7 @@ import { snoozeCommand } from './snooze.js';
 import { focusCommand } from './focus.js';
 import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
+import { tokensCommand } from './tokens-command.js';
 import { typesCommand } from './types.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
@@ -43,6 +45,8 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   answerCommand,
   openCommand,
   sessionsCommand,
+  tokensCommand,
+  remoteCommand,
   snoozeCommand,
   focusCommand,
   mcpCommand,

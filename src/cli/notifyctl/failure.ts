@@ -2,6 +2,7 @@ import {
   BrokerTimeoutError,
   BrokerUnreachableError,
   ForeignListenerError,
+  ForwardClosedError,
   HttpError,
 } from '../../client/errors.js';
 import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED } from '../notify/failure.js';
@@ -36,6 +37,10 @@ export function reportNotifyctlFailure(error: unknown): number {
   }
   if (error instanceof BrokerTimeoutError) {
     printError('Notify did not respond before the request timed out.');
+    return EXIT_FAILURE;
+  }
+  if (error instanceof ForwardClosedError) {
+    printError(`the forward to the desk is not open: connect with ssh ${error.forwardName}`);
     return EXIT_FAILURE;
   }
   if (error instanceof BrokerUnreachableError) {

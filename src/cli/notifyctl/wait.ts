@@ -1,3 +1,4 @@
+import { socketOf } from '../../client/transport.js';
 import type { NotificationDto } from '../../client/api-types.js';
 import { BrokerUnreachableError, HttpError } from '../../client/errors.js';
 import { openEventStream, type OpenStream } from '../../client/event-stream.js';
@@ -67,7 +68,11 @@ async function waitFor({ parsed, connection, client }: BrokerCommandContext): Pr
       let targetId: string | undefined;
       const opened = new Promise<void>((resolve, reject) => {
         stream = openEventStream(
-          { baseUrl: connection.baseUrl, ...(connection.token !== undefined && { token: connection.token }) },
+          {
+            baseUrl: connection.baseUrl,
+            ...socketOf(connection),
+            ...(connection.token !== undefined && { token: connection.token }),
+          },
           {
             onOpen: () => {
               connectedOnce = true;

@@ -1,3 +1,4 @@
+import { socketOf } from '../../client/transport.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openEventStream, type ChangeEvent } from '../../client/event-stream.js';
 import { BrokerUnreachableError } from '../../client/errors.js';
@@ -23,6 +24,7 @@ export const watchCommand: NotifyctlCommand = {
           await openEventStream(
             {
               baseUrl: context.connection.baseUrl,
+              ...socketOf(context.connection),
               ...(context.connection.token !== undefined && { token: context.connection.token }),
               ...(lastEventId !== undefined && { lastEventId }),
             },

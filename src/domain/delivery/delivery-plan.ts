@@ -158,6 +158,7 @@ export function outboundOf(record: NotificationRecord, includeMessage: boolean):
     status: record.status,
     revision: record.revision,
     agent: record.agent,
+    ...(record.raisedBy !== undefined && { raisedBy: record.raisedBy }),
     ...(record.project !== undefined && { project: record.project }),
     createdAt: formatTimestamp(record.createdAt),
     updatedAt: formatTimestamp(record.updatedAt),

@@ -1,3 +1,4 @@
+import { agentLabel } from '../../domain/sender-line.js';
 import { needsPerson } from '../../domain/attention.js';
 import { answersWithheld, showControls, TERMINAL_ONLY } from '../../domain/display-controls.js';
 import type { NotificationRecord } from '../../domain/notification.js';
@@ -114,14 +115,14 @@ export function trayState(active: NotificationRecord[], settings: TraySettings):
   const count = needing.length;
   const waiting = new Map<string, number>();
   for (const record of needing) {
-    const agent = showControls(record.agent);
+    const agent = showControls(agentLabel(record));
     waiting.set(agent, (waiting.get(agent) ?? 0) + 1);
   }
   const agents = [...waiting].map(([agent, n]) => (n > 1 ? `${agent} (${n})` : agent));
 
   const items: MenuEntry[] = active.slice(0, MAX_LISTED).map((record) => ({
     key: `notification:${record.id}`,
-    label: showControls(`${record.agent}: ${record.title}`),
+    label: showControls(`${agentLabel(record)}: ${record.title}`),
     children: [...focusEntry(record), ...(record.actions ? answerEntries(record) : statusEntries(record.id))],
   }));
   if (active.length === 0)

@@ -123,6 +123,7 @@ function fieldsOf(n: NotificationDto): [string, string][] {
     ['id', n.id],
     ['key', n.key],
     ['agent', n.agent],
+    ['raisedBy', n.raisedBy],
     ['agentInstance', n.agentInstance],
     ['project', n.project],
     ['type', n.type],

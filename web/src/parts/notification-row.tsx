@@ -42,7 +42,7 @@ export function NotificationRow({ notification, feedback, changed, linked = true
       {n.message && <p class="message">{shown(n.message)}</p>}
       <dl class="facts">
         <dt>Agent</dt>
-        <dd>{shown(n.agent)}</dd>
+        <dd>{shown(n.raisedBy ? `${n.raisedBy} · ${n.agent}` : n.agent)}</dd>
         {n.project && (
           <>
             <dt>Project</dt>

@@ -1,5 +1,6 @@
 import type { Origin } from '../../../domain/origin.js';
-import { ForeignListenerError } from '../../../client/errors.js';
+import { BrokerUnreachableError, ForeignListenerError } from '../../../client/errors.js';
+import { socketOf } from '../../../client/transport.js';
 import { NotifyClient } from '../../../client/notify-client.js';
 import type { NotificationDto } from '../../../client/api-types.js';
 import { permissionDecision } from '../../../domain/hooks/permission-decision.js';
@@ -42,10 +43,12 @@ export interface PermissionAsk {
  */
 export async function askPermission(ask: PermissionAsk): Promise<string | undefined> {
   const where = `hook ${ask.tool} PermissionRequest`;
-  const { port, token } = brokerConnection(ask.env);
+  const connection = brokerConnection(ask.env);
+  const { port, token } = connection;
   const client = (timeoutMs: number) =>
     new NotifyClient({
       baseUrl: `http://127.0.0.1:${port}`,
+      ...socketOf(connection),
       timeoutMs,
       ...(token !== undefined && { token }),
     });
@@ -54,7 +57,8 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
     logHookLine(level, `${where}: ${text}`, ask.env);
     return undefined;
   };
-  const failed = (error: unknown) => failure(error, port);
+  const failed = (error: unknown) =>
+    failure(error, connection.socketPath === undefined ? `on port ${port}` : `at ${connection.socketPath}`);
   let stop: NodeJS.Signals | undefined;
   void stopRequested.then((signal) => (stop = signal));
   // Lets the line above see a signal that came while the payload was read.
@@ -166,9 +170,9 @@ async function waitForAnswer(
   }
 }
 
-function failure(error: unknown, port: number): string {
+function failure(error: unknown, where: string): string {
   if (error instanceof ForeignListenerError) return `not sent: ${error.message}`;
   const name = (error as Error).name;
-  if (name === 'BrokerUnreachableError') return `broker unreachable on port ${port} (${name})`;
+  if (error instanceof BrokerUnreachableError) return `broker unreachable ${where} (${name})`;
   return 'status' in (error as object) ? `${(error as { status: number }).status} (${name})` : name;
 }

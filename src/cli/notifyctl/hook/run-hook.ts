@@ -1,5 +1,5 @@
 import { ForeignListenerError } from '../../../client/errors.js';
-import { sendRequest } from '../../../client/transport.js';
+import { sendRequest, socketOf } from '../../../client/transport.js';
 import {
   HOOK_SENDERS,
   MAX_CWD,
@@ -164,7 +164,8 @@ function parseObject(text: string): object | undefined {
  * unexpected reads as no, and the raise goes on as always.
  */
 async function asksAlready(key: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  const { port, token } = brokerConnection(env);
+  const connection = brokerConnection(env);
+  const { port, token } = connection;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
   try {
@@ -173,6 +174,7 @@ async function asksAlready(key: string, env: NodeJS.ProcessEnv): Promise<boolean
       url: new URL(
         `http://127.0.0.1:${port}/v1/notifications?status=active&limit=1&key=${encodeURIComponent(key)}`,
       ),
+      ...socketOf(connection),
       headers,
       timeoutMs: HTTP_TIMEOUT_MS,
     });
@@ -190,17 +192,19 @@ interface PostOutcome {
 }
 
 /**
- * POST /v1/events with the port and token `notify` would use (NOTIFY_PORT / NOTIFY_TOKEN, else
- * config.json). A 404 on a resolve only means nothing was open: that is fine, not a failure.
+ * POST /v1/events with the port (or socket) and token `notify` would use (NOTIFY_PORT /
+ * NOTIFY_TOKEN / NOTIFY_SOCKET, else config.json). A 404 on a resolve only means nothing was open: that is fine, not a failure.
  */
 async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutcome> {
-  const { port, token } = brokerConnection(env);
+  const connection = brokerConnection(env);
+  const { port, token } = connection;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
   try {
     const response = await sendRequest({
       method: 'POST',
       url: new URL(`http://127.0.0.1:${port}/v1/events`),
+      ...socketOf(connection),
       headers,
       body: JSON.stringify(envelope),
       timeoutMs: HTTP_TIMEOUT_MS,
@@ -212,6 +216,7 @@ async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutco
     return { ok: response.status >= 200 && response.status <= 299, detail: status };
   } catch (error) {
     if (error instanceof ForeignListenerError) return { ok: false, detail: `not sent: ${error.message}` };
-    return { ok: false, detail: `broker unreachable on port ${port} (${(error as Error).name})` };
+    const where = connection.socketPath === undefined ? `on port ${port}` : `at ${connection.socketPath}`;
+    return { ok: false, detail: `broker unreachable ${where} (${(error as Error).name})` };
   }
 }

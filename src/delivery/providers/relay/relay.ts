@@ -1,4 +1,4 @@
-import { senderLine } from '../../../domain/sender-line.js';
+import { agentLabel, senderLine } from '../../../domain/sender-line.js';
 import { readDeliveredState, readInstallation } from '../../../domain/relay/relay-protocol.js';
 import { sendHttp } from '../../http-delivery.js';
 import type {
@@ -72,7 +72,8 @@ function notificationBody(operation: DeliveryOperation): string {
     message: n.message ?? senderLine(n),
     type: n.type,
     priority: n.priority,
-    agent: n.agent,
+    // The phone shows the machine before the agent, as the desk does: "api-box · claude-code".
+    agent: [...agentLabel(n)].slice(0, 100).join(''),
     ...(n.project !== undefined && { project: n.project }),
     status: n.status,
     ...(n.revision !== undefined && { revision: n.revision }),
