@@ -44,6 +44,7 @@ const TABLE: Row[] = [
   { method: 'PATCH', path: '/v1/notifications/{id}', body: { status: 'resolved' }, status: 200 },
   { method: 'POST', path: '/v1/notifications/{id}/dismiss', status: 200 },
   { method: 'POST', path: '/v1/notifications/{id}/snooze', body: { minutes: 5 }, status: 200 },
+  { method: 'POST', path: '/v1/notifications/{id}/focus', status: 403 },
   { method: 'GET', path: '/v1/notifications/{id}/answer', status: 200 },
   { method: 'POST', path: '/v1/notifications/{id}/answer', body: { action: 'allow' }, status: 403 },
   { method: 'POST', path: '/v1/events', body: arcEvent(), status: 201 },
