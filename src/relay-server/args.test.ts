@@ -25,6 +25,8 @@ describe('parseRelayArgs', () => {
         trustProxy: true,
         deliveryRate: 600,
         requestTimeoutSeconds: 30,
+        contact: undefined,
+        allowLoopbackPush: false,
       },
     });
   });
