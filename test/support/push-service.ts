@@ -133,17 +133,17 @@ export class PushService {
   ) {}
 
   static async start(): Promise<PushService> {
-    let service: PushService | undefined;
+    const started: { service?: PushService } = {};
     const server = createServer((request, response) => {
-      void service!.handle(request).then(
+      void started.service!.handle(request).then(
         ({ status, headers }) => response.writeHead(status, headers).end(),
         (error: unknown) => response.writeHead(500).end(String(error)),
       );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    service = new PushService(server, `http://127.0.0.1:${port}`);
-    return service;
+    started.service = new PushService(server, `http://127.0.0.1:${port}`);
+    return started.service;
   }
 
   /** The relay's VAPID public key (GET /v1/inbox/push/key): pushes signed by another key are refused. */
