@@ -16,6 +16,7 @@ import { runWebPageBench } from './web-page.js';
 import { runRelayDeliveryBench } from './relay-delivery.js';
 import { runRelayIngestBench } from './relay-ingest.js';
 import { runRelayInboxBench } from './relay-inbox-live.js';
+import { runRelayPushBench } from './relay-push.js';
 
 interface Suite {
   name: string;
@@ -36,6 +37,7 @@ const suites: Suite[] = [
   { name: 'relay', run: runRelayIngestBench },
   { name: 'relay-delivery', run: runRelayDeliveryBench },
   { name: 'relay-inbox', run: runRelayInboxBench },
+  { name: 'relay-push', run: runRelayPushBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */
