@@ -196,7 +196,11 @@ async function showOne(
 }
 
 /** `notify relay pair`, approved on the relay's page by the signed-in operator; then a route to it. */
-async function pairAndRoute(broker: BrokerProcess, relay: RelayProcess, web: WebSession): Promise<void> {
+export async function pairAndRoute(
+  broker: BrokerProcess,
+  relay: RelayProcess,
+  web: WebSession,
+): Promise<void> {
   const child = spawn(
     process.execPath,
     [NOTIFY, 'relay', 'pair', '--url', relay.url, '--allow-private', '--json'],

@@ -17,6 +17,7 @@ import { runRelayDeliveryBench } from './relay-delivery.js';
 import { runRelayIngestBench } from './relay-ingest.js';
 import { runRelayInboxBench } from './relay-inbox-live.js';
 import { runRemoteSocketBench } from './remote-socket.js';
+import { runRelayPushBench } from './relay-push.js';
 
 interface Suite {
   name: string;
@@ -38,6 +39,7 @@ const suites: Suite[] = [
   { name: 'relay-delivery', run: runRelayDeliveryBench },
   { name: 'relay-inbox', run: runRelayInboxBench },
   { name: 'remote', run: runRemoteSocketBench },
+  { name: 'relay-push', run: runRelayPushBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */

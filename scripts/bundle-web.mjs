@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 
 const out = 'dist/web';
 
-async function bundle(name, entry, outdir) {
+async function bundle(name, entry, outdir, entryNames = '[name]-[hash]') {
   const result = await build({
     entryPoints: { [name]: entry },
     bundle: true,
@@ -22,7 +22,7 @@ async function bundle(name, entry, outdir) {
     sourcemap: false,
     legalComments: 'none',
     outdir,
-    entryNames: '[name]-[hash]',
+    entryNames,
     metafile: true,
     logLevel: 'warning',
   });
@@ -46,3 +46,6 @@ writeFileSync(
   `${out}/relay/manifest.json`,
   `${JSON.stringify({ script: relayInbox('.js'), stylesheet: relayInbox('.css') })}\n`,
 );
+
+// The relay's service worker keeps one name: a browser finds it at /sw.js, its scope the whole origin.
+await bundle('sw', 'web/src/relay/sw.ts', `${out}/relay`, '[name]');

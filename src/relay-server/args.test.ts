@@ -25,6 +25,8 @@ describe('parseRelayArgs', () => {
         trustProxy: true,
         deliveryRate: 600,
         requestTimeoutSeconds: 30,
+        contact: undefined,
+        allowLoopbackPush: false,
       },
     });
   });
@@ -42,4 +44,24 @@ describe('parseRelayArgs', () => {
     it(`refuses ${argv.join(' ') || 'no arguments'}`, () =>
       assert.deepEqual(parseRelayArgs(argv), { kind: 'error', message }));
   }
+
+  it('takes --contact as mailto: or https: only, and --allow-loopback-push as a flag', () => {
+    const parsed = parseRelayArgs([
+      '--data',
+      'd',
+      '--contact',
+      'mailto:ops@example.org',
+      '--allow-loopback-push',
+    ]);
+    assert.ok(parsed.kind === 'run');
+    assert.deepEqual(
+      [parsed.options.contact, parsed.options.allowLoopbackPush],
+      ['mailto:ops@example.org', true],
+    );
+    for (const contact of ['http://example.org', 'ops@example.org', 'mailto:'])
+      assert.deepEqual(parseRelayArgs(['--data', 'd', '--contact', contact]), {
+        kind: 'error',
+        message: '--contact must be a mailto: address or an https: URL.',
+      });
+  });
 });

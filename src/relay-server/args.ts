@@ -14,6 +14,10 @@ Usage: notify-relay --data FOLDER [options]
   --trust-proxy          honour X-Forwarded-For/-Proto/-Host (only behind your own reverse proxy)
   --delivery-rate N      deliveries per minute per installation                default 600
   --request-timeout N    seconds to send a request's headers and body          default 30
+  --contact URI          how push services reach the operator (mailto: or https:), sent with every phone push
+                                                                               default --public-url when https
+  --allow-loopback-push  accept phone push endpoints on this machine (http or https on a loopback
+                         address): for tests and local trials only, never on a real relay
 
 Prints its URL once listening; on the first start also a one-time link to set up the operator account.
 Stops cleanly on SIGTERM or Ctrl+C.`;
@@ -29,6 +33,8 @@ export interface RelayOptions {
   trustProxy: boolean;
   deliveryRate: number;
   requestTimeoutSeconds: number;
+  contact: string | undefined;
+  allowLoopbackPush: boolean;
 }
 
 export type Parsed =
@@ -47,6 +53,7 @@ const VALUED = [
   '--tls-key',
   '--delivery-rate',
   '--request-timeout',
+  '--contact',
 ];
 
 export function parseRelayArgs(argv: string[]): Parsed {
@@ -54,6 +61,7 @@ export function parseRelayArgs(argv: string[]): Parsed {
   if (argv.includes('--version')) return { kind: 'version' };
   const values = new Map<string, string>();
   let trustProxy = false;
+  let allowLoopbackPush = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     const [flag, inline] = arg.includes('=')
@@ -61,6 +69,10 @@ export function parseRelayArgs(argv: string[]): Parsed {
       : [arg, undefined];
     if (flag === '--trust-proxy') {
       trustProxy = true;
+      continue;
+    }
+    if (flag === '--allow-loopback-push') {
+      allowLoopbackPush = true;
       continue;
     }
     if (!VALUED.includes(flag)) return { kind: 'error', message: `Unknown option: ${arg}` };
@@ -98,6 +110,9 @@ export function parseRelayArgs(argv: string[]): Parsed {
       return { kind: 'error', message: '--public-url must be an absolute http or https URL.' };
     values.set('--public-url', origin);
   }
+  const contact = values.get('--contact');
+  if (contact !== undefined && !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/.test(contact))
+    return { kind: 'error', message: '--contact must be a mailto: address or an https: URL.' };
   return {
     kind: 'run',
     options: {
@@ -111,6 +126,8 @@ export function parseRelayArgs(argv: string[]): Parsed {
       trustProxy,
       deliveryRate,
       requestTimeoutSeconds,
+      contact,
+      allowLoopbackPush,
     },
   };
 }

@@ -43,6 +43,15 @@ export class Hub {
     this.emitter.emit(`inbox:${userId}`, change);
   }
 
+  /** Pushes were queued in relay.db: the push sender looks at its queue now. */
+  onPushQueued(listener: () => void): () => void {
+    return this.subscribe('push-queued', listener);
+  }
+
+  emitPushQueued(): void {
+    this.emitter.emit('push-queued');
+  }
+
   private subscribe<T>(channel: string, listener: (value: T) => void): () => void {
     this.emitter.on(channel, listener);
     return () => this.emitter.off(channel, listener);

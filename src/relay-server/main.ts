@@ -18,6 +18,9 @@ import { hashSecret, newSecret } from './secrets.js';
 import { SignInGuard } from './sign-in-guard.js';
 import { RelayStore } from './store.js';
 import { plainHttpWarning } from './plain-http-warning.js';
+import { Push } from './push.js';
+import { PushSender } from './push-sender.js';
+import { vapidKeysOf } from './vapid-keys.js';
 
 const MINUTE = 60_000;
 const PURGE_EVERY_MS = 10 * MINUTE;
@@ -62,9 +65,22 @@ async function main(argv: string[]): Promise<number> {
   const hub = new Hub();
   const relay = new Relay(store, hub, clock, options.name ?? `notify-relay on ${hostname()}`);
   const setupToken = relay.hasUsers() ? undefined : newSecret('nru_');
+  // Made at the first start and kept in relay.db: every browser subscribed with this public key.
+  const vapid = vapidKeysOf(store, clock());
+  const contact =
+    options.contact ?? (options.publicUrl?.startsWith('https://') ? options.publicUrl : undefined);
+  if (contact === undefined)
+    console.warn(
+      'notify-relay: no --contact (mailto: or https:) for phone push; push services may refuse pushes from a relay that gives none.',
+    );
+  const pushSender = new PushSender(store, relay, hub, clock, {
+    contact: contact ?? 'mailto:operator@notify-relay.invalid',
+    keys: vapid,
+  });
   const context: RouteContext = {
     relay,
     people: new People(store, hub, clock),
+    push: new Push(store, hub, clock, vapid.publicKey, options.allowLoopbackPush),
     hub,
     publicUrl: options.publicUrl,
     limits: {
@@ -108,12 +124,14 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   relay.purge();
+  pushSender.start();
   const purging = setInterval(() => relay.purge(), PURGE_EVERY_MS);
   purging.unref();
 
   await stopRequested;
   clearInterval(purging);
   for (const end of [...context.streams]) end();
+  await pushSender.stop();
   await app.close();
   store.close();
   return 0;

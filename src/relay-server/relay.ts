@@ -30,6 +30,24 @@ export type PollAnswer =
   | { status: 'slow_down'; interval: number }
   | { status: 'approved'; credential: string; installation: { id: string; name: string } };
 
+interface Answered {
+  stored: Stored;
+  event: StoredEvent;
+  userId: string;
+}
+
+/**
+ * Whether a PUT's result goes to the person's devices: a new or reopened request, new content, or its
+ * end. A repeat of what they have, or one that arrives already ended, does not buzz anyone.
+ */
+function pushWorthy(before: Stored | undefined, after: Stored): boolean {
+  if (!before) return after.status === 'active';
+  if (before.status !== after.status) return true;
+  return (
+    after.status === 'active' && (before.revision !== after.revision || before.lifecycle !== after.lifecycle)
+  );
+}
+
 export interface DeliveryAnswer {
   status: number;
   body: string;
@@ -145,6 +163,7 @@ export class Relay {
     idempotency: { key: string; requestHash: string },
   ): DeliveryAnswer | 'key_reused' | 'storage_full' {
     let changed: Stored | undefined;
+    let pushed = false;
     const answer = this.store.transaction((): DeliveryAnswer | 'key_reused' | 'storage_full' => {
       const now = this.clock();
       const replay = this.store.replay(installation.id, idempotency.key);
@@ -175,12 +194,14 @@ export class Relay {
         this.store.replaceNotification(result, now);
       }
       if (effect !== 'stale') changed = result;
+      if (pushWorthy(stored, result)) pushed = this.queuePush(installation.userId, result.inboxId, now);
       const status = effect === 'insert' || effect === 'new_lifecycle' ? 201 : 200;
       const body = JSON.stringify({ id: notificationId, lifecycle: result.lifecycle, status: result.status });
       this.store.insertReplay(installation.id, idempotency.key, { ...idempotency, status, body }, now);
       return { status, body };
     });
     if (changed) this.announce(installation.userId, changed, installation.name);
+    if (pushed) this.hub.emitPushQueued();
     return answer;
   }
 
@@ -190,11 +211,16 @@ export class Relay {
     const result = this.store.transaction(() => {
       const stored = this.store.notification(installation.id, notificationId);
       if (!stored || stored.status !== 'active') return stored;
-      this.store.setStatus(stored.inboxId, status, this.clock());
+      const now = this.clock();
+      this.store.setStatus(stored.inboxId, status, now);
+      this.queuePush(installation.userId, stored.inboxId, now);
       changed = true;
       return { ...stored, status };
     });
-    if (changed && result) this.announce(installation.userId, result, installation.name);
+    if (changed && result) {
+      this.announce(installation.userId, result, installation.name);
+      this.hub.emitPushQueued();
+    }
     return result;
   }
 
@@ -215,34 +241,89 @@ export class Relay {
     lifecycle: number,
     revision: number,
   ): InboxItem | AnswerRefusal | 'not_found' {
-    let event: StoredEvent | undefined;
-    const result = this.store.transaction((): Stored | AnswerRefusal | 'not_found' => {
+    const result = this.store.transaction((): Answered | AnswerRefusal | 'not_found' => {
       const stored = this.store.notificationOfUser(inboxId, user.id);
       if (!stored) return 'not_found';
       const refusal = answerRefusal(stored, action, lifecycle, revision);
       if (refusal) return refusal;
-      const now = this.clock();
-      const answeredAt = new Date(now).toISOString();
-      this.store.setAnswer(stored.inboxId, action, answeredAt, now);
-      const data = JSON.stringify({
-        notification_id: stored.notificationId,
-        lifecycle: stored.lifecycle,
-        // The sender's revision of what the person saw: the sender refuses the answer if it moved on.
-        ...(stored.senderRevision !== null && { revision: stored.senderRevision }),
-        action,
-        answered_at: answeredAt,
-      });
-      event = {
-        id: this.store.insertEvent(stored.installationId, 'answer', data, now),
-        installationId: stored.installationId,
-        type: 'answer',
-        data,
-      };
-      return { ...stored, status: 'resolved', answerAction: action, answeredAt };
+      return this.recordAnswer(stored, action, user.id);
     });
-    if (typeof result === 'string') return result;
-    if (event) this.hub.emitEvent(event);
-    return this.announce(user.id, result, this.store.installationName(result.installationId) ?? '');
+    return typeof result === 'string' ? result : this.afterAnswer(user.id, result);
+  }
+
+  /**
+   * An answer from a push (docs/relay-protocol.md "Phone push"): the token is the capability, no
+   * session. 'foreign': no such token, or one for another notification; 'used': answered with it before.
+   */
+  answerWithToken(
+    inboxId: number,
+    token: string,
+    action: string,
+  ): InboxItem | AnswerRefusal | 'foreign' | 'used' {
+    const result = this.store.transaction((): Answered | AnswerRefusal | 'foreign' | 'used' => {
+      const tokenHash = hashSecret(token);
+      const found = this.store.push.token(tokenHash);
+      const stored = this.store.notificationAt(inboxId);
+      if (!found || found.inboxId !== inboxId || !stored) return 'foreign';
+      if (found.usedAt !== null) return 'used';
+      const refusal = answerRefusal(stored, action, found.lifecycle, found.revision);
+      if (refusal) return refusal;
+      this.store.push.useToken(tokenHash, this.clock());
+      const owner = this.store.ownerOfInstallation(stored.installationId)!;
+      return this.recordAnswer(stored, action, owner);
+    });
+    return typeof result === 'string' ? result : this.afterAnswer(result.userId, result);
+  }
+
+  /** A single-use answer token for what a push shows now (its hash is stored; the token goes in the push). */
+  answerToken(stored: Stored): string {
+    const token = newSecret('nrt_');
+    this.store.push.insertToken(
+      hashSecret(token),
+      stored.inboxId,
+      stored.lifecycle,
+      stored.revision,
+      this.clock(),
+    );
+    return token;
+  }
+
+  private recordAnswer(stored: Stored, action: string, userId: string): Answered {
+    const now = this.clock();
+    const answeredAt = new Date(now).toISOString();
+    this.store.setAnswer(stored.inboxId, action, answeredAt, now);
+    const data = JSON.stringify({
+      notification_id: stored.notificationId,
+      lifecycle: stored.lifecycle,
+      // The sender's revision of what the person saw: the sender refuses the answer if it moved on.
+      ...(stored.senderRevision !== null && { revision: stored.senderRevision }),
+      action,
+      answered_at: answeredAt,
+    });
+    const event: StoredEvent = {
+      id: this.store.insertEvent(stored.installationId, 'answer', data, now),
+      installationId: stored.installationId,
+      type: 'answer',
+      data,
+    };
+    // The person's other devices close their alert for it.
+    this.queuePush(userId, stored.inboxId, now);
+    return { stored: { ...stored, status: 'resolved', answerAction: action, answeredAt }, event, userId };
+  }
+
+  private afterAnswer(userId: string, answered: Answered): InboxItem {
+    this.hub.emitEvent(answered.event);
+    this.hub.emitPushQueued();
+    return this.announce(
+      userId,
+      answered.stored,
+      this.store.installationName(answered.stored.installationId) ?? '',
+    );
+  }
+
+  /** Queues a push of this notification to each of the person's devices; true when there are any. */
+  private queuePush(userId: string, inboxId: number, now: number): boolean {
+    return this.store.push.enqueueForUser(userId, inboxId, now) > 0;
   }
 
   inboxStatus(
@@ -259,6 +340,7 @@ export class Relay {
       if (stored.status !== 'active') return stored;
       const now = this.clock();
       this.store.setStatus(stored.inboxId, status, now);
+      this.queuePush(user.id, stored.inboxId, now);
       const data = JSON.stringify({
         notification_id: stored.notificationId,
         lifecycle: stored.lifecycle,
@@ -274,7 +356,10 @@ export class Relay {
       return { ...stored, status };
     });
     if (typeof result === 'string') return result;
-    if (event) this.hub.emitEvent(event);
+    if (event) {
+      this.hub.emitEvent(event);
+      this.hub.emitPushQueued();
+    }
     return this.announce(user.id, result, this.store.installationName(result.installationId) ?? '');
   }
 

@@ -5,7 +5,7 @@ export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ23456789';
 const USER_CODE_LENGTH = 8;
 
 /** A bearer secret: a prefix saying what it is (for secret scanners and people), 32 random bytes. */
-export function newSecret(prefix: 'nrp_' | 'nrc_' | 'nrs_' | 'nri_' | 'nru_' | 'nrx_'): string {
+export function newSecret(prefix: 'nrp_' | 'nrc_' | 'nrs_' | 'nri_' | 'nru_' | 'nrx_' | 'nrt_'): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 

@@ -4,6 +4,7 @@ import { chmodSync } from 'node:fs';
 import type { Action, Delivered, RelayStatus, Stored } from './domain/delivery.js';
 import type { Pairing, PairingState } from './domain/pairing.js';
 import { PeopleStore } from './people-store.js';
+import { PushStore } from './push-store.js';
 import { migrate } from './store-migrations.js';
 
 const SCHEMA = `
@@ -132,6 +133,7 @@ function storedOf(row: Row | undefined): Stored | undefined {
     lifecycle: row['lifecycle'] as number,
     revision: row['revision'] as number,
     senderRevision: row['sender_revision'] as number | null,
+    messageIncluded: row['message_included'] !== 0,
     title: row['title'] as string,
     message: row['message'] as string,
     type: row['type'] as string,
@@ -153,6 +155,8 @@ export class RelayStore {
   private readonly statements;
   /** People management: sessions, passwords, removal, invitations (people-store.ts). */
   readonly people: PeopleStore;
+  /** Phone push: keys, devices, the push queue, answer tokens (push-store.ts). */
+  readonly push: PushStore;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -171,6 +175,7 @@ export class RelayStore {
     migrate(this.db);
     const db = this.db;
     this.people = new PeopleStore(db);
+    this.push = new PushStore(db);
     this.statements = {
       countUsers: db.prepare('SELECT COUNT(*) AS n FROM users'),
       insertUser: db.prepare(
@@ -227,6 +232,7 @@ export class RelayStore {
       notification: db.prepare(
         'SELECT * FROM notifications WHERE installation_id = ? AND notification_id = ?',
       ),
+      notificationAt: db.prepare('SELECT * FROM notifications WHERE inbox_id = ?'),
       notificationByInboxId: db.prepare(
         `SELECT notifications.* FROM notifications JOIN installations ON installations.id = installation_id
          WHERE inbox_id = ? AND installations.user_id = ?`,
@@ -234,16 +240,17 @@ export class RelayStore {
       insertNotification: db.prepare(
         `INSERT INTO notifications (installation_id, notification_id, lifecycle, title, message, type, priority,
            agent, project, status, actions, answer_action, answered_at, created_at, updated_at, changed_at,
-           received_at, revision, sender_revision)
+           received_at, revision, sender_revision, message_included)
          VALUES (@installationId, @notificationId, 1, @title, @message, @type, @priority, @agent, @project,
-           @status, @actions, NULL, NULL, @createdAt, @updatedAt, @now, @now, 1, @senderRevision)`,
+           @status, @actions, NULL, NULL, @createdAt, @updatedAt, @now, @now, 1, @senderRevision,
+           @messageIncluded)`,
       ),
       replaceNotification: db.prepare(
         `UPDATE notifications SET lifecycle = @lifecycle, title = @title, message = @message, type = @type,
            priority = @priority, agent = @agent, project = @project, status = @status, actions = @actions,
            answer_action = @answerAction, answered_at = @answeredAt, created_at = @createdAt,
            updated_at = @updatedAt, changed_at = @now, received_at = @receivedAt, revision = @revision,
-           sender_revision = @senderRevision
+           sender_revision = @senderRevision, message_included = @messageIncluded
          WHERE inbox_id = @inboxId`,
       ),
       setStatus: db.prepare('UPDATE notifications SET status = ?, changed_at = ? WHERE inbox_id = ?'),
@@ -256,6 +263,7 @@ export class RelayStore {
          ORDER BY status = 'active' DESC, received_at DESC, inbox_id DESC LIMIT ?`,
       ),
       installationName: db.prepare('SELECT name FROM installations WHERE id = ?'),
+      installationOwner: db.prepare('SELECT user_id FROM installations WHERE id = ?'),
       countNotifications: db.prepare(
         "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE status != 'active') AS ended FROM notifications WHERE installation_id = ?",
       ),
@@ -436,6 +444,10 @@ export class RelayStore {
     return (this.statements.installationName.get(id) as { name: string } | undefined)?.name;
   }
 
+  ownerOfInstallation(id: string): string | undefined {
+    return (this.statements.installationOwner.get(id) as { user_id: string } | undefined)?.user_id;
+  }
+
   /** Deletes the installation with its notifications, events and idempotency records. */
   deleteInstallation(id: string, userId: string): boolean {
     return this.statements.deleteInstallation.run(id, userId).changes === 1;
@@ -443,6 +455,10 @@ export class RelayStore {
 
   notification(installationId: string, notificationId: string): Stored | undefined {
     return storedOf(this.statements.notification.get(installationId, notificationId) as Row | undefined);
+  }
+
+  notificationAt(inboxId: number): Stored | undefined {
+    return storedOf(this.statements.notificationAt.get(inboxId) as Row | undefined);
   }
 
   notificationOfUser(inboxId: number, userId: string): Stored | undefined {
@@ -460,6 +476,7 @@ export class RelayStore {
       installationId,
       notificationId,
       actions: JSON.stringify(delivered.actions),
+      messageIncluded: delivered.messageIncluded ? 1 : 0,
       now,
     });
     return {
@@ -492,7 +509,12 @@ export class RelayStore {
   }
 
   replaceNotification(stored: Stored, now: number): void {
-    this.statements.replaceNotification.run({ ...stored, actions: JSON.stringify(stored.actions), now });
+    this.statements.replaceNotification.run({
+      ...stored,
+      actions: JSON.stringify(stored.actions),
+      messageIncluded: stored.messageIncluded ? 1 : 0,
+      now,
+    });
   }
 
   setStatus(inboxId: number, status: RelayStatus, now: number): void {

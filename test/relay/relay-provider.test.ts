@@ -100,6 +100,24 @@ describe('relay provider: delivery, lifecycle and answers back', () => {
     );
   });
 
+  it('says message_included false for a title-only route, so a phone push shows no body', async () => {
+    const id = await routeId();
+    assert.equal((await broker.request('PATCH', `/v1/routes/${id}`, { includeMessage: false })).status, 200);
+    try {
+      const created = await create({ title: 'Secret run', message: 'curl -H "token: abc" …' });
+      const stored = await delivered(created.id);
+      assert.equal(stored.body['message_included'], false);
+      assert.ok(!JSON.stringify(stored.body).includes('token: abc'), 'the message stays on the laptop');
+      const withMessage = await (async () => {
+        await broker.request('PATCH', `/v1/routes/${id}`, { includeMessage: true });
+        return delivered((await create({ title: 'Plain run' })).id);
+      })();
+      assert.equal(withMessage.body['message_included'], undefined);
+    } finally {
+      await broker.request('PATCH', `/v1/routes/${id}`, { includeMessage: true });
+    }
+  });
+
   it('drops an answer for an older lifecycle and applies the one for the lifecycle delivered last', async () => {
     const created = await create({ title: 'Deploy?', key: 'deploy', actions: ACTIONS });
     await delivered(created.id);

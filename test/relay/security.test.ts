@@ -27,7 +27,7 @@ before(async () => {
 after(async () => relay.cleanup());
 
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 describe('rate limits', () => {
   it('pairing creation: the 11th in a minute from one address is 429 with Retry-After, a minute later it works', async () => {

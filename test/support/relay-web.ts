@@ -82,7 +82,12 @@ export class WebSession {
   }
 
   /** A JSON call of the inbox API with this session's cookie and CSRF token. */
-  async inbox(method: 'GET' | 'POST', path: string, body?: unknown, csrf: string | undefined = this.csrf) {
+  async inbox(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+    csrf: string | undefined = this.csrf,
+  ) {
     const response = await this.fetch(new URL(path, this.relay.url), {
       method,
       headers: {
@@ -92,7 +97,8 @@ export class WebSession {
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
   }
 }
 

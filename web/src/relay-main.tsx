@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { Inbox } from './pages/inbox.js';
 import { InboxApiContext } from './parts/inbox-api.js';
 import { createRelayInboxApi } from './relay/relay-inbox-api.js';
+import { PushPanel, startApp } from './relay/push-panel.js';
 import './app.css';
 
 // notify-relay serves this inside its own signed-in page: the session cookie, and the CSRF token the
@@ -13,3 +14,5 @@ render(
   </InboxApiContext.Provider>,
   document.getElementById('inbox')!,
 );
+render(<PushPanel csrf={csrf} />, document.getElementById('alerts')!);
+startApp();

@@ -26,6 +26,8 @@ export interface Delivered {
   updatedAt: string;
   /** The sender's revision of what it delivered (the PUT's `revision`); null from a sender without. */
   senderRevision: number | null;
+  /** false: the sender's route keeps the message on the laptop (`message` only says who asked); a push shows the title only. */
+  messageIncluded: boolean;
 }
 
 export interface Stored extends Delivered {
@@ -126,9 +128,13 @@ export function checkDelivered(body: unknown): Checked<Delivered> {
   const senderRevision = fields['revision'] ?? null;
   if (senderRevision !== null && !(Number.isSafeInteger(senderRevision) && (senderRevision as number) >= 1))
     return { ok: false, message: 'revision must be an integer from 1.' };
+  const messageIncluded = fields['message_included'] ?? true;
+  if (typeof messageIncluded !== 'boolean')
+    return { ok: false, message: 'message_included must be true or false.' };
   return {
     ok: true,
     value: {
+      messageIncluded,
       title: title.value!,
       message: message.value!,
       type,

@@ -1,6 +1,7 @@
 import type { Hub } from '../hub.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { People } from '../people.js';
+import type { Push } from '../push.js';
 import type { Relay } from '../relay.js';
 import type { SignInGuard } from '../sign-in-guard.js';
 import type { StreamQuota } from './stream-quota.js';
@@ -9,6 +10,8 @@ import type { StreamQuota } from './stream-quota.js';
 export interface RouteContext {
   relay: Relay;
   people: People;
+  /** Each person's devices for phone push, and the relay's VAPID public key. */
+  push: Push;
   hub: Hub;
   publicUrl: string | undefined;
   limits: {

@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'invalid_request'
   | 'invalid_auth'
   | 'csrf'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
@@ -18,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_auth: 401,
   csrf: 403,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

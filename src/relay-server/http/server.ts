@@ -2,12 +2,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RouteContext } from './context.js';
 import { registerApiRoutes } from './api-routes.js';
+import { registerAppRoutes } from './app-routes.js';
 import { ASSETS } from './assets.js';
 import { limitConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS } from './connection-limit.js';
 import { sendError } from './errors.js';
 import { registerEventRoutes } from './event-routes.js';
 import { registerInboxRoutes } from './inbox-routes.js';
 import { registerPageRoutes } from './page-routes.js';
+import { PUSH_PATHS, registerPushRoutes } from './push-routes.js';
 import { securityHeaders } from './security.js';
 
 export const MAX_BODY_BYTES = 65_536;
@@ -22,6 +24,7 @@ const API_PATHS = [
   '/v1/notifications/:id',
   '/v1/notifications/:id/status',
   '/v1/events',
+  ...PUSH_PATHS,
 ];
 
 export interface ServerOptions {
@@ -126,6 +129,8 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   registerEventRoutes(app, context);
   registerInboxRoutes(app, context);
   registerPageRoutes(app, context);
+  registerPushRoutes(app, context);
+  registerAppRoutes(app, context);
 
   for (const url of API_PATHS) {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {

@@ -31,7 +31,8 @@ export function page(frame: PageFrame, title: string, body: string): string {
   const script = frame.assets ? `<script type="module" src="${escape(frame.assets.script)}"></script>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="csrf-token" content="${escape(frame.csrf)}"><title>${escape(title)} · ${escape(frame.relayName)}</title>
+<meta name="csrf-token" content="${escape(frame.csrf)}"><meta name="theme-color" content="#2456d6">
+<link rel="manifest" href="/manifest.webmanifest"><link rel="apple-touch-icon" href="/apple-touch-icon.png"><title>${escape(title)} · ${escape(frame.relayName)}</title>
 ${stylesheets}${script}</head>
 <body><header><span class="brand">${escape(frame.relayName)}</span>${nav}</header>
 <main>${body}</main></body></html>

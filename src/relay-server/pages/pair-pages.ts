@@ -52,5 +52,9 @@ ${installations.length === 0 ? '<p class="muted">None yet. Run <code>notify rela
 
 /** The inbox itself is the web page's inbox (web/src/relay-main.tsx), rendered into #inbox. */
 export function inboxPage(frame: PageFrame): string {
-  return page(frame, 'Inbox', `<div id="inbox"></div><noscript>The inbox needs JavaScript.</noscript>`);
+  return page(
+    frame,
+    'Inbox',
+    `<div id="inbox"></div><div id="alerts"></div><noscript>The inbox needs JavaScript.</noscript>`,
+  );
 }

@@ -64,12 +64,16 @@ function headers(settings: SettingValues, operation: DeliveryOperation): Record<
   };
 }
 
-/** The relay's notification: the message is required there, so a title-only route sends who asked instead. */
+/**
+ * The relay's notification: the message is required there, so a title-only route sends who asked
+ * instead, and says so (`message_included: false`), so a phone push shows the title only.
+ */
 function notificationBody(operation: DeliveryOperation): string {
   const n = operation.notification;
   return JSON.stringify({
     title: n.title,
     message: n.message ?? senderLine(n),
+    ...(n.message === undefined && { message_included: false }),
     type: n.type,
     priority: n.priority,
     // The phone shows the machine before the agent, as the desk does: "api-box · claude-code".

@@ -1,0 +1,218 @@
+/**
+ * Sends the push queue in relay.db (docs/relay.md "Phone push"): RFC 8030 requests, the payload
+ * encrypted (RFC 8291 aes128gcm) and signed for (RFC 8292 VAPID) by the `web-push` library. A row
+ * leaves the queue only when the push service took it or it cannot be sent, so a restart loses none.
+ */
+import webpush from 'web-push';
+import { Agent, request } from 'undici';
+import { answersWithheld } from '../domain/display-controls.js';
+import type { Clock } from './clock.js';
+import {
+  answerable,
+  pushPayload,
+  pushTopic,
+  pushTtlSeconds,
+  pushUrgency,
+  testPayload,
+} from './domain/push-payload.js';
+import type { Hub } from './hub.js';
+import type { PushJob, VapidKeys } from './push-store.js';
+import type { Relay } from './relay.js';
+import type { RelayStore } from './store.js';
+
+/** Pushes in flight at once: enough to fan one notification out to a thousand devices quickly. */
+const CONCURRENCY = 64;
+const TIMEOUT_MS = 10_000;
+/** Attempts before a push is given up (backoff 1 s doubling to an hour: about a day in all). */
+const MAX_ATTEMPTS = 15;
+const MAX_BACKOFF_MS = 3_600_000;
+/** How often a queue with waiting rows is looked at again (a Retry-After, the relay's clock moving). */
+const RECHECK_MS = 1000;
+
+export interface PushSenderOptions {
+  /** The JWT's `sub`: how a push service reaches the operator (mailto: or https:). */
+  contact: string;
+  keys: VapidKeys;
+}
+
+/** Seconds of a Retry-After header (a number or an HTTP date), at most a day. */
+export function retryAfterMs(header: string | string[] | undefined, now: number): number {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return 0;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 24 * 3_600_000) : 0;
+}
+
+export class PushSender {
+  private readonly inFlight = new Map<number, AbortController>();
+  private readonly dispatcher = new Agent({ connect: { timeout: TIMEOUT_MS } });
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly store: RelayStore,
+    private readonly relay: Relay,
+    private readonly hub: Hub,
+    private readonly clock: Clock,
+    private readonly options: PushSenderOptions,
+  ) {}
+
+  start(): void {
+    this.unsubscribe = this.hub.onPushQueued(() => this.pump());
+    this.pump();
+  }
+
+  /** Stops sending; pushes in flight are abandoned and stay queued for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    for (const controller of this.inFlight.values()) controller.abort();
+    await this.dispatcher.close().catch(() => undefined);
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    const now = this.clock();
+    const room = CONCURRENCY - this.inFlight.size;
+    if (room > 0) {
+      for (const job of this.store.push.due(now, room + this.inFlight.size)) {
+        if (this.inFlight.size >= CONCURRENCY) break;
+        if (this.inFlight.has(job.id)) continue;
+        const controller = new AbortController();
+        this.inFlight.set(job.id, controller);
+        void this.send(job, controller.signal)
+          .catch((error: unknown) => {
+            console.error(`${new Date().toISOString()} [ERROR] push: ${(error as Error).message}`);
+          })
+          .finally(() => {
+            this.inFlight.delete(job.id);
+            this.pump();
+          });
+      }
+    }
+    clearTimeout(this.timer);
+    const next = this.store.push.nextDueAt();
+    if (next === undefined) return;
+    this.timer = setTimeout(() => this.pump(), Math.min(Math.max(next - now, 10), RECHECK_MS));
+    this.timer.unref();
+  }
+
+  private async send(job: PushJob, signal: AbortSignal): Promise<void> {
+    const now = this.clock();
+    const what = this.message(job, now);
+    if (what === undefined) {
+      this.store.push.drop(job.id);
+      return;
+    }
+    let details;
+    try {
+      details = webpush.generateRequestDetails(
+        { endpoint: job.device.endpoint, keys: { p256dh: job.device.p256dh, auth: job.device.auth } },
+        what.payload,
+        {
+          vapidDetails: {
+            subject: this.options.contact,
+            publicKey: this.options.keys.publicKey,
+            privateKey: this.options.keys.privateKey,
+          },
+          TTL: what.ttl,
+          urgency: what.urgency,
+          ...(what.topic !== undefined && { topic: what.topic }),
+          contentEncoding: 'aes128gcm',
+        },
+      );
+    } catch (error) {
+      this.giveUp(job, now, `the push could not be made: ${(error as Error).message}`);
+      return;
+    }
+    let status: number;
+    let retryAfter: string | string[] | undefined;
+    try {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(details.headers)) headers[name] = String(value);
+      const response = await request(details.endpoint, {
+        method: 'POST',
+        headers,
+        body: details.body ?? undefined,
+        dispatcher: this.dispatcher,
+        headersTimeout: TIMEOUT_MS,
+        bodyTimeout: TIMEOUT_MS,
+        signal,
+      });
+      status = response.statusCode;
+      retryAfter = response.headers['retry-after'];
+      await response.body.dump();
+    } catch {
+      if (this.stopped) return;
+      this.retry(job, this.clock(), 0, 'the push service could not be reached');
+      return;
+    }
+    this.settle(job, status, retryAfter);
+  }
+
+  /** What this job sends now; undefined when there is nothing left to send (gone, or past its answer time). */
+  private message(
+    job: PushJob,
+    now: number,
+  ): { payload: string; ttl: number; urgency: 'high' | 'normal'; topic?: string } | undefined {
+    if (job.inboxId === null) return { payload: testPayload(), ttl: 60, urgency: 'normal' };
+    const stored = this.store.notificationAt(job.inboxId);
+    if (!stored) return undefined;
+    const ttl = pushTtlSeconds(stored, now);
+    if (ttl === 0) return undefined;
+    const answer =
+      answerable(stored) && !answersWithheld(stored)
+        ? {
+            url: `${job.device.origin}/v1/push/notifications/${stored.inboxId}/answer`,
+            token: this.relay.answerToken(stored),
+          }
+        : undefined;
+    return {
+      payload: pushPayload(stored, {
+        privacy: job.privacy,
+        shortened: job.shortened,
+        ...(answer && { answer }),
+      }),
+      ttl,
+      urgency: pushUrgency(stored),
+      topic: pushTopic(stored.installationId, stored.notificationId),
+    };
+  }
+
+  private settle(job: PushJob, status: number, retryAfter: string | string[] | undefined): void {
+    const now = this.clock();
+    if (status >= 200 && status < 300) {
+      this.store.push.finish(job);
+      this.store.push.recordDelivery(job.device.id, now);
+    } else if (status === 404 || status === 410) {
+      // The browser unsubscribed or the subscription expired: the device is gone for good.
+      this.store.push.forgetDevice(job.device.id);
+      console.log(
+        `${new Date(now).toISOString()} [INFO] push: device ${job.device.id} removed (the push service answered ${status})`,
+      );
+    } else if (status === 413 && !job.shortened) {
+      this.store.push.shorten(job.id);
+    } else if (status === 429 || status >= 500) {
+      this.retry(job, now, retryAfterMs(retryAfter, now), `the push service answered ${status}`);
+    } else {
+      this.giveUp(job, now, `the push service refused it (${status})`);
+    }
+  }
+
+  private retry(job: PushJob, now: number, retryAfter: number, why: string): void {
+    if (job.attempts + 1 >= MAX_ATTEMPTS) {
+      this.giveUp(job, now, why);
+      return;
+    }
+    const backoff = Math.min(1000 * 2 ** job.attempts, MAX_BACKOFF_MS);
+    this.store.push.retryAt(job.id, now + Math.max(retryAfter, backoff));
+    this.store.push.recordFailure(job.device.id, now, `${why}; trying again`);
+  }
+
+  private giveUp(job: PushJob, now: number, why: string): void {
+    this.store.push.drop(job.id);
+    this.store.push.recordFailure(job.device.id, now, why);
+  }
+}
