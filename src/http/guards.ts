@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors.js';
 import { sessionSecret, sessionSignIn, webSessionOf, type PageSessions } from './web-session-auth.js';
@@ -20,9 +20,15 @@ export type Guard = (request: FastifyRequest, reply: FastifyReply) => FastifyRep
 
 /** DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host header. */
 export function hostGuard(port: () => number): Guard {
+  let allowedPort = -1;
+  let allowed: string[] = [];
   return (request, reply) => {
     const host = request.headers.host?.toLowerCase();
-    const allowed = [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`];
+    // Built again only when the port changes (a config reload), not on every request.
+    if (port() !== allowedPort) {
+      allowedPort = port();
+      allowed = [`127.0.0.1:${allowedPort}`, `localhost:${allowedPort}`, `[::1]:${allowedPort}`];
+    }
     if (host !== undefined && allowed.includes(host)) return undefined;
     return sendError(
       request,
@@ -43,7 +49,8 @@ export function declaredLengthGuard(limit: () => number): Guard {
   };
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+/** One-shot: a Hash object per request costs several times the digest itself. */
+const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
 /** The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110). */
 export function bearerToken(request: FastifyRequest): string | undefined {
