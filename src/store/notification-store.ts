@@ -295,6 +295,7 @@ export class NotificationStore {
       answer: null,
       snoozed_until: null,
       revision: 1,
+      origin: values.origin,
     };
     return { record: toRecord(row), created: true };
   }
@@ -447,6 +448,7 @@ interface InsertValues {
   pid: number | null;
   metadata: string | null;
   actions: string | null;
+  origin: string | null;
   arc_sender_id: string | null;
   arc_event_id: string | null;
   remind_at: number | null;
