@@ -4,10 +4,15 @@
  * 201 with a JSON body of the broker's size — and the least work a list can do (one SELECT,
  * JSON.stringify). Run as its own process, like notifyd, so both are measured the same way:
  *
- *   node dist/bench/baseline-server.js <database file>
+ *   node dist/bench/baseline-server.js <database file> [port] [--group-commit]
  *
  * prints `baseline listening on <port>` once it listens on a free loopback port (or on the port given
  * as a second argument). GET /health answers 200, the daemon start-up bench's sign of readiness.
+ *
+ * With --group-commit it is the group-commit limit instead: the inserts that arrive during one turn of
+ * the event loop are committed together in one BEGIN IMMEDIATE transaction, each answered after that
+ * commit (the broker's WriteQueue without its savepoints and bookkeeping): the most a create can do at
+ * this durability. Without it, each insert is its own commit.
  */
 import Database from '../src/store/sqlite.js';
 import { randomUUID } from 'node:crypto';
@@ -27,8 +32,9 @@ interface Body {
   metadata?: Record<string, unknown>;
 }
 
-const file = process.argv[2];
-if (!file) throw new Error('usage: baseline-server <database file> [port]');
+const groupCommit = process.argv.includes('--group-commit');
+const [file, port] = process.argv.slice(2).filter((arg) => arg !== '--group-commit');
+if (!file) throw new Error('usage: baseline-server <database file> [port] [--group-commit]');
 
 const db = new Database(file);
 for (const pragma of PRAGMAS) db.pragma(pragma);
@@ -46,6 +52,30 @@ const insert = db.prepare(`
                              created_at, updated_at, metadata)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`);
 const list = db.prepare(`SELECT * FROM notifications ORDER BY seq DESC LIMIT ?`);
+
+type Insert = () => void;
+let queued: { insert: Insert; answer: () => void }[] = [];
+const commitQueued = db.transaction((inserts: Insert[]) => {
+  for (const insert of inserts) insert();
+});
+
+/** Runs `insert` now (its own commit), or with --group-commit in this turn's batch; then `answer`. */
+function write(insert: Insert, answer: () => void): void {
+  if (!groupCommit) {
+    insert();
+    answer();
+    return;
+  }
+  if (queued.length === 0) {
+    setImmediate(() => {
+      const batch = queued;
+      queued = [];
+      commitQueued.immediate(batch.map((item) => item.insert));
+      for (const item of batch) item.answer();
+    });
+  }
+  queued.push({ insert, answer });
+}
 
 /** With a Content-Length, as fastify answers: writeHead without one would make the answer chunked. */
 function send(response: ServerResponse, status: number, payload: string): void {
@@ -66,20 +96,21 @@ function create(request: IncomingMessage, response: ServerResponse): void {
     const stamp = new Date(now).toISOString();
     const id = randomUUID();
     const metadata = body.metadata ? JSON.stringify(body.metadata) : null;
-    insert.run(
-      id,
-      body.agent ?? 'unknown',
-      body.project ?? null,
-      body.type ?? 'info',
-      body.priority ?? 'normal',
-      body.title,
-      body.message,
-      body.cwd ?? null,
-      body.pid ?? null,
-      now,
-      now,
-      metadata,
-    );
+    const row = () =>
+      insert.run(
+        id,
+        body.agent ?? 'unknown',
+        body.project ?? null,
+        body.type ?? 'info',
+        body.priority ?? 'normal',
+        body.title,
+        body.message,
+        body.cwd ?? null,
+        body.pid ?? null,
+        now,
+        now,
+        metadata,
+      );
     const payload = JSON.stringify({
       id,
       agent: body.agent ?? 'unknown',
@@ -95,7 +126,7 @@ function create(request: IncomingMessage, response: ServerResponse): void {
       updatedAt: stamp,
       metadata: body.metadata ?? null,
     });
-    send(response, 201, payload);
+    write(row, () => send(response, 201, payload));
   });
 }
 
@@ -113,7 +144,7 @@ const server = createServer((request, response) => {
   response.writeHead(404).end();
 });
 
-server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
+server.listen(Number(port ?? 0), '127.0.0.1', () => {
   const address = server.address();
   console.log(`baseline listening on ${typeof address === 'object' && address ? address.port : 0}`);
 });

@@ -33,8 +33,8 @@ const TARGET_THROUGHPUT_RATIO = 1.0;
 const TARGET_P99_RATIO = 2;
 const TARGET_LIST_P50_MS = 20;
 
-/** What an agent typically sends: no key, so every request is a fresh insert on both servers. */
-const CREATE_BODY = JSON.stringify({
+/** What an agent typically sends: no key, so every request is a fresh insert on every server. */
+export const CREATE_BODY = JSON.stringify({
   title: 'Build finished',
   message: 'The release build of notify finished in 42 s; 312 tests passed, 0 failed.',
   type: 'task_done',

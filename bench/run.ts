@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
+import { runCreateBench } from './create-throughput.js';
 import { runClientStartupBench } from './client-startup.js';
 import { runDaemonStartupBench } from './daemon-startup.js';
 import { runStreamBench } from './stream-fanout.js';
@@ -27,6 +28,7 @@ interface Suite {
 const suites: Suite[] = [
   { name: 'broker', run: runBrokerBench },
   { name: 'arc', run: runArcBench },
+  { name: 'create', run: runCreateBench },
   { name: 'client', run: runClientStartupBench },
   { name: 'daemon', run: runDaemonStartupBench },
   { name: 'stream', run: runStreamBench },

@@ -11,10 +11,16 @@ export interface BaselineProcess {
 
 /**
  * Starts bench/baseline-server.js (or another baseline server printing `baseline listening on <port>`)
- * as its own process, like notifyd, and waits until it listens.
+ * as its own process, like notifyd, with `args` after the database file, and waits until it listens.
  */
-export async function startBaseline(databaseFile: string, server = SERVER): Promise<BaselineProcess> {
-  const child = spawn(process.execPath, [server, databaseFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startBaseline(
+  databaseFile: string,
+  server = SERVER,
+  args: string[] = [],
+): Promise<BaselineProcess> {
+  const child = spawn(process.execPath, [server, databaseFile, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {

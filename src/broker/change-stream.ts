@@ -5,7 +5,7 @@ import type { NotificationChange } from './change-feed.js';
 export interface StreamEvent {
   id: string;
   name: string;
-  data: string;
+  readonly data: string;
 }
 
 export type StreamListener = (event: StreamEvent) => void;
@@ -23,6 +23,15 @@ export function eventNames(change: NotificationChange): string[] {
   if (change.record.status === 'active') return ['notification.reopened'];
   if (change.record.answer) return ['notification.answered', 'notification.resolved'];
   return [`notification.${change.record.status}`];
+}
+
+/**
+ * The JSON of the change's notification, made when first read: with nobody following the stream, most
+ * kept events are never read, and a create need not serialize its notification twice.
+ */
+function lazyJson(change: NotificationChange): () => string {
+  let data: string | undefined;
+  return () => (data ??= JSON.stringify(toDto(change.record)));
 }
 
 /**
@@ -48,9 +57,15 @@ export class ChangeStream {
   }
 
   append(change: NotificationChange): void {
-    const data = JSON.stringify(toDto(change.record));
+    const data = lazyJson(change);
     for (const name of eventNames(change)) {
-      const event: StreamEvent = { id: `${this.#boot}-${++this.#sequence}`, name, data };
+      const event: StreamEvent = {
+        id: `${this.#boot}-${++this.#sequence}`,
+        name,
+        get data() {
+          return data();
+        },
+      };
       this.#history.push(event);
       if (this.#history.length > this.capacity) this.#history.shift();
       for (const listener of this.#listeners.keys()) listener(event);

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signInAgent, type AgentTokenCheck } from './agent-auth.js';
 import { sendError } from './errors.js';
@@ -28,10 +28,16 @@ export type Guard = (request: FastifyRequest, reply: FastifyReply) => FastifyRep
  * and may name any host (clients there send `localhost`).
  */
 export function hostGuard(port: () => number): Guard {
+  let allowedPort = -1;
+  let allowed: string[] = [];
   return (request, reply) => {
     if (cameOverUnixSocket(request)) return undefined;
     const host = request.headers.host?.toLowerCase();
-    const allowed = [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`];
+    // Built again only when the port changes (a config reload), not on every request.
+    if (port() !== allowedPort) {
+      allowedPort = port();
+      allowed = [`127.0.0.1:${allowedPort}`, `localhost:${allowedPort}`, `[::1]:${allowedPort}`];
+    }
     if (host !== undefined && allowed.includes(host)) return undefined;
     return sendError(
       request,
@@ -52,7 +58,8 @@ export function declaredLengthGuard(limit: () => number): Guard {
   };
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+/** One-shot: a Hash object per request costs several times the digest itself. */
+const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
 /** The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110). */
 export function bearerToken(request: FastifyRequest): string | undefined {
