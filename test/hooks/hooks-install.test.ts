@@ -63,9 +63,15 @@ const SHAPES: Record<string, string | undefined> = {
   'other settings and hooks': OTHER_HOOKS,
 };
 
-const command = (tool: HookTool) => `${process.execPath} ${HOOK} ${tool}`;
+const invocation = (tool: HookTool) => `${process.execPath} ${HOOK} ${tool}`;
+/**
+ * Every event but a waiting PermissionRequest: the shell ignores the tool's early stop signal and
+ * starts the adapter again when one killed it while Node started.
+ */
+const command = (tool: HookTool) =>
+  `trap '' TERM INT HUP; for start in 1 2 3; do ${invocation(tool)}; [ $? -gt 128 ] || exit 0; done 2>/dev/null`;
 /** The PermissionRequest command with answers on: the hook waits 10 s less than the tool's timeout. */
-const answering = (tool: HookTool, timeout = 600) => `${command(tool)} --answer-wait=${timeout - 10}`;
+const answering = (tool: HookTool, timeout = 600) => `${invocation(tool)} --answer-wait=${timeout - 10}`;
 const answersOn = (tool: 'claude' | 'codex', label: string, scope = '') =>
   `Permission answers are on: ${label}'s permission prompts wait up to 10 minutes for your answer from a toast, the tray, notifyctl answer or the web page, while its own dialog still works. To turn them off: notifyctl hooks install ${tool}${scope} --no-answers\n`;
 
@@ -309,11 +315,28 @@ describe('notifyctl hooks install details', () => {
     const status = await notifyctl(home, ['hooks', 'status', 'claude']);
     assert.match(
       status.stdout,
-      /^claude {2}user {5}installed from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
+      /^claude {2}user {5}installed by an older Notify or from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
     );
     assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
     assert.deepEqual(ourEvents(claude, 'claude').length, EVENTS.claude.length);
     assert.ok(!read(claude)!.includes('/old/checkout'));
+  });
+
+  it('brings the bare entries of an older install up to date: they die of a stop signal while Node starts', async () => {
+    const text = read(claude)!
+      .split(JSON.stringify(command('claude')))
+      .join(JSON.stringify(invocation('claude')));
+    writeFileSync(claude, text);
+    const status = await notifyctl(home, ['hooks', 'status', 'claude']);
+    assert.match(
+      status.stdout,
+      /^claude {2}user {5}installed by an older Notify or from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
+    );
+    assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
+    const hooks = (JSON.parse(read(claude)!) as { hooks: Record<string, { hooks: { command: string }[] }[]> })
+      .hooks;
+    assert.equal(hooks['StopFailure']!.length, 1);
+    assert.equal(hooks['StopFailure']![0]!.hooks[0]!.command, command('claude'));
   });
 
   it('keeps what the person added after install when uninstalling', async () => {

@@ -191,7 +191,7 @@ export function describeHooks(tool: HookTool, file: string): string {
   }
   const current = HOOK_TARGETS[tool].events.filter((event) => state.current.includes(event)).length;
   if (state.stale.length > 0)
-    return `installed from another checkout or node; run 'notifyctl hooks install ${tool}' to update`;
+    return `installed by an older Notify or from another checkout or node; run 'notifyctl hooks install ${tool}' to update`;
   if (current === 0) return 'not installed';
   if (current < total)
     return `partly installed (${current} of ${total} events); run 'notifyctl hooks install ${tool}'`;

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookTool } from '../../../domain/hooks/decision.js';
+import { survivingCommandLine } from './hook-command-line.js';
 
 export type Scope = 'user' | 'project';
 
@@ -79,7 +80,11 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       'SessionEnd',
     ],
     entry: (command, answers) => (event) =>
-      answeringEntry(command, event, answers) ?? { type: 'command', command, timeout: TIMEOUT_SECONDS },
+      answeringEntry(command, event, answers) ?? {
+        type: 'command',
+        command: survivingCommandLine(command),
+        timeout: TIMEOUT_SECONDS,
+      },
     answers: true,
     nextStep: 'Claude Code reads the hooks at the start of its next session.',
   },
@@ -93,7 +98,7 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
     entry: (command, answers) => (event) =>
       answeringEntry(command, event, answers) ?? {
         type: 'command',
-        command,
+        command: survivingCommandLine(command),
         timeout: CODEX_CAPPED_EVENTS.has(event) ? CODEX_CAP_SECONDS : TIMEOUT_SECONDS,
       },
     answers: true,
@@ -103,7 +108,12 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
     label: 'Gemini CLI',
     file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.gemini', 'settings.json'),
     events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
-    entry: (command) => () => ({ name: 'notify', type: 'command', command, timeout: TIMEOUT_SECONDS * 1000 }),
+    entry: (command) => () => ({
+      name: 'notify',
+      type: 'command',
+      command: survivingCommandLine(command),
+      timeout: TIMEOUT_SECONDS * 1000,
+    }),
     answers: false,
     nextStep: 'Gemini CLI reads the hooks at the start of its next session.',
   },
