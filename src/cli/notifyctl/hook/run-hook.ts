@@ -12,6 +12,7 @@ import { readClaudePayload } from '../../../domain/hooks/claude.js';
 import { readCodexNotifyArgument, readCodexPayload } from '../../../domain/hooks/codex.js';
 import type { HookDecision, HookTool } from '../../../domain/hooks/decision.js';
 import { readGeminiPayload } from '../../../domain/hooks/gemini.js';
+import { headlessAnswerWait, isHeadless } from '../../../domain/hooks/headless.js';
 import { isAnsweringTool, readPermissionQuestion } from '../../../domain/hooks/permission-request.js';
 import { askPermission } from './ask-permission.js';
 import { brokerConnection } from './broker-connection.js';
@@ -65,11 +66,23 @@ export async function runHook(
       logHookLine('WARN', `${where}: payload names no session; ignored`, env);
       return undefined;
     }
+    const asks = decision.event === 'PermissionRequest' && isAnsweringTool(tool);
+    let wait = asks ? options.answerWaitSeconds : undefined;
+    const headless = asks && isHeadless(tool, env);
+    if (headless) {
+      // Nobody sits at a headless run's terminal, and the run must not hang on a person: it decides
+      // alone, unless whoever started it said how long it may wait for an answer from Notify.
+      const limit = headlessAnswerWait(env);
+      wait = wait === undefined || limit === undefined ? undefined : Math.min(wait, limit);
+      if (wait === undefined) {
+        logHookLine('INFO', `${where}: headless run, nobody to ask; nothing sent, the tool decides`, env);
+        return undefined;
+      }
+    }
     const project = projectName(decision.cwd);
     const origin = originFromEnv(env, decision.cwd);
     const digest = await digestOfLongSession(decision.session);
-    const wait = options.answerWaitSeconds;
-    if (wait !== undefined && decision.event === 'PermissionRequest' && isAnsweringTool(tool)) {
+    if (wait !== undefined && asks) {
       return await askPermission({
         tool,
         question: readPermissionQuestion(tool, payload.value),
@@ -82,6 +95,7 @@ export async function runHook(
           ...(origin !== undefined && { origin }),
         },
         deadline: started + wait * 1000,
+        headless,
         env,
       });
     }
