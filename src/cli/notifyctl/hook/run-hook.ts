@@ -109,16 +109,24 @@ export async function runHook(
       longSessionDigest: () => digest,
     })!;
     const key = sessionKey(tool, decision.session, () => digest);
+    const raisesPermission = decision.todo.action === 'raise' && decision.todo.kind === 'permission';
+    const keepsOutcome = decision.todo.action === 'resolve' && decision.todo.keepOutcome === true;
+    const active = raisesPermission || keepsOutcome ? await activeCondition(key, env) : undefined;
     if (
-      decision.todo.action === 'raise' &&
-      decision.todo.kind === 'permission' &&
-      (await asksAlready(key, env))
+      raisesPermission &&
+      active !== undefined &&
+      Array.isArray(active.actions) &&
+      active.answer === undefined
     ) {
       logHookLine(
         'INFO',
         `${where}: raise permission -> left as it is: the request with answers is waiting`,
         env,
       );
+      return undefined;
+    }
+    if (keepsOutcome && active !== undefined && OUTCOMES.has(String(active.type))) {
+      logHookLine('INFO', `${where}: resolve -> left as it is: the run's outcome stays`, env);
       return undefined;
     }
     const outcome = await post(envelope, env);
@@ -171,13 +179,23 @@ function parseObject(text: string): object | undefined {
   }
 }
 
+/** Conditions that tell how a run ended, rather than ask the person for something. */
+const OUTCOMES = new Set(['completed', 'error']);
+
+interface ActiveCondition {
+  type?: unknown;
+  actions?: unknown;
+  answer?: unknown;
+}
+
 /**
- * Whether the session's active condition is a permission request waiting for an answer (a hook with
- * `--answer-wait` raised it). Claude Code's Notification `permission_prompt`, sent 6 s into the same
- * prompt, says less: refreshing in place would take the command and the buttons away. Anything
- * unexpected reads as no, and the raise goes on as always.
+ * The session's active condition, or undefined when none is open or the broker cannot say. Two events
+ * read it: Claude Code's Notification `permission_prompt`, sent 6 s into a prompt whose request with
+ * answers (a hook with `--answer-wait` raised it) is waiting, says less, and refreshing in place would
+ * take the command and the buttons away; a SessionEnd that keeps outcomes leaves a finished or failed
+ * run as it is. Anything unexpected reads as none, and the event goes on as always.
  */
-async function asksAlready(key: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+async function activeCondition(key: string, env: NodeJS.ProcessEnv): Promise<ActiveCondition | undefined> {
   const { port, token } = brokerConnection(env);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
@@ -190,11 +208,11 @@ async function asksAlready(key: string, env: NodeJS.ProcessEnv): Promise<boolean
       headers,
       timeoutMs: HTTP_TIMEOUT_MS,
     });
-    if (response.status !== 200) return false;
-    const [active] = JSON.parse(response.body) as { actions?: unknown; answer?: unknown }[];
-    return active !== undefined && Array.isArray(active.actions) && active.answer === undefined;
+    if (response.status !== 200) return undefined;
+    const [active] = JSON.parse(response.body) as ActiveCondition[];
+    return typeof active === 'object' && active !== null ? active : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
