@@ -172,7 +172,9 @@ async function main() {
     if (keep) console.log(`Kept: ${scratch}`);
     else rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
   }
-  console.log(`# claude -p with Notify's hooks\n\nClaude Code ${version.stdout.trim()}, Node ${process.version}\n`);
+  console.log(
+    `# claude -p with Notify's hooks\n\nClaude Code ${version.stdout.trim()}, Node ${process.version}\n`,
+  );
   for (const check of checks)
     console.log(`- ${check.ok ? 'as documented' : 'DIFFERS'}: ${check.what} (seen: ${check.seen})`);
   return checks.every((check) => check.ok) ? 0 : 1;
