@@ -426,7 +426,35 @@ async function observe(standIn, broker) {
     return [`the hook's way out: ${hookLines()[seen + 1]}`];
   });
 
-  // Last: Claude Code's suggestion may change the session's permission mode.
+  /**
+   * After an "always allow", what the session allows now: whether its mode line says accept-edits, and
+   * whether an `rm` in the project folder still asks (it must: neither "always allow" grants that).
+   */
+  const allowedAfter = async (expect) => {
+    const mode = shown(pane()).at(-1)?.trim();
+    expect('the mode stays as it was (no "accept edits on")', !pane().includes('accept edits on'));
+    const victim = join(project, `victim-${Date.now()}`);
+    writeFileSync(victim, '');
+    const next = await ask(`rm -f ${victim}`);
+    expect('the next `rm` still asks', next.dialog.includes('Do you want to proceed?'));
+    await choose(next.dialog, 'No');
+    await until('the refusal', () => !pane().includes('Do you want to proceed?'));
+    const local = join(project, '.claude', 'settings.local.json');
+    const rules = existsSync(local) ? readFileSync(local, 'utf8').replace(/\s+/g, ' ') : '(none)';
+    return [`the mode line after: ${mode}`, `.claude/settings.local.json after: ${rules}`];
+  };
+
+  await scenario('terminal answers first: its own "Yes, and always allow …"', async (expect) => {
+    const file = join(project, 'always-allowed-in-terminal');
+    const { dialog, bothAtOnce } = await ask(`touch ${file}`);
+    expect(...bothAtOnce);
+    const rule = /^\s*\d\. (Yes, and .*)$/m.exec(dialog)?.[1];
+    await choose(dialog, 'Yes, and .*');
+    await until('the tool to run', () => existsSync(file));
+    await idle();
+    return [`the dialog's own option: ${rule}`, ...(await allowedAfter(expect))];
+  });
+
   await scenario('Notify answers first: Always allow', async (expect) => {
     const file = join(project, 'always-allowed-from-notify');
     const { request, dialog, bothAtOnce, seen } = await ask(`touch ${file}`);
@@ -439,9 +467,14 @@ async function observe(standIn, broker) {
     );
     expect('the dialog goes away, the tool runs', !text.includes('Do you want to proceed?'));
     expect('the hook logs the answer', hookLines()[seen + 1] === 'answer allow_always from cli');
+    await idle();
     const rule = /^\s*\d\. (Yes, and .*)$/m.exec(dialog)?.[1];
-    const mode = shown(text).at(-1)?.trim();
-    return [`the dialog's own "don't ask again" offered: ${rule}`, `the mode line after: ${mode}`];
+    const label = request.actions.find((action) => action.id === 'allow_always')?.label;
+    return [
+      `the dialog's own option: ${rule}`,
+      `Notify's button: ${label}; the message's last line: ${request.message.split('\n').at(-1)}`,
+      ...(await allowedAfter(expect)),
+    ];
   });
 
   console.log(`# Claude Code and Notify's waiting permission hook\n`);
