@@ -69,7 +69,7 @@ const invocation = (tool: HookTool) => `${process.execPath} ${HOOK} ${tool}`;
  * starts the adapter again when one killed it while Node started.
  */
 const command = (tool: HookTool) =>
-  `trap '' TERM INT HUP; for start in 1 2 3; do ${invocation(tool)}; [ $? -gt 128 ] || exit 0; done 2>/dev/null`;
+  `trap '' TERM INT HUP; s=; setsid -w true 2>/dev/null && s='setsid -w'; for start in 1 2 3; do $s ${invocation(tool)}; [ $? -gt 128 ] || exit 0; done 2>/dev/null`;
 /**
  * The tool's PermissionRequest timeout with answers on: Claude Code keeps its dialog working while the
  * hook waits (10 minutes); Codex shows its dialog only once the hook returns (10 s of waiting).
