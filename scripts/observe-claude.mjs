@@ -246,7 +246,7 @@ async function observe(standIn, broker) {
     tmux('send-keys', '-t', 'claude', 'Enter');
     const request = await until('the hook to raise the request', async () => {
       const active = await api('GET', '/v1/notifications?status=active&limit=10');
-      return active.find((n) => n.actions !== undefined && n.message.endsWith(`\n${command}`));
+      return active.find((n) => n.actions !== undefined && n.message.split('\n')[1] === command);
     });
     const dialog = await until('the dialog', () => {
       const text = pane();
