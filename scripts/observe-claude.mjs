@@ -26,6 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:http';
+import { startStandIn } from './claude-stand-in.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import console from 'node:console';
@@ -82,69 +83,6 @@ const env = {
   LANG: 'C.UTF-8',
   TERM: 'xterm-256color',
 };
-
-/** The Messages API as Claude Code streams it: one Bash call for `RUN: <command>`, then a closing text. */
-function startStandIn() {
-  let count = 0;
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      if (!request.url.startsWith('/v1/messages') || request.url.includes('count_tokens')) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(request.url.includes('count_tokens') ? '{"input_tokens":10}' : '{}');
-        return;
-      }
-      const asked = JSON.parse(body || '{}');
-      const lastUser = (asked.messages ?? []).filter((message) => message.role === 'user').at(-1);
-      const blocks = Array.isArray(lastUser?.content)
-        ? lastUser.content
-        : [{ type: 'text', text: String(lastUser?.content ?? '') }];
-      const text = blocks
-        .filter((block) => block.type === 'text')
-        .map((block) => block.text)
-        .join('\n');
-      const hasBash = (asked.tools ?? []).some((tool) => tool.name === 'Bash');
-      const run = hasBash ? /^RUN: (.+)$/m.exec(text) : null;
-      const id = ++count;
-      const content = run
-        ? [{ type: 'tool_use', id: `toolu_stand_in_${id}`, name: 'Bash', input: { command: run[1] } }]
-        : [{ type: 'text', text: blocks.some((block) => block.type === 'tool_result') ? 'Done.' : 'OK' }];
-      const stop = run ? 'tool_use' : 'end_turn';
-      const message = { id: `msg_stand_in_${id}`, type: 'message', role: 'assistant', model: asked.model };
-      const usage = { input_tokens: 10, output_tokens: 5 };
-      if (!asked.stream) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ ...message, content, stop_reason: stop, stop_sequence: null, usage }));
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      const event = (type, data) =>
-        response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-      event('message_start', {
-        message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage },
-      });
-      content.forEach((block, index) => {
-        if (block.type === 'text') {
-          event('content_block_start', { index, content_block: { type: 'text', text: '' } });
-          event('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
-        } else {
-          event('content_block_start', { index, content_block: { ...block, input: {} } });
-          const partial_json = JSON.stringify(block.input);
-          event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
-        }
-        event('content_block_stop', { index });
-      });
-      event('message_delta', {
-        delta: { stop_reason: stop, stop_sequence: null },
-        usage: { output_tokens: 5 },
-      });
-      event('message_stop', {});
-      response.end();
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 function freePort() {
   return new Promise((resolve) => {
@@ -308,7 +246,7 @@ async function observe(standIn, broker) {
     tmux('send-keys', '-t', 'claude', 'Enter');
     const request = await until('the hook to raise the request', async () => {
       const active = await api('GET', '/v1/notifications?status=active&limit=10');
-      return active.find((n) => n.actions !== undefined && n.message.endsWith(`\n${command}`));
+      return active.find((n) => n.actions !== undefined && n.message.split('\n')[1] === command);
     });
     const dialog = await until('the dialog', () => {
       const text = pane();
@@ -488,7 +426,35 @@ async function observe(standIn, broker) {
     return [`the hook's way out: ${hookLines()[seen + 1]}`];
   });
 
-  // Last: Claude Code's suggestion may change the session's permission mode.
+  /**
+   * After an "always allow", what the session allows now: whether its mode line says accept-edits, and
+   * whether an `rm` in the project folder still asks (it must: neither "always allow" grants that).
+   */
+  const allowedAfter = async (expect) => {
+    const mode = shown(pane()).at(-1)?.trim();
+    expect('the mode stays as it was (no "accept edits on")', !pane().includes('accept edits on'));
+    const victim = join(project, `victim-${Date.now()}`);
+    writeFileSync(victim, '');
+    const next = await ask(`rm -f ${victim}`);
+    expect('the next `rm` still asks', next.dialog.includes('Do you want to proceed?'));
+    await choose(next.dialog, 'No');
+    await until('the refusal', () => !pane().includes('Do you want to proceed?'));
+    const local = join(project, '.claude', 'settings.local.json');
+    const rules = existsSync(local) ? readFileSync(local, 'utf8').replace(/\s+/g, ' ') : '(none)';
+    return [`the mode line after: ${mode}`, `.claude/settings.local.json after: ${rules}`];
+  };
+
+  await scenario('terminal answers first: its own "Yes, and always allow …"', async (expect) => {
+    const file = join(project, 'always-allowed-in-terminal');
+    const { dialog, bothAtOnce } = await ask(`touch ${file}`);
+    expect(...bothAtOnce);
+    const rule = /^\s*\d\. (Yes, and .*)$/m.exec(dialog)?.[1];
+    await choose(dialog, 'Yes, and .*');
+    await until('the tool to run', () => existsSync(file));
+    await idle();
+    return [`the dialog's own option: ${rule}`, ...(await allowedAfter(expect))];
+  });
+
   await scenario('Notify answers first: Always allow', async (expect) => {
     const file = join(project, 'always-allowed-from-notify');
     const { request, dialog, bothAtOnce, seen } = await ask(`touch ${file}`);
@@ -501,9 +467,14 @@ async function observe(standIn, broker) {
     );
     expect('the dialog goes away, the tool runs', !text.includes('Do you want to proceed?'));
     expect('the hook logs the answer', hookLines()[seen + 1] === 'answer allow_always from cli');
+    await idle();
     const rule = /^\s*\d\. (Yes, and .*)$/m.exec(dialog)?.[1];
-    const mode = shown(text).at(-1)?.trim();
-    return [`the dialog's own "don't ask again" offered: ${rule}`, `the mode line after: ${mode}`];
+    const label = request.actions.find((action) => action.id === 'allow_always')?.label;
+    return [
+      `the dialog's own option: ${rule}`,
+      `Notify's button: ${label}; the message's last line: ${request.message.split('\n').at(-1)}`,
+      ...(await allowedAfter(expect)),
+    ];
   });
 
   console.log(`# Claude Code and Notify's waiting permission hook\n`);

@@ -38,7 +38,16 @@ describe('a Claude Code permission answered from a real dunst toast (Xvfb)', () 
   for (const [action, decision] of [
     ['allow', { behavior: 'allow' }],
     ['deny', { behavior: 'deny', message: 'Denied from the desktop (Notify toast)' }],
-    ['allow_always', { behavior: 'allow', updatedPermissions: REQUEST['permission_suggestions'] }],
+    [
+      'allow_always',
+      {
+        behavior: 'allow',
+        // What the terminal's own "always allow" grants: the folder, never the switch to accept-edits mode.
+        updatedPermissions: (REQUEST['permission_suggestions'] as { type: string }[]).filter(
+          (suggestion) => suggestion.type !== 'setMode',
+        ),
+      },
+    ],
   ] as const) {
     it(`${action}: the toast's button answers and the hook prints the decision`, async () => {
       await desktop.dunst.ctl('close-all');

@@ -57,7 +57,7 @@ function asking(broker: BrokerProcess, session: string, command: string): Promis
   return waitFor(async () => {
     const response = await broker.request('GET', `/v1/notifications?key=claude-code:${session}&limit=1`);
     const [found] = (await response.json()) as NotificationDto[];
-    return found?.status === 'active' && found.actions && found.message.endsWith(command) && found;
+    return found?.status === 'active' && found.actions && found.message.split('\n')[1] === command && found;
   }, `the request of ${session} showing ${command}`);
 }
 
@@ -137,7 +137,7 @@ describe('a stale answer from a surface of the desk is refused, and hook 2 does 
     const menu = await desktop.watcher.layout(desktop.item);
     for (const child of menu[2]) {
       const [message, ...rest] = child.value[2];
-      if (!String(message?.value[1]['label']?.value ?? '').endsWith(command)) continue;
+      if (!String(message?.value[1]['label']?.value ?? '').includes(command)) continue;
       return rest.find((entry) => entry.value[1]['label']?.value === label)?.value[0];
     }
     return undefined;
@@ -291,7 +291,7 @@ describe('a stale answer from the phone is refused, and hook 2 does not allow', 
     waitFor(async () => {
       const { body } = await web.inbox('GET', '/v1/inbox/notifications');
       return (body['notifications'] as InboxItem[]).find(
-        (item) => item.id === id && item.message.endsWith(command),
+        (item) => item.id === id && item.message.split('\n')[1] === command,
       );
     }, `the relay inbox showing ${command}`);
   const inboxAnswer = (item: InboxItem, action: string) =>

@@ -80,8 +80,10 @@ const TOOL_MESSAGE = 'A message the tool wrote';
 function assertRow(row: Row, decision: HookDecision, what: string): void {
   const todo = decision.todo;
   const does = row['Does'];
-  if (does === 'nothing' || does === 'resolve') {
+  if (does === 'nothing' || does === 'resolve' || does === 'resolve what asks') {
     assert.equal(todo.action, does === 'nothing' ? 'ignore' : 'resolve', what);
+    const keepsOutcome = todo.action === 'resolve' && todo.keepOutcome === true;
+    assert.equal(keepsOutcome, does === 'resolve what asks', `${what}: keeps a finished or failed run`);
     return;
   }
   assert.equal(does, 'raise', what);

@@ -274,18 +274,34 @@ describe('hook adapters against a real broker, with the shapes of Claude Code 2.
     assert.deepEqual(summary(await conditions('claude-code:c-worker')), ['input_required:resolved']);
   });
 
-  it('records a StopFailure of the live shape as a failure the session end resolves', async () => {
+  it('keeps a failure after a headless end (reason other); the person ending the session at the terminal ends it', async () => {
     await claudeHook('StopFailure', 'c-fail');
     const [failure] = await conditions('claude-code:c-fail');
     assert.equal(failure!.message, 'The turn ended with an error (unknown).');
     await claudeHook('SessionEnd', 'c-fail');
+    assert.deepEqual(summary(await conditions('claude-code:c-fail')), ['error:active']);
+    await claudeHook('SessionEnd.prompt_input_exit', 'c-fail');
     assert.deepEqual(summary(await conditions('claude-code:c-fail')), ['error:resolved']);
   });
 
-  it('resolves "Codex finished" when the session ends and an approval when the person interrupts', async () => {
+  it("keeps a headless run's 'finished' after its SessionEnd, but ends a permission nobody can answer any more", async () => {
+    await claudeHook('Stop', 'c-headless');
+    await claudeHook('SessionEnd', 'c-headless');
+    assert.deepEqual(summary(await conditions('claude-code:c-headless')), ['completed:active']);
+    await claudeHook('PermissionRequest', 'c-headless-ask');
+    await claudeHook('SessionEnd', 'c-headless-ask');
+    assert.deepEqual(summary(await conditions('claude-code:c-headless-ask')), [
+      'permission_required:resolved',
+    ]);
+  });
+
+  it('keeps "Codex finished" when the session ends, and resolves an approval when it ends or the person interrupts', async () => {
     await codexHook('Stop', 'x-end');
     await codexHook('SessionEnd', 'x-end');
-    assert.deepEqual(summary(await conditions('codex:x-end')), ['completed:resolved']);
+    assert.deepEqual(summary(await conditions('codex:x-end')), ['completed:active']);
+    await codexHook('PermissionRequest', 'x-end-ask');
+    await codexHook('SessionEnd', 'x-end-ask');
+    assert.deepEqual(summary(await conditions('codex:x-end-ask')), ['permission_required:resolved']);
     await codexHook('PermissionRequest', 'x-interrupt');
     await codexHook('Interrupt', 'x-interrupt');
     assert.deepEqual(summary(await conditions('codex:x-interrupt')), ['permission_required:resolved']);

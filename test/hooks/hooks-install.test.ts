@@ -63,11 +63,25 @@ const SHAPES: Record<string, string | undefined> = {
   'other settings and hooks': OTHER_HOOKS,
 };
 
-const command = (tool: HookTool) => `${process.execPath} ${HOOK} ${tool}`;
+const invocation = (tool: HookTool) => `${process.execPath} ${HOOK} ${tool}`;
+/**
+ * Every event but a waiting PermissionRequest: the shell ignores the tool's early stop signal and
+ * starts the adapter again when one killed it while Node started.
+ */
+const command = (tool: HookTool) =>
+  `trap '' TERM INT HUP; s=; setsid -w true 2>/dev/null && s='setsid -w'; for start in 1 2 3; do $s ${invocation(tool)}; [ $? -gt 128 ] || exit 0; done 2>/dev/null`;
+/**
+ * The tool's PermissionRequest timeout with answers on: Claude Code keeps its dialog working while the
+ * hook waits (10 minutes); Codex shows its dialog only once the hook returns (10 s of waiting).
+ */
+const DEFAULT_TIMEOUT: Record<HookTool, number> = { claude: 600, codex: 20, gemini: 0 };
 /** The PermissionRequest command with answers on: the hook waits 10 s less than the tool's timeout. */
-const answering = (tool: HookTool, timeout = 600) => `${command(tool)} --answer-wait=${timeout - 10}`;
+const answering = (tool: HookTool, timeout = DEFAULT_TIMEOUT[tool]) =>
+  `${invocation(tool)} --answer-wait=${timeout - 10}`;
 const answersOn = (tool: 'claude' | 'codex', label: string, scope = '') =>
-  `Permission answers are on: ${label}'s permission prompts wait up to 10 minutes for your answer from a toast, the tray, notifyctl answer or the web page, while its own dialog still works. To turn them off: notifyctl hooks install ${tool}${scope} --no-answers\n`;
+  tool === 'codex'
+    ? `Permission answers are on: Codex shows its own approval dialog only once the hook returns, so the hook waits 10 seconds for your answer from a toast, the tray, notifyctl answer or the web page, then hands the decision to that dialog in the terminal (the request then says "Answer in the terminal."). To wait longer: notifyctl hooks install codex${scope} --answer-wait <seconds>. To turn them off: notifyctl hooks install codex${scope} --no-answers\n`
+    : `Permission answers are on: ${label}'s permission prompts wait up to 10 minutes for your answer from a toast, the tray, notifyctl answer or the web page, while its own dialog still works. To turn them off: notifyctl hooks install ${tool}${scope} --no-answers\n`;
 
 function notifyctl(home: TempHome, args: string[], cwd = home.home) {
   return runNode(NOTIFYCTL, args, { env: home.env, cwd });
@@ -161,7 +175,7 @@ describe('notifyctl hooks install details', () => {
       assert.deepEqual(settings.hooks['PermissionRequest']![0]!.hooks[0], {
         type: 'command',
         command: answering(tool),
-        timeout: 600,
+        timeout: DEFAULT_TIMEOUT[tool],
       });
       if (tool !== 'codex') continue;
       // Codex 0.169.0 caps these two at 3 s and warns about a longer timeout at every start.
@@ -194,7 +208,7 @@ describe('notifyctl hooks install details', () => {
       installed.stdout,
       `Installed Notify's Codex hooks in ${file} (PermissionRequest, Stop, UserPromptSubmit, PostToolUse, Interrupt, SessionEnd).\n` +
         answersOn('codex', 'Codex') +
-        'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.\n',
+        'Codex asks you to review new or changed hooks when it starts ("Hooks need review"; or open /hooks) and runs them only once you trust them; `codex exec` skips untrusted hooks without a word. Every install that changes an entry needs that review again.\n',
     );
   });
 
@@ -215,17 +229,27 @@ describe('notifyctl hooks install details', () => {
     assert.match(status.stdout, /^codex {3}user {5}installed \(6 events\) {2}/m);
     const longer = await notifyctl(home, ['hooks', 'install', 'codex', '--permission-timeout', '1800']);
     assert.equal(longer.code, 0, longer.stderr);
-    assert.match(longer.stdout, /wait up to 30 minutes for your answer/);
+    assert.match(longer.stdout, /so the hook waits 1790 seconds for your answer/);
     assert.deepEqual(permission(), [
       { hooks: [{ type: 'command', command: answering('codex', 1800), timeout: 1800 }] },
     ]);
     const odd = await notifyctl(home, ['hooks', 'install', 'codex', '--permission-timeout', '95']);
-    assert.match(odd.stdout, /wait up to 95 seconds for your answer/);
+    assert.match(odd.stdout, /so the hook waits 85 seconds for your answer/);
     const back = await notifyctl(home, ['hooks', 'install', 'codex']);
     assert.equal(back.code, 0);
     assert.deepEqual(permission(), [
-      { hooks: [{ type: 'command', command: answering('codex'), timeout: 600 }] },
+      { hooks: [{ type: 'command', command: answering('codex'), timeout: 20 }] },
     ]);
+    const longerWait = await notifyctl(home, ['hooks', 'install', 'codex', '--answer-wait', '120']);
+    assert.equal(longerWait.code, 0, longerWait.stderr);
+    assert.match(longerWait.stdout, /so the hook waits 2 minutes for your answer/);
+    assert.deepEqual(permission(), [
+      { hooks: [{ type: 'command', command: answering('codex', 130), timeout: 130 }] },
+    ]);
+    const both = await notifyctl(home, ['hooks', 'install', 'codex', '--answer-wait', '5', '--no-answers']);
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /--answer-wait and --no-answers exclude each other/);
+    assert.equal((await notifyctl(home, ['hooks', 'install', 'codex'])).code, 0);
     const same = await notifyctl(home, ['hooks', 'install', 'codex']);
     assert.equal(
       same.stdout,
@@ -251,6 +275,14 @@ describe('notifyctl hooks install details', () => {
       [
         ['install', 'claude', '--permission-timeout', '4000'],
         '--permission-timeout must be a whole number of seconds from 30 to 3600.',
+      ],
+      [
+        ['install', 'codex', '--answer-wait', '0'],
+        '--answer-wait must be a whole number of seconds from 1 to 3590.',
+      ],
+      [
+        ['install', 'gemini', '--answer-wait', '10'],
+        "--answer-wait applies to claude and codex only: Gemini CLI's hooks cannot answer its permission prompts.",
       ],
     ];
     for (const [args, message] of cases) {
@@ -309,11 +341,28 @@ describe('notifyctl hooks install details', () => {
     const status = await notifyctl(home, ['hooks', 'status', 'claude']);
     assert.match(
       status.stdout,
-      /^claude {2}user {5}installed from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
+      /^claude {2}user {5}installed by an older Notify or from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
     );
     assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
     assert.deepEqual(ourEvents(claude, 'claude').length, EVENTS.claude.length);
     assert.ok(!read(claude)!.includes('/old/checkout'));
+  });
+
+  it('brings the bare entries of an older install up to date: they die of a stop signal while Node starts', async () => {
+    const text = read(claude)!
+      .split(JSON.stringify(command('claude')))
+      .join(JSON.stringify(invocation('claude')));
+    writeFileSync(claude, text);
+    const status = await notifyctl(home, ['hooks', 'status', 'claude']);
+    assert.match(
+      status.stdout,
+      /^claude {2}user {5}installed by an older Notify or from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
+    );
+    assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
+    const hooks = (JSON.parse(read(claude)!) as { hooks: Record<string, { hooks: { command: string }[] }[]> })
+      .hooks;
+    assert.equal(hooks['StopFailure']!.length, 1);
+    assert.equal(hooks['StopFailure']![0]!.hooks[0]!.command, command('claude'));
   });
 
   it('keeps what the person added after install when uninstalling', async () => {
@@ -376,7 +425,7 @@ describe('notifyctl hooks with a malformed settings file', () => {
       result.stderr,
       "notifyctl hooks: unknown tool 'cursor'.\n" +
         'Usage: notifyctl hooks install <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
-        '                               [--permission-timeout <seconds> | --no-answers]\n' +
+        '                               [--answer-wait <seconds> | --permission-timeout <seconds> | --no-answers]\n' +
         '       notifyctl hooks uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
         '       notifyctl hooks status [claude|codex|gemini]\n',
     );

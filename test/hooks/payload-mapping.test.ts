@@ -11,6 +11,8 @@ import { fixtureFile, fixtures } from './support.js';
 type Expected =
   | { raise: 'question' | 'permission' | 'completion' | 'failure'; title: string; message: string }
   | 'resolve'
+  /** Resolves what asks for the person; a finished or failed turn stays (SessionEnd of a run nobody ended). */
+  | 'resolve-asking'
   | 'ignore';
 
 const CLAUDE: Record<string, Expected> = {
@@ -143,7 +145,11 @@ function envelopeOf(tool: HookTool, decision: HookDecision) {
 }
 
 const verb = (expected: Expected) =>
-  typeof expected === 'string' ? `${expected}s` : `raises ${expected.raise}`;
+  expected === 'resolve-asking'
+    ? 'resolves what asks for the person, keeping an outcome'
+    : typeof expected === 'string'
+      ? `${expected}s`
+      : `raises ${expected.raise}`;
 
 /** The payload read and turned into the ARC event the expectation names (or none, when ignored). */
 function assertMapping(tool: HookTool, name: string, payload: unknown, expected: Expected): void {
@@ -160,9 +166,11 @@ function assertMapping(tool: HookTool, name: string, payload: unknown, expected:
     context: { session_id: SESSIONS[tool], project: 'api', cwd: '/home/ada/api' },
   };
   const key = `${SENDERS[tool].id}:${SESSIONS[tool]}`;
+  const keepsOutcome = decision.todo.action === 'resolve' && decision.todo.keepOutcome === true;
+  assert.equal(keepsOutcome, expected === 'resolve-asking', 'keeps a finished or failed turn');
   assert.deepEqual(
     envelope,
-    expected === 'resolve'
+    expected === 'resolve' || expected === 'resolve-asking'
       ? { ...common, event_type: 'request.resolved', request: { key } }
       : {
           ...common,
@@ -338,9 +346,19 @@ const CLAUDE_CODE_2_1_332: Record<string, Expected> = {
     title: 'Claude Code stopped on an error',
     message: 'The turn ended with an error (unknown).',
   },
-  SessionEnd: 'resolve',
+  SessionEnd: 'resolve-asking',
   'SessionEnd.prompt_input_exit': 'resolve',
   PermissionRequest: {
+    raise: 'permission',
+    title: NEEDS_PERMISSION,
+    message: 'Claude Code wants to use Bash.',
+  },
+  'PermissionRequest.npm_test': {
+    raise: 'permission',
+    title: NEEDS_PERMISSION,
+    message: 'Claude Code wants to use Bash.',
+  },
+  'PermissionRequest.curl': {
     raise: 'permission',
     title: NEEDS_PERMISSION,
     message: 'Claude Code wants to use Bash.',
@@ -353,7 +371,7 @@ const CLAUDE_CODE_2_1_332: Record<string, Expected> = {
 
 const CODEX_0_169_0: Record<string, Expected> = {
   Interrupt: 'resolve',
-  SessionEnd: 'resolve',
+  SessionEnd: 'resolve-asking',
   PermissionRequest: {
     raise: 'permission',
     title: 'Codex needs your approval',

@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Ajv } from 'ajv';
 import type { NotificationDto } from '../../src/client/api-types.js';
 import type { HookTool } from '../../src/domain/hooks/decision.js';
@@ -104,12 +105,13 @@ describe('permission answers: the hook waits for the person and answers the tool
     assert.equal(request.title, 'Claude Code needs your permission');
     assert.equal(
       request.message,
-      'Claude Code wants to run this command:\nTOOL-INPUT-touch made-by-claude.txt',
+      'Claude Code wants to run this command:\nTOOL-INPUT-touch made-by-claude.txt\n\n' +
+        '"Always allow" allows access to /home/ada/api in this session.',
     );
     assert.deepEqual(request.actions, [
       { id: 'allow', label: 'Allow' },
       { id: 'deny', label: 'Deny' },
-      { id: 'allow_always', label: 'Always allow' },
+      { id: 'allow_always', label: 'Always allow (see below)' },
     ]);
     await answer(request.id, 'allow');
     const finished = await hook.finished;
@@ -195,7 +197,7 @@ describe('permission answers: the hook waits for the person and answers the tool
     const second = startHook('claude', other('pa-two'), 30);
     const replaced = await waitFor(async () => {
       const now = await latest('claude-code:pa-two');
-      return now?.message.endsWith('rm -rf build') ? now : undefined;
+      return now?.message.includes('rm -rf build') ? now : undefined;
     }, 'the second request');
     assert.equal(replaced.id, asked1.id, 'one condition per session, refreshed in place');
     await answer(replaced.id, 'allow');
@@ -206,7 +208,7 @@ describe('permission answers: the hook waits for the person and answers the tool
     await asked('claude', 'pa-two-stop');
     const waiting = startHook('claude', other('pa-two-stop'), 30);
     await waitFor(
-      async () => (await latest('claude-code:pa-two-stop'))?.message.endsWith('rm -rf build'),
+      async () => (await latest('claude-code:pa-two-stop'))?.message.includes('rm -rf build'),
       'the second request',
     );
     stopped.kill('SIGTERM');
@@ -234,16 +236,77 @@ describe('permission answers: the hook waits for the person and answers the tool
     }
   });
 
-  it("'Always allow' carries Claude Code's suggestions as updatedPermissions", async () => {
+  it("'Always allow' grants only the folder the terminal's option grants, never the switch to accept-edits mode", async () => {
     const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-always' }, 30);
-    await answer((await asked('claude', 'pa-always')).id, 'allow_always');
+    const request = await asked('claude', 'pa-always');
+    assert.deepEqual(request.actions!.at(-1), { id: 'allow_always', label: 'Always allow (see below)' });
+    assert.equal(
+      request.message,
+      'Claude Code wants to run this command:\nTOOL-INPUT-touch made-by-claude.txt\n\n' +
+        '"Always allow" allows access to /home/ada/api in this session.',
+    );
+    await answer(request.id, 'allow_always');
     const finished = await hook.finished;
     assert.deepEqual(JSON.parse(finished.stdout), {
       hookSpecificOutput: {
         hookEventName: 'PermissionRequest',
-        decision: { behavior: 'allow', updatedPermissions: CLAUDE['permission_suggestions'] },
+        decision: {
+          behavior: 'allow',
+          updatedPermissions: [
+            { type: 'addDirectories', directories: ['/home/ada/api'], destination: 'session' },
+          ],
+        },
       },
     });
+  });
+
+  it("says on the 'Always allow' button which rule it adds, and adds exactly that rule", async () => {
+    const npmTest = fixtureFile('claude-code-2.1.332')['PermissionRequest.npm_test']!;
+    const hook = startHook('claude', { ...npmTest, session_id: 'pa-always-rule' }, 30);
+    const request = await asked('claude', 'pa-always-rule');
+    assert.equal(request.message, 'Claude Code wants to run this command:\nTOOL-INPUT-npm test');
+    assert.deepEqual(request.actions!.at(-1), {
+      id: 'allow_always',
+      label: 'Always allow npm test * in this project',
+    });
+    await answer(request.id, 'allow_always');
+    const finished = await hook.finished;
+    assert.deepEqual(JSON.parse(finished.stdout), {
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedPermissions: npmTest['permission_suggestions'] },
+      },
+    });
+  });
+
+  it('ends the message with the rule when it is too long for the button', async () => {
+    const curl = fixtureFile('claude-code-2.1.332')['PermissionRequest.curl']!;
+    const hook = startHook('claude', { ...curl, session_id: 'pa-always-long' }, 30);
+    const request = await asked('claude', 'pa-always-long');
+    assert.equal(
+      request.message,
+      'Claude Code wants to run this command:\nTOOL-INPUT-curl -s http://example.com\n\n' +
+        '"Always allow" allows `TOOL-INPUT-curl -s http://example.com` in this project.',
+    );
+    assert.deepEqual(request.actions!.at(-1), { id: 'allow_always', label: 'Always allow (see below)' });
+    await answer(request.id, 'deny');
+    assert.equal((await hook.finished).code, 0);
+  });
+
+  it('offers no "Always allow" when all Claude Code suggests is a mode change', async () => {
+    const payload = {
+      ...CLAUDE,
+      session_id: 'pa-mode-only',
+      permission_suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
+    };
+    const hook = startHook('claude', payload, 30);
+    const request = await asked('claude', 'pa-mode-only');
+    assert.deepEqual(
+      request.actions!.map((action) => action.id),
+      ['allow', 'deny'],
+    );
+    await answer(request.id, 'allow');
+    assert.equal((await hook.finished).code, 0);
   });
 
   it('offers no "Always allow" when Claude Code suggests nothing', async () => {
@@ -305,6 +368,47 @@ describe('permission answers: the hook waits for the person and answers the tool
       left.message,
       'Claude Code wants to run this command:\nTOOL-INPUT-touch made-by-claude.txt\n\nAnswer in the terminal.',
     );
+  });
+
+  /** What Claude Code 2.1.332 gives its hooks under `claude -p` (seen live). */
+  const headless = () => ({
+    ...broker.home.env,
+    CLAUDE_CODE_SESSION_ATTENDED: '0',
+    CLAUDE_CODE_ENTRYPOINT: 'sdk-cli',
+  });
+
+  it('does not keep a headless run (claude -p) waiting for a person, and asks nothing', async () => {
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-headless' }, 590, headless());
+    const ended = await Promise.race([hook.finished, sleep(10_000).then(() => 'still waiting' as const)]);
+    if (ended === 'still waiting') hook.kill('SIGKILL');
+    assert.deepEqual(ended, quiet, 'the hook returns at once, and the run decides by itself');
+    assert.equal(await latest('claude-code:pa-headless'), undefined, 'nobody is asked');
+  });
+
+  it('lets a headless run wait as long as NOTIFY_HEADLESS_ANSWER_WAIT says, then resolves its request', async () => {
+    const env = { ...headless(), NOTIFY_HEADLESS_ANSWER_WAIT: '1' };
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-headless-wait' }, 590, env);
+    const request = await asked('claude', 'pa-headless-wait');
+    const ended = await Promise.race([hook.finished, sleep(10_000).then(() => 'still waiting' as const)]);
+    if (ended === 'still waiting') hook.kill('SIGKILL');
+    assert.deepEqual(ended, quiet);
+    const left = (await latest('claude-code:pa-headless-wait'))!;
+    assert.equal(left.id, request.id);
+    assert.equal(left.status, 'resolved', 'nobody is left asked to answer in a terminal nobody watches');
+
+    const answered = startHook('claude', { ...CLAUDE, session_id: 'pa-headless-answer' }, 590, {
+      ...headless(),
+      NOTIFY_HEADLESS_ANSWER_WAIT: '60',
+    });
+    await answer((await asked('claude', 'pa-headless-answer')).id, 'allow');
+    assert.equal(JSON.parse((await answered.finished).stdout).hookSpecificOutput.decision.behavior, 'allow');
+  });
+
+  it('still waits in an interactive session (CLAUDE_CODE_SESSION_ATTENDED=1, entrypoint cli)', async () => {
+    const env = { ...broker.home.env, CLAUDE_CODE_SESSION_ATTENDED: '1', CLAUDE_CODE_ENTRYPOINT: 'cli' };
+    const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-attended' }, 590, env);
+    await answer((await asked('claude', 'pa-attended')).id, 'deny');
+    assert.equal(JSON.parse((await hook.finished).stdout).hookSpecificOutput.decision.behavior, 'deny');
   });
 
   it('prints nothing when the broker is down', async () => {

@@ -78,4 +78,44 @@ describe('a permission request says what will run', () => {
     for (const odd of [[], 'x', [1], [suggestions[0], null]])
       assert.deepEqual(ids('claude', odd), ['allow', 'deny']);
   });
+
+  it("'Always allow' grants what the terminal's option grants: rules that allow and folders, never a mode change", () => {
+    const rule = (ruleContent: string, destination = 'localSettings') => ({
+      type: 'addRules',
+      rules: [{ toolName: 'Bash', ruleContent }],
+      behavior: 'allow',
+      destination,
+    });
+    const mode = { type: 'setMode', mode: 'acceptEdits', destination: 'session' };
+    const folder = { type: 'addDirectories', directories: ['/home/ada/api'], destination: 'session' };
+    const asked = (suggestions: unknown[]) =>
+      readPermissionQuestion('claude', {
+        ...request('Bash', { command: 'x' }),
+        permission_suggestions: suggestions,
+      });
+    const cases: [unknown[], object[] | undefined, string | undefined][] = [
+      [[rule('npm test'), mode], [rule('npm test')], 'Always allow `npm test` in this project'],
+      [[rule('npm test *')], [rule('npm test *')], 'Always allow npm test * in this project'],
+      [
+        [rule('make', 'userSettings')],
+        [rule('make', 'userSettings')],
+        'Always allow `make` in all your projects',
+      ],
+      [[rule('ls', 'session')], [rule('ls', 'session')], 'Always allow `ls` in this session'],
+      [[folder, mode], [folder], 'Always allow (see below)'],
+      [[mode], undefined, undefined],
+      [[{ ...rule('rm *'), behavior: 'deny' }], undefined, undefined],
+      [
+        [{ type: 'removeRules', rules: [{ toolName: 'Bash' }], behavior: 'allow', destination: 'session' }],
+        undefined,
+        undefined,
+      ],
+      [[{ ...rule('ls'), destination: 'policySettings' }], undefined, undefined],
+    ];
+    for (const [suggestions, granted, label] of cases) {
+      const question = asked(suggestions);
+      assert.deepEqual(question.suggestions, granted, JSON.stringify(suggestions));
+      assert.equal(question.actions.find((action) => action.id === 'allow_always')?.label, label);
+    }
+  });
 });

@@ -5,19 +5,22 @@ import {
   decide,
   label,
   raise,
+  sessionEndAction,
   text,
   type HookAction,
   type HookDecision,
 } from './decision.js';
 
-/** Events that mean the person is back: the session's open condition is over (docs/agents.md). */
+/**
+ * Events that mean the person is back: the session's open condition is over (docs/agents.md).
+ * SessionEnd ends what asks for the person, and an outcome only at some ends (sessionEndAction).
+ */
 const RETURN_EVENTS = new Set([
   'PreToolUse',
   'PostToolUse',
   'PostToolUseFailure',
   'PermissionDenied',
   'ElicitationResult',
-  'SessionEnd',
 ]);
 
 /**
@@ -66,6 +69,8 @@ export function readClaudePayload(payload: unknown): HookDecision {
 function claudeAction(event: string, record: Record<string, unknown>): HookAction {
   if (RETURN_EVENTS.has(event)) return RESOLVE;
   switch (event) {
+    case 'SessionEnd':
+      return sessionEndAction(record);
     case 'UserPromptSubmit':
       return isPersonsPrompt(record) ? RESOLVE : IGNORE;
     case 'Notification':

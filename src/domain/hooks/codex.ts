@@ -1,10 +1,21 @@
-import { IGNORE, RESOLVE, asRecord, decide, label, raise, text, type HookDecision } from './decision.js';
+import {
+  IGNORE,
+  RESOLVE,
+  asRecord,
+  decide,
+  label,
+  raise,
+  sessionEndAction,
+  text,
+  type HookDecision,
+} from './decision.js';
 
 /**
- * Events that mean the person is back. Interrupt is the person stopping the turn at the terminal;
- * SessionEnd (`reason` "other" in 0.169.0) ends whatever the session left open.
+ * Events that mean the person is back. Interrupt is the person stopping the turn at the terminal.
+ * SessionEnd (`reason` "other" in 0.169.0, after `codex exec`) ends
+ * what asks for the person and leaves an outcome (sessionEndAction).
  */
-const RETURN_EVENTS = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Interrupt', 'SessionEnd']);
+const RETURN_EVENTS = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Interrupt']);
 
 /** Codex hooks (`hooks.json`, stdin JSON): Claude-like names, `session_id` and `cwd` in every payload. */
 export function readCodexPayload(payload: unknown): HookDecision {
@@ -12,6 +23,8 @@ export function readCodexPayload(payload: unknown): HookDecision {
   const event = label(record, 'hook_event_name') ?? '(unnamed)';
   if (RETURN_EVENTS.has(event)) return decide(record, event, RESOLVE);
   switch (event) {
+    case 'SessionEnd':
+      return decide(record, event, sessionEndAction(record));
     case 'PermissionRequest': {
       const tool = label(record, 'tool_name');
       const message = tool ? `Codex wants to use ${tool}.` : 'Codex is waiting for your approval.';

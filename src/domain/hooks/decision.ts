@@ -12,7 +12,8 @@ export function isHookTool(value: string | undefined): value is HookTool {
 /** What a hook event asks of the session's condition. */
 export type HookAction =
   | { action: 'raise'; kind: ArcKind; title: string; message: string }
-  | { action: 'resolve' }
+  /** `keepOutcome`: resolve only what asks for the person; a finished or failed turn stays. */
+  | { action: 'resolve'; keepOutcome?: true }
   | { action: 'ignore' };
 
 /**
@@ -56,6 +57,24 @@ export function raise(kind: ArcKind, title: string, message: string): HookAction
 }
 
 export const RESOLVE: HookAction = { action: 'resolve' };
+export const RESOLVE_ASKING: HookAction = { action: 'resolve', keepOutcome: true };
+
+/**
+ * SessionEnd `reason`s that mean the person ended the session at the terminal: Claude Code's
+ * `prompt_input_exit` (/exit), `clear`, `logout`; Gemini CLI's `exit` too.
+ */
+const PERSON_ENDED = new Set(['prompt_input_exit', 'clear', 'logout', 'exit']);
+
+/**
+ * The end of a session always ends what asks for the person (a permission, a question): nobody can
+ * answer it any more. An outcome (finished, failed) ends with the session only when the person ended
+ * it at the terminal, having seen it there; after any other end (`other`: `claude -p`, `codex exec`,
+ * `gemini -p`, a script, Codex's own end) it is the one trace of the run, and stays until its
+ * lifetime ends, the person acts on it, or the same project's next session starts.
+ */
+export function sessionEndAction(record: Record<string, unknown>): HookAction {
+  return PERSON_ENDED.has(text(record, 'reason') ?? '') ? RESOLVE : RESOLVE_ASKING;
+}
 export const IGNORE: HookAction = { action: 'ignore' };
 
 /** The common part of a decision: the session, cwd and event of a stdin payload. */

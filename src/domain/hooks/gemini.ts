@@ -1,6 +1,17 @@
-import { IGNORE, RESOLVE, asRecord, decide, label, raise, text, type HookDecision } from './decision.js';
+import {
+  IGNORE,
+  RESOLVE,
+  asRecord,
+  decide,
+  label,
+  raise,
+  sessionEndAction,
+  text,
+  type HookDecision,
+} from './decision.js';
 
-const RETURN_EVENTS = new Set(['BeforeAgent', 'BeforeTool', 'AfterTool', 'SessionEnd']);
+/** SessionEnd ends what asks for the person, and an outcome only at some ends (sessionEndAction). */
+const RETURN_EVENTS = new Set(['BeforeAgent', 'BeforeTool', 'AfterTool']);
 
 /** Gemini CLI hooks (`settings.json`, stdin JSON): `session_id`, `cwd`, `hook_event_name` in every payload. */
 export function readGeminiPayload(payload: unknown): HookDecision {
@@ -8,6 +19,8 @@ export function readGeminiPayload(payload: unknown): HookDecision {
   const event = label(record, 'hook_event_name') ?? '(unnamed)';
   if (RETURN_EVENTS.has(event)) return decide(record, event, RESOLVE);
   switch (event) {
+    case 'SessionEnd':
+      return decide(record, event, sessionEndAction(record));
     case 'Notification':
       // ToolPermission is the one type documented today; others tell the person nothing to do.
       if (text(record, 'notification_type') !== 'ToolPermission') return decide(record, event, IGNORE);

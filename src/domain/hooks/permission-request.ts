@@ -1,4 +1,5 @@
 import { HOOK_SENDERS } from './arc-event.js';
+import { alwaysAllowLabel, alwaysAllowLine, alwaysAllowOf } from './always-allow.js';
 import { asRecord, label, type HookTool } from './decision.js';
 
 /** The tools whose PermissionRequest hook can answer the prompt (Gemini CLI's hooks cannot). */
@@ -17,13 +18,20 @@ export const ALLOW_ALWAYS = 'allow_always';
  * and the line that says it is cut.
  */
 const MAX_SUBJECT = 3800;
+/** A message with the line about "Always allow", leaving room for the hook's "Answer in the terminal." */
+const MAX_MESSAGE = 3960;
 
 /** A permission request as the person is asked it: what will run, and the choices. */
 export interface PermissionQuestion {
   title: string;
   message: string;
+  /** What will run, without the line about the buttons: the message once only the terminal answers. */
+  subject: string;
   actions: { id: string; label: string }[];
-  /** Claude Code's `permission_suggestions`, carried as `updatedPermissions` by "Always allow". */
+  /**
+   * The part of Claude Code's `permission_suggestions` its terminal's "always allow" applies (no mode
+   * change), carried as `updatedPermissions` by "Always allow".
+   */
   suggestions?: object[];
 }
 
@@ -46,16 +54,18 @@ export function readPermissionQuestion(tool: AnsweringTool, payload: unknown): P
     { id: ALLOW, label: 'Allow' },
     { id: DENY, label: 'Deny' },
   ];
-  const question: PermissionQuestion = {
-    title: TITLES[tool],
-    message: describe(agent, toolName, input),
-    actions,
-  };
-  const suggestions = tool === 'claude' ? readSuggestions(record['permission_suggestions']) : undefined;
-  if (suggestions !== undefined) {
-    question.suggestions = suggestions;
-    actions.push({ id: ALLOW_ALWAYS, label: 'Always allow' });
-  }
+  const subject = describe(agent, toolName, input);
+  const question: PermissionQuestion = { title: TITLES[tool], message: subject, subject, actions };
+  const always =
+    tool === 'claude' ? alwaysAllowOf(readSuggestions(record['permission_suggestions'])) : undefined;
+  if (always === undefined) return question;
+  const line = alwaysAllowLine(always);
+  const message = line === undefined ? question.message : `${question.message}\n\n${line}`;
+  // A grant too long to be said beside the command is left to the terminal's own option.
+  if (Array.from(message).length > MAX_MESSAGE) return question;
+  question.message = message;
+  question.suggestions = always.grants;
+  actions.push({ id: ALLOW_ALWAYS, label: alwaysAllowLabel(always) });
   return question;
 }
 

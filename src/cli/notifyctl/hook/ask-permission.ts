@@ -30,6 +30,11 @@ export interface PermissionAsk {
   };
   /** When to stop waiting and leave the decision to the tool's own dialog (epoch ms). */
   deadline: number;
+  /**
+   * Nobody sits at the run's terminal (`claude -p`): at the deadline the tool decides alone, so the
+   * request is resolved rather than left saying "Answer in the terminal."
+   */
+  headless?: boolean;
   env: NodeJS.ProcessEnv;
 }
 
@@ -92,13 +97,20 @@ export async function askPermission(ask: PermissionAsk): Promise<string | undefi
   }
   if ('failed' in outcome) return log('WARN', `waiting -> ${failed(outcome.failed)}`);
   const answered = outcome.notification;
+  if (answered === undefined && ask.headless === true) {
+    const closed = await ifStillAsking(() => client(HTTP_TIMEOUT_MS).setStatus(created.id, 'resolved')).then(
+      (done) => (done ? 'resolved it' : 'it no longer asks what this hook asked'),
+      (error: unknown) => `could not resolve it (${failed(error)})`,
+    );
+    return log('INFO', `no answer by the headless run's deadline; the tool decides; ${closed}`);
+  }
   if (answered === undefined) {
     // The buttons would now answer nobody: the request stays, without them, for the terminal.
     const left = await ifStillAsking(() =>
       client(HTTP_TIMEOUT_MS).create({
         ...ask.identity,
         ...notificationOf(ask.question),
-        message: `${ask.question.message}${TERMINAL}`,
+        message: `${ask.question.subject}${TERMINAL}`,
       }),
     ).then(
       (done) => (done ? 'the request stays without its buttons' : 'it no longer asks what this hook asked'),

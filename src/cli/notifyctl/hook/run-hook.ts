@@ -12,6 +12,7 @@ import { readClaudePayload } from '../../../domain/hooks/claude.js';
 import { readCodexNotifyArgument, readCodexPayload } from '../../../domain/hooks/codex.js';
 import type { HookDecision, HookTool } from '../../../domain/hooks/decision.js';
 import { readGeminiPayload } from '../../../domain/hooks/gemini.js';
+import { headlessAnswerWait, isHeadless } from '../../../domain/hooks/headless.js';
 import { isAnsweringTool, readPermissionQuestion } from '../../../domain/hooks/permission-request.js';
 import { askPermission } from './ask-permission.js';
 import { brokerConnection } from './broker-connection.js';
@@ -65,11 +66,23 @@ export async function runHook(
       logHookLine('WARN', `${where}: payload names no session; ignored`, env);
       return undefined;
     }
+    const asks = decision.event === 'PermissionRequest' && isAnsweringTool(tool);
+    let wait = asks ? options.answerWaitSeconds : undefined;
+    const headless = asks && isHeadless(tool, env);
+    if (headless) {
+      // Nobody sits at a headless run's terminal, and the run must not hang on a person: it decides
+      // alone, unless whoever started it said how long it may wait for an answer from Notify.
+      const limit = headlessAnswerWait(env);
+      wait = wait === undefined || limit === undefined ? undefined : Math.min(wait, limit);
+      if (wait === undefined) {
+        logHookLine('INFO', `${where}: headless run, nobody to ask; nothing sent, the tool decides`, env);
+        return undefined;
+      }
+    }
     const project = projectName(decision.cwd);
     const origin = originFromEnv(env, decision.cwd);
     const digest = await digestOfLongSession(decision.session);
-    const wait = options.answerWaitSeconds;
-    if (wait !== undefined && decision.event === 'PermissionRequest' && isAnsweringTool(tool)) {
+    if (wait !== undefined && asks) {
       return await askPermission({
         tool,
         question: readPermissionQuestion(tool, payload.value),
@@ -82,6 +95,7 @@ export async function runHook(
           ...(origin !== undefined && { origin }),
         },
         deadline: started + wait * 1000,
+        headless,
         env,
       });
     }
@@ -95,16 +109,24 @@ export async function runHook(
       longSessionDigest: () => digest,
     })!;
     const key = sessionKey(tool, decision.session, () => digest);
+    const raisesPermission = decision.todo.action === 'raise' && decision.todo.kind === 'permission';
+    const keepsOutcome = decision.todo.action === 'resolve' && decision.todo.keepOutcome === true;
+    const active = raisesPermission || keepsOutcome ? await activeCondition(key, env) : undefined;
     if (
-      decision.todo.action === 'raise' &&
-      decision.todo.kind === 'permission' &&
-      (await asksAlready(key, env))
+      raisesPermission &&
+      active !== undefined &&
+      Array.isArray(active.actions) &&
+      active.answer === undefined
     ) {
       logHookLine(
         'INFO',
         `${where}: raise permission -> left as it is: the request with answers is waiting`,
         env,
       );
+      return undefined;
+    }
+    if (keepsOutcome && active !== undefined && OUTCOMES.has(String(active.type))) {
+      logHookLine('INFO', `${where}: resolve -> left as it is: the run's outcome stays`, env);
       return undefined;
     }
     const outcome = await post(envelope, env);
@@ -157,13 +179,23 @@ function parseObject(text: string): object | undefined {
   }
 }
 
+/** Conditions that tell how a run ended, rather than ask the person for something. */
+const OUTCOMES = new Set(['completed', 'error']);
+
+interface ActiveCondition {
+  type?: unknown;
+  actions?: unknown;
+  answer?: unknown;
+}
+
 /**
- * Whether the session's active condition is a permission request waiting for an answer (a hook with
- * `--answer-wait` raised it). Claude Code's Notification `permission_prompt`, sent 6 s into the same
- * prompt, says less: refreshing in place would take the command and the buttons away. Anything
- * unexpected reads as no, and the raise goes on as always.
+ * The session's active condition, or undefined when none is open or the broker cannot say. Two events
+ * read it: Claude Code's Notification `permission_prompt`, sent 6 s into a prompt whose request with
+ * answers (a hook with `--answer-wait` raised it) is waiting, says less, and refreshing in place would
+ * take the command and the buttons away; a SessionEnd that keeps outcomes leaves a finished or failed
+ * run as it is. Anything unexpected reads as none, and the event goes on as always.
  */
-async function asksAlready(key: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+async function activeCondition(key: string, env: NodeJS.ProcessEnv): Promise<ActiveCondition | undefined> {
   const connection = brokerConnection(env);
   const { port, token } = connection;
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -178,11 +210,11 @@ async function asksAlready(key: string, env: NodeJS.ProcessEnv): Promise<boolean
       headers,
       timeoutMs: HTTP_TIMEOUT_MS,
     });
-    if (response.status !== 200) return false;
-    const [active] = JSON.parse(response.body) as { actions?: unknown; answer?: unknown }[];
-    return active !== undefined && Array.isArray(active.actions) && active.answer === undefined;
+    if (response.status !== 200) return undefined;
+    const [active] = JSON.parse(response.body) as ActiveCondition[];
+    return typeof active === 'object' && active !== null ? active : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

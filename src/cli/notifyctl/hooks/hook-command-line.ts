@@ -5,9 +5,9 @@ import type { HookTool } from '../../../domain/hooks/decision.js';
 export const HOOK_BUNDLE = fileURLToPath(new URL('../../../../notify-hook.cjs', import.meta.url));
 
 /**
- * The command written into a tool's settings: absolute paths to this node and this checkout's
- * bundle, so it works whatever PATH the agent runs hooks with. Tools run it through a shell, so a path
- * with anything but plain characters is single-quoted.
+ * How the adapter is invoked: absolute paths to this node and this checkout's bundle, so it works
+ * whatever PATH the agent runs hooks with. Tools run commands through a shell, so a path with
+ * anything but plain characters is single-quoted.
  */
 export function hookCommandLine(
   tool: HookTool,
@@ -15,6 +15,35 @@ export function hookCommandLine(
   bundle: string = HOOK_BUNDLE,
 ): string {
   return `${shellQuote(node)} ${shellQuote(bundle)} ${tool}`;
+}
+
+/** How many times a start killed by the tool's stop signal is tried again. */
+const STARTS = 3;
+
+/**
+ * The command written for every event the tool may stop early (all but a waiting PermissionRequest).
+ * `claude -p` sends SIGTERM to the hook's process group as early as 37 ms after the spawn, while Node
+ * needs 50-70 ms to reach the adapter's first line, and SIGKILL about 1.4 s after the SIGTERM (seen
+ * live). Node resets an ignored signal to its default at start-up, so ignoring it before `exec` is not
+ * enough. So the shell ignores the stop signals itself, and runs the adapter in a session of its own
+ * where `setsid -w` exists (util-linux: Linux), out of reach of both signals, the shell still waiting
+ * for it. Where it does not (macOS), it starts the adapter again when a signal killed it (status above
+ * 128): the tools signal once, and the adapter had read nothing of stdin yet (its handlers come before
+ * its first read), so the next start reads the whole payload. An adapter that ran exits 0 and ends the
+ * loop. Standard error goes nowhere: the shell reports a killed start there ("Terminated"), the
+ * adapter never writes to it, and a tool may show a hook's stderr to the person. POSIX sh (dash, bash,
+ * zsh as sh); Windows gets the bare invocation.
+ */
+export function survivingCommandLine(
+  invocation: string,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (platform === 'win32') return invocation;
+  const starts = Array.from({ length: STARTS }, (_, index) => index + 1).join(' ');
+  return (
+    `trap '' TERM INT HUP; s=; setsid -w true 2>/dev/null && s='setsid -w'; ` +
+    `for start in ${starts}; do $s ${invocation}; [ $? -gt 128 ] || exit 0; done 2>/dev/null`
+  );
 }
 
 function shellQuote(word: string): string {

@@ -1,3 +1,5 @@
+import { survivingCommandLine } from './hook-command-line.js';
+
 /**
  * Notify's entries in a tool's `hooks` object (`{"<Event>": [{"matcher"?, "hooks": [{"type":
  * "command", "command", ...}]}]}`): added as a group of their own per event, recognized by the
@@ -6,13 +8,24 @@
 
 /**
  * Our command, whatever checkout or node it was installed from: `... notify-hook.cjs' <tool>`, for
- * PermissionRequest with its answer wait after it (`--answer-wait=<seconds>`).
+ * PermissionRequest with its answer wait after it (`--answer-wait=<seconds>`), bare (older installs,
+ * a waiting PermissionRequest) or inside the shell loop that outlives an early stop signal.
  */
 export function isOurCommand(command: unknown, tool: string): boolean {
   return (
     typeof command === 'string' &&
-    new RegExp(`notify-hook\\.cjs['"]?\\s+${tool}(\\s+--answer-wait=[0-9]+)?\\s*$`).test(command)
+    new RegExp(`notify-hook\\.cjs['"]?\\s+${tool}(\\s+--answer-wait=[0-9]+)?(\\s*$|;)`).test(command)
   );
+}
+
+/**
+ * Whether an entry runs `invocation` the way this Notify writes it: a waiting PermissionRequest bare
+ * with its answer wait, every other entry in the loop that outlives an early stop signal. A bare
+ * entry of an older install is not current: it dies of a SIGTERM that comes while Node starts.
+ */
+function isCurrent(command: unknown, invocation: string): boolean {
+  if (command === survivingCommandLine(invocation)) return true;
+  return typeof command === 'string' && command !== invocation && withoutAnswerWait(command) === invocation;
 }
 
 /** Our command without its answer wait: installed with or without answers, it is the same install. */
@@ -38,7 +51,7 @@ function ourEntries(group: unknown, tool: string): Json[] {
 }
 
 export interface InstalledState {
-  /** Events that run our hook with exactly `command` (the answer wait aside). */
+  /** Events that run our hook as this Notify writes `command` (the answer wait aside). */
   current: string[];
   /** Events that run our hook with another command (an older checkout or node). */
   stale: string[];
@@ -51,7 +64,7 @@ export function installedState(settings: Json, tool: string, command: string): I
   for (const event of Object.keys(hooks)) {
     const entries = (groupsOf(hooks, event) ?? []).flatMap((group) => ourEntries(group, tool));
     if (entries.length === 0) continue;
-    const current = entries.every((entry) => withoutAnswerWait(entry['command']) === command);
+    const current = entries.every((entry) => isCurrent(entry['command'], command));
     (current ? state.current : state.stale).push(event);
   }
   return state;

@@ -14,7 +14,7 @@ import {
 } from './installer.js';
 import { MalformedSettingsError } from './settings-file.js';
 import {
-  DEFAULT_PERMISSION_TIMEOUT_SECONDS,
+  ANSWER_MARGIN_SECONDS,
   HOOK_TARGETS,
   MAX_PERMISSION_TIMEOUT_SECONDS,
   MIN_PERMISSION_TIMEOUT_SECONDS,
@@ -24,7 +24,7 @@ import {
 
 export const HOOKS_USAGE =
   'Usage: notifyctl hooks install <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
-  '                               [--permission-timeout <seconds> | --no-answers]\n' +
+  '                               [--answer-wait <seconds> | --permission-timeout <seconds> | --no-answers]\n' +
   '       notifyctl hooks uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
   '       notifyctl hooks status [claude|codex|gemini]';
 
@@ -32,6 +32,7 @@ const FLAGS: FlagTable = {
   '--scope': { kind: 'value', name: 'scope' },
   '--dry-run': { kind: 'switch', name: 'dry-run' },
   '--permission-timeout': { kind: 'value', name: 'permission-timeout' },
+  '--answer-wait': { kind: 'value', name: 'answer-wait' },
   '--no-answers': { kind: 'switch', name: 'no-answers' },
 };
 
@@ -57,7 +58,9 @@ async function runHooks(args: string[]): Promise<number> {
   const scope = optionText(parsed, 'scope') ?? 'user';
   if (scope !== 'user' && scope !== 'project') throw new CliError(`--scope must be user or project.`);
   const dryRun = parsed.options.has('dry-run');
-  const answerOptions = ['permission-timeout', 'no-answers'].filter((name) => parsed.options.has(name));
+  const answerOptions = ['answer-wait', 'permission-timeout', 'no-answers'].filter((name) =>
+    parsed.options.has(name),
+  );
   if (answerOptions.length > 0 && action !== 'install')
     throw new CliError(`--${answerOptions[0]} belongs to install.\n${HOOKS_USAGE}`);
   if (action === 'status') {
@@ -76,27 +79,45 @@ async function runHooks(args: string[]): Promise<number> {
   return change(action, tool, scope, dryRun, readAnswers(parsed, tool));
 }
 
-/** Permission answers for install: on by default for tools that have them, off with --no-answers. */
+/**
+ * Permission answers for install: on by default for tools that have them, off with --no-answers; the
+ * wait set by --answer-wait (the tool's timeout 10 s more) or by --permission-timeout (the tool's
+ * timeout, the wait 10 s less).
+ */
 function readAnswers(parsed: ReturnType<typeof parseArgs>, tool: HookTool): PermissionAnswers | undefined {
-  const timeout = optionText(parsed, 'permission-timeout');
-  const off = parsed.options.has('no-answers');
+  const chosen = ['answer-wait', 'permission-timeout', 'no-answers'].filter((name) =>
+    parsed.options.has(name),
+  );
   if (!HOOK_TARGETS[tool].answers) {
-    if (timeout !== undefined || off)
+    if (chosen.length > 0)
       throw new CliError(
-        `--${off ? 'no-answers' : 'permission-timeout'} applies to claude and codex only: ${HOOK_TARGETS[tool].label}'s hooks cannot answer its permission prompts.`,
+        `--${chosen[0]} applies to claude and codex only: ${HOOK_TARGETS[tool].label}'s hooks cannot answer its permission prompts.`,
       );
     return undefined;
   }
-  if (off && timeout !== undefined)
-    throw new CliError(`--permission-timeout and --no-answers exclude each other.\n${HOOKS_USAGE}`);
-  if (off) return undefined;
-  if (timeout === undefined) return { timeoutSeconds: DEFAULT_PERMISSION_TIMEOUT_SECONDS };
-  const seconds = /^[0-9]{1,5}$/.test(timeout) ? Number(timeout) : NaN;
+  if (chosen.length > 1)
+    throw new CliError(`--${chosen[0]} and --${chosen[1]} exclude each other.\n${HOOKS_USAGE}`);
+  if (chosen[0] === 'no-answers') return undefined;
+  const wait = optionText(parsed, 'answer-wait');
+  if (wait !== undefined) {
+    const max = MAX_PERMISSION_TIMEOUT_SECONDS - ANSWER_MARGIN_SECONDS;
+    const seconds = wholeSeconds(wait);
+    if (!(seconds >= 1 && seconds <= max))
+      throw new CliError(`--answer-wait must be a whole number of seconds from 1 to ${max}.`);
+    return { timeoutSeconds: seconds + ANSWER_MARGIN_SECONDS };
+  }
+  const timeout = optionText(parsed, 'permission-timeout');
+  if (timeout === undefined) return { timeoutSeconds: HOOK_TARGETS[tool].defaultPermissionTimeout };
+  const seconds = wholeSeconds(timeout);
   if (!(seconds >= MIN_PERMISSION_TIMEOUT_SECONDS && seconds <= MAX_PERMISSION_TIMEOUT_SECONDS))
     throw new CliError(
       `--permission-timeout must be a whole number of seconds from ${MIN_PERMISSION_TIMEOUT_SECONDS} to ${MAX_PERMISSION_TIMEOUT_SECONDS}.`,
     );
   return { timeoutSeconds: seconds };
+}
+
+function wholeSeconds(text: string): number {
+  return /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
 }
 
 async function change(
@@ -156,9 +177,16 @@ function answersLine(tool: HookTool, scope: Scope, answers: PermissionAnswers | 
   const again = `notifyctl hooks install ${tool}${scope === 'project' ? ' --scope project' : ''}`;
   if (answers === undefined)
     return `Permission answers are off: permission prompts are answered in the terminal only. To turn them on: ${again}`;
-  const wait = duration(answers.timeoutSeconds);
+  const wait = duration(answers.timeoutSeconds - ANSWER_MARGIN_SECONDS);
+  if (tool === 'codex')
+    return (
+      `Permission answers are on: Codex shows its own approval dialog only once the hook returns, so the hook waits ${wait} ` +
+      `for your answer from a toast, the tray, notifyctl answer or the web page, then hands the decision to that dialog in the terminal ` +
+      `(the request then says "Answer in the terminal."). To wait longer: ${again} --answer-wait <seconds>. To turn them off: ${again} --no-answers`
+    );
+  const upTo = duration(answers.timeoutSeconds);
   return (
-    `Permission answers are on: ${HOOK_TARGETS[tool].label}'s permission prompts wait up to ${wait} for your answer ` +
+    `Permission answers are on: ${HOOK_TARGETS[tool].label}'s permission prompts wait up to ${upTo} for your answer ` +
     `from a toast, the tray, notifyctl answer or the web page, while its own dialog still works. To turn them off: ${again} --no-answers`
   );
 }
@@ -191,7 +219,7 @@ export function describeHooks(tool: HookTool, file: string): string {
   }
   const current = HOOK_TARGETS[tool].events.filter((event) => state.current.includes(event)).length;
   if (state.stale.length > 0)
-    return `installed from another checkout or node; run 'notifyctl hooks install ${tool}' to update`;
+    return `installed by an older Notify or from another checkout or node; run 'notifyctl hooks install ${tool}' to update`;
   if (current === 0) return 'not installed';
   if (current < total)
     return `partly installed (${current} of ${total} events); run 'notifyctl hooks install ${tool}'`;

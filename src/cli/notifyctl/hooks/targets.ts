@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookTool } from '../../../domain/hooks/decision.js';
+import { survivingCommandLine } from './hook-command-line.js';
 
 export type Scope = 'user' | 'project';
 
@@ -17,6 +18,8 @@ export interface HookTarget {
   entry(command: string, answers?: PermissionAnswers): (event: string) => Record<string, unknown>;
   /** Whether the tool's PermissionRequest hook can answer its prompt (docs/agents.md). */
   answers: boolean;
+  /** The PermissionRequest timeout install writes by default when answers are on. */
+  defaultPermissionTimeout: number;
   /** What the person still has to do for the tool to run the hooks. */
   nextStep: string;
 }
@@ -29,17 +32,23 @@ export interface PermissionAnswers {
 }
 
 /**
- * Ten minutes: long enough to fetch a coffee and answer from the desk, the tray or the phone. The
- * tool's own dialog stays open all along, so the wait costs nothing to a person at the terminal.
+ * Claude Code: ten minutes, long enough to fetch a coffee and answer from the desk, the tray or the
+ * phone. Its own dialog stays open all along, so the wait costs nothing to a person at the terminal.
  */
-export const DEFAULT_PERMISSION_TIMEOUT_SECONDS = 600;
+const CLAUDE_PERMISSION_TIMEOUT_SECONDS = 600;
+/**
+ * Codex: its TUI shows only "Running hooks" while the PermissionRequest hook runs, and its own
+ * approval dialog only once the hook returns, so a long wait takes the terminal away from the person
+ * sitting at it. The hook waits 10 s (a glance at the toast), then hands the decision back.
+ */
+const CODEX_PERMISSION_TIMEOUT_SECONDS = 20;
 export const MIN_PERMISSION_TIMEOUT_SECONDS = 30;
 export const MAX_PERMISSION_TIMEOUT_SECONDS = 3600;
 /**
  * The hook stops waiting this long before the tool would stop it: time for its start, for reading
  * the payload (1 s at most) and for taking the buttons off the request (0.5 s).
  */
-const ANSWER_MARGIN_SECONDS = 10;
+export const ANSWER_MARGIN_SECONDS = 10;
 
 /** The PermissionRequest entry that waits for an answer, or undefined for every other event. */
 function answeringEntry(
@@ -79,8 +88,13 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       'SessionEnd',
     ],
     entry: (command, answers) => (event) =>
-      answeringEntry(command, event, answers) ?? { type: 'command', command, timeout: TIMEOUT_SECONDS },
+      answeringEntry(command, event, answers) ?? {
+        type: 'command',
+        command: survivingCommandLine(command),
+        timeout: TIMEOUT_SECONDS,
+      },
     answers: true,
+    defaultPermissionTimeout: CLAUDE_PERMISSION_TIMEOUT_SECONDS,
     nextStep: 'Claude Code reads the hooks at the start of its next session.',
   },
   codex: {
@@ -93,18 +107,26 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
     entry: (command, answers) => (event) =>
       answeringEntry(command, event, answers) ?? {
         type: 'command',
-        command,
+        command: survivingCommandLine(command),
         timeout: CODEX_CAPPED_EVENTS.has(event) ? CODEX_CAP_SECONDS : TIMEOUT_SECONDS,
       },
     answers: true,
-    nextStep: 'Codex asks you to trust new hooks once: open /hooks in Codex and approve them.',
+    defaultPermissionTimeout: CODEX_PERMISSION_TIMEOUT_SECONDS,
+    nextStep:
+      'Codex asks you to review new or changed hooks when it starts ("Hooks need review"; or open /hooks) and runs them only once you trust them; `codex exec` skips untrusted hooks without a word. Every install that changes an entry needs that review again.',
   },
   gemini: {
     label: 'Gemini CLI',
     file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.gemini', 'settings.json'),
     events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
-    entry: (command) => () => ({ name: 'notify', type: 'command', command, timeout: TIMEOUT_SECONDS * 1000 }),
+    entry: (command) => () => ({
+      name: 'notify',
+      type: 'command',
+      command: survivingCommandLine(command),
+      timeout: TIMEOUT_SECONDS * 1000,
+    }),
     answers: false,
+    defaultPermissionTimeout: 0,
     nextStep: 'Gemini CLI reads the hooks at the start of its next session.',
   },
 };

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hookCommandLine } from '../hooks/hook-command-line.js';
 import { withOurHooks } from '../hooks/hook-entries.js';
-import { DEFAULT_PERMISSION_TIMEOUT_SECONDS, HOOK_TARGETS } from '../hooks/targets.js';
+import { HOOK_TARGETS } from '../hooks/targets.js';
 
 /** The folder holding this checkout's client and hook bundles (dist/), mounted read-only in a container. */
 const BUNDLES = dirname(fileURLToPath(new URL('../../../../notify.cjs', import.meta.url)));
@@ -11,7 +11,7 @@ const BUNDLES = dirname(fileURLToPath(new URL('../../../../notify.cjs', import.m
 function claudeSettings(): string {
   const target = HOOK_TARGETS.claude;
   const command = hookCommandLine('claude', 'node', '/opt/notify/notify-hook.cjs');
-  const entry = target.entry(command, { timeoutSeconds: DEFAULT_PERMISSION_TIMEOUT_SECONDS });
+  const entry = target.entry(command, { timeoutSeconds: target.defaultPermissionTimeout });
   return JSON.stringify(withOurHooks({}, 'claude', target.events, entry), null, 2);
 }
 

@@ -4,7 +4,7 @@ import { HOOK_TOOLS, type HookTool } from '../../../domain/hooks/decision.js';
 import { hookCommandLine } from '../hooks/hook-command-line.js';
 import { withOurHooks, withoutOurHooks } from '../hooks/hook-entries.js';
 import { parseSettings, serializeSettings } from '../hooks/settings-file.js';
-import { DEFAULT_PERMISSION_TIMEOUT_SECONDS, HOOK_TARGETS } from '../hooks/targets.js';
+import { HOOK_TARGETS } from '../hooks/targets.js';
 import { runSsh, shellQuote, writeRemoteFile, type SshTarget } from './ssh-run.js';
 
 /** The bundles of this checkout that go to a remote: the client, its relay part, the hook adapter. */
@@ -91,7 +91,7 @@ export async function installHooks(
     const current = parseSettings(await readRemoteFile(target, file));
     const hookTarget = HOOK_TARGETS[tool];
     const command = hookCommandLine(tool, node, `${layout.lib}/notify-hook.cjs`);
-    const answers = hookTarget.answers ? { timeoutSeconds: DEFAULT_PERMISSION_TIMEOUT_SECONDS } : undefined;
+    const answers = hookTarget.answers ? { timeoutSeconds: hookTarget.defaultPermissionTimeout } : undefined;
     const next = withOurHooks(current.settings, tool, hookTarget.events, hookTarget.entry(command, answers));
     await must(
       `installing the ${hookTarget.label} hooks`,
