@@ -111,7 +111,7 @@ describe('notify port and token resolution, and what it sends', () => {
     // it wants; tests talk only to ports they chose.
     const bare = createTempHome();
     try {
-      const connection = resolveConnection(parseArgs(['--token', 't'], CONNECTION_FLAGS), {
+      const connection = resolveConnection(parseArgs(['--token', 't'], CONNECTION_FLAGS, String), {
         ...bare.env,
         NOTIFY_PORT: '',
       });

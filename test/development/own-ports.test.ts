@@ -22,9 +22,7 @@ function testFiles(folder: string): string[] {
 describe('the tests and the real port', () => {
   it('no test listens on, or sends to, port 47821', () => {
     const touching = [...testFiles(join(DIST, 'test')), ...testFiles(join(DIST, 'src'))].filter((file) =>
-      /\b(?:listen|startFakeBrokerOn)\(\s*(?:47821|DEFAULT_PORT)\b/.test(
-        readFileSync(file, 'utf8'),
-      ),
+      /\b(?:listen|startFakeBrokerOn)\(\s*(?:47821|DEFAULT_PORT)\b/.test(readFileSync(file, 'utf8')),
     );
     assert.deepEqual(
       touching.map((file) => file.slice(DIST.length)),

@@ -34,9 +34,7 @@ export interface FakeBroker {
 }
 
 /** A loopback HTTP server that records each request and answers what `reply` says. */
-export async function startFakeBroker(
-  reply: (request: RecordedRequest) => CannedReply,
-): Promise<FakeBroker> {
+export async function startFakeBroker(reply: (request: RecordedRequest) => CannedReply): Promise<FakeBroker> {
   const requests: RecordedRequest[] = [];
   const server = createHttpServer((incoming, outgoing) => {
     let body = '';
