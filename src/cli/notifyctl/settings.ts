@@ -12,7 +12,7 @@ const FLAGS = [
   'playCriticalSoundsDuringDoNotDisturb',
 ] as const;
 type Flag = (typeof FLAGS)[number];
-const SETTING_NAMES = [
+export const SETTING_NAMES = [
   ...FLAGS,
   'maxVisibleToasts',
   ...PRIORITIES.map((p) => `soundsByPriority.${p}`),
