@@ -2,10 +2,28 @@
 // under a virtual X server, a Secret Service, Apprise, sox, ...). Without one of them a test would
 // fail far from the cause, so the suite stops here with the list of what is missing and the one
 // apt-get line that brings it. CI installs them all (.ci/run), so there nothing is missing.
+// First of all it checks the Node.js: `npm test` runs it before the build, so on an older Node.js the
+// suite stops at once with the line every Notify program prints there (src/cli/runtime/node-floor.ts;
+// a test keeps the two the same), instead of running every test to fail.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { env, exit, stderr } from 'node:process';
+import { env, exit, stderr, version, versions } from 'node:process';
 import { URL } from 'node:url';
+
+/** package.json's `engines.node` (">=22.14"): the floor the programs refuse to run below. */
+const FLOOR = /^>=(\d+)\.(\d+)$/
+  .exec(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node)
+  .slice(1)
+  .map(Number);
+const [major, minor] = versions.node.split('.').map(Number);
+if (major < FLOOR[0] || (major === FLOOR[0] && minor < FLOOR[1])) {
+  stderr.write(
+    `Notify needs Node.js ${FLOOR.join('.')} or later (24 recommended); this is Node.js ${version}. ` +
+      'Get a current one from https://nodejs.org/, or without touching the system: ' +
+      'npm install --prefix ~/.local/node24 node@24 && export PATH="$HOME/.local/node24/node_modules/node/bin:$PATH"\n',
+  );
+  exit(1);
+}
 
 /** Each program the tests start, with the Debian package that has it. */
 const TEST_PROGRAMS = Object.entries(

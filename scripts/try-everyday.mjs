@@ -166,6 +166,21 @@ expect(/^notifyctl doctor/, 'finds config, broker and token ok', (out) =>
   ['config', 'broker', 'token'].every((name) => new RegExp(`^ok +${name} `, 'm').test(out)),
 );
 
+expect(/^notifyctl help hooks/, 'prints the usage of hooks', (out) =>
+  /^Usage: notifyctl hooks install/m.test(out),
+);
+
+// Every command answers --help with its usage and exit 0, as the newcomer tries them one by one.
+const notifyctl = join(clone, 'dist/src/cli/notifyctl/main.js');
+const listed = spawnSync(process.execPath, [notifyctl, '--help'], { env, encoding: 'utf8' }).stdout;
+const names = [...listed.matchAll(/^ {2}([a-z][a-z-]+) /gm)].map((match) => match[1]);
+if (names.length < 20) problems.push(`notifyctl --help lists only ${names.length} commands`);
+for (const name of names) {
+  const help = spawnSync(process.execPath, [notifyctl, name, '--help'], { env, encoding: 'utf8' });
+  if (help.status !== 0 || !help.stdout.includes('Usage:') || help.stderr !== '')
+    problems.push(`"notifyctl ${name} --help" exited ${help.status}: ${help.stderr || help.stdout}`);
+}
+
 console.log(transcript.replace(/^@@@ exit \d+\n/gm, '').replace(/^@@@ \d+ /gm, '\n'));
 if (!keep) rmSync(work, { recursive: true, force: true });
 if (problems.length > 0) {

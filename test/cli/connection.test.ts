@@ -2,13 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createTempHome, writeConfig, type TempHome } from '../support/broker-process.js';
-import { runNotify, startFakeBroker, startFakeBrokerOn, type FakeBroker } from '../support/notify-cli.js';
+import { CONNECTION_FLAGS, parseArgs } from '../../src/cli/notify/args.js';
+import { resolveConnection } from '../../src/cli/notify/connection.js';
+import { runNotify, startFakeBroker, type FakeBroker } from '../support/notify-cli.js';
 
 const DEFAULT_PORT = 47821;
-const UNAUTHORIZED_BODY = JSON.stringify({
-  error: 'unauthorized',
-  message: 'missing or invalid bearer token',
-});
 
 const CREATED = { id: 'n1', title: 'T', status: 'active' };
 
@@ -108,19 +106,19 @@ describe('notify port and token resolution, and what it sends', () => {
     assert.equal(lastCall().request.headers.authorization, undefined);
   });
 
-  it('falls back to port 47821 without config.json and never creates the file', async () => {
-    // What holds 47821 refuses the token 't': a fake broker when the port is free, else the
-    // developer's own notifyd, which the test must not depend on being absent.
-    const squatter = await startFakeBrokerOn(DEFAULT_PORT, () => ({ status: 401, body: UNAUTHORIZED_BODY }));
+  it('falls back to port 47821 without config.json and never creates the file', () => {
+    // Resolved in-process: a request to 47821 would reach the developer's own notifyd, or bind the port
+    // it wants; tests talk only to ports they chose.
     const bare = createTempHome();
     try {
-      const result = await runNotify(['T', '--token', 't'], { env: { ...bare.env, NOTIFY_PORT: '' } });
-      assert.equal(result.code, 2, result.stderr);
-      assert.equal(result.stderr.split('\n')[0], 'Error 401 Unauthorized: unauthorized');
-      if (squatter !== undefined) assert.equal(squatter.requests.length, 1, 'the request went to 47821');
+      const connection = resolveConnection(parseArgs(['--token', 't'], CONNECTION_FLAGS, String), {
+        ...bare.env,
+        NOTIFY_PORT: '',
+      });
+      assert.equal(connection.port, DEFAULT_PORT);
+      assert.equal(connection.baseUrl, 'http://127.0.0.1:47821');
       assert.equal(existsSync(bare.configFile), false);
     } finally {
-      await squatter?.close();
       bare.cleanup();
     }
   });

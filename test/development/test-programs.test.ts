@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { nodeFloorMessage } from '../../src/cli/runtime/node-floor.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, ROOT), 'utf8');
@@ -38,5 +41,31 @@ describe('the system programs the tests need', () => {
       `The tests need programs that are not installed: ${Object.keys(PROGRAMS).join(', ')}.\n` +
         `Install them with: sudo apt-get install ${PACKAGES.join(' ')}\n`,
     );
+  });
+});
+
+describe('npm test on an older Node.js', () => {
+  it('stops in the preflight, before the build, with the line every Notify program prints there', () => {
+    const script = (JSON.parse(read('package.json')) as { scripts: { test: string } }).scripts.test;
+    assert.match(script, /^node scripts\/test-preflight\.mjs && npm run build && /);
+    const folder = mkdtempSync(join(tmpdir(), 'notify-preflight-'));
+    try {
+      // The Node.js reports itself as 20 (the only way without an old Node.js on the machine).
+      const preload = join(folder, 'old-node.cjs');
+      writeFileSync(
+        preload,
+        `Object.defineProperty(process, 'version', { value: 'v20.20.2' });
+Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '20.20.2' } });`,
+      );
+      const result = spawnSync(
+        process.execPath,
+        ['--require', preload, new URL('scripts/test-preflight.mjs', ROOT).pathname],
+        { env: { PATH: process.env['PATH'] }, encoding: 'utf8' },
+      );
+      assert.equal(result.status, 1);
+      assert.equal(result.stderr, `${nodeFloorMessage('v20.20.2')}\n`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

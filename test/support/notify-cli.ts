@@ -34,22 +34,7 @@ export interface FakeBroker {
 }
 
 /** A loopback HTTP server that records each request and answers what `reply` says. */
-export function startFakeBroker(reply: (request: RecordedRequest) => CannedReply): Promise<FakeBroker> {
-  return startFakeBrokerListening(0, reply) as Promise<FakeBroker>;
-}
-
-/** A fake broker on `port`, or undefined when something else already listens there. */
-export function startFakeBrokerOn(
-  port: number,
-  reply: (request: RecordedRequest) => CannedReply,
-): Promise<FakeBroker | undefined> {
-  return startFakeBrokerListening(port, reply);
-}
-
-async function startFakeBrokerListening(
-  wantedPort: number,
-  reply: (request: RecordedRequest) => CannedReply,
-): Promise<FakeBroker | undefined> {
+export async function startFakeBroker(reply: (request: RecordedRequest) => CannedReply): Promise<FakeBroker> {
   const requests: RecordedRequest[] = [];
   const server = createHttpServer((incoming, outgoing) => {
     let body = '';
@@ -67,8 +52,7 @@ async function startFakeBrokerListening(
       outgoing.end(answer.body ?? '');
     });
   });
-  const port = await listen(server, wantedPort);
-  if (port === undefined) return undefined;
+  const port = await listen(server);
   return { port, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
@@ -85,7 +69,7 @@ export async function startSilentServer(): Promise<SilentServer> {
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
   });
-  const port = (await listen(server, 0))!;
+  const port = await listen(server);
   return {
     port,
     close: () =>
@@ -96,12 +80,10 @@ export async function startSilentServer(): Promise<SilentServer> {
   };
 }
 
-/** The port listened on; undefined when `wanted` (not 0) is taken already. */
-function listen(server: Server | TcpServer, wanted: number): Promise<number | undefined> {
+/** The free loopback port the system gave: tests use only ports they chose, never 47821. */
+function listen(server: Server | TcpServer): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'EADDRINUSE' && wanted !== 0 ? resolve(undefined) : reject(error),
-    );
-    server.listen(wanted, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
   });
 }

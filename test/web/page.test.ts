@@ -386,7 +386,7 @@ describe('the web page in Chromium', () => {
 
   it('changes a setting from the page (with the session the page sends)', async () => {
     await page.goto(`${broker.baseUrl}/#/settings`);
-    await page.getByLabel('Do not disturb (toasts stay quiet)').check();
+    await page.getByLabel('Do not disturb (toasts still appear, without sounds)').check();
     await waitFor(
       async () => (await api<{ doNotDisturb: boolean }>('GET', '/v1/settings')).doNotDisturb,
       'the setting',

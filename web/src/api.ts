@@ -214,6 +214,8 @@ export function createApi({ base, auth }: ApiOptions) {
 
     routes: () => json<RouteView[]>('GET', '/v1/routes'),
     createRoute: (input: RouteInput) => json<RouteView>('POST', '/v1/routes', input),
+    updateRoute: (routeId: string, input: RouteInput) =>
+      json<RouteView>('PATCH', `/v1/routes/${id(routeId)}`, input),
     setRouteEnabled: (routeId: string, enabled: boolean) =>
       json<RouteView>('POST', `/v1/routes/${id(routeId)}/${enabled ? 'enable' : 'disable'}`),
     deleteRoute: (routeId: string) => send('DELETE', `/v1/routes/${id(routeId)}`),

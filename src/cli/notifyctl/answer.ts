@@ -2,6 +2,7 @@ import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
 import { optionText } from '../notify/args.js';
 import { printJson, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 import { runBrokerCommand } from './broker-command.js';
 
 const FLAGS = {
@@ -23,6 +24,14 @@ export const answerCommand: NotifyctlCommand = {
   name: 'answer',
   summary:
     "answer a notification's request with one of its actions (by id, or --key; --revision from pending)",
+  help: () =>
+    [
+      USAGE,
+      '',
+      "Answers a request for the person at this terminal; the revision is the one 'notifyctl pending'",
+      'showed, so the answer approves exactly what you read (a request changed since is refused).',
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: (argv) =>
     runBrokerCommand('answer', argv, FLAGS, async ({ parsed, client }) => {
       const key = optionText(parsed, 'key');

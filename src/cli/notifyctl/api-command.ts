@@ -10,6 +10,7 @@ import { createClient, resolveConnection, warnWhenTokenless } from '../notify/co
 import { CliError } from '../notify/failure.js';
 import { printError, printJson, printLine } from '../notify/output.js';
 import { withHints } from '../notify/hints.js';
+import type { NotifyctlCommand } from './command.js';
 import { reportNotifyctlFailure } from './failure.js';
 
 /** One subcommand of a notifyctl command group (`settings show`, `sounds import`, ...). */
@@ -49,6 +50,34 @@ export function groupUsage(
     'Every subcommand takes --port <n> and --token <t> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json)',
     'and --json, which prints the API answer as JSON instead of text. See docs/notifyctl.md.',
   ].join('\n');
+}
+
+/**
+ * A command made of subcommands: `summary` is its line in `notifyctl --help`, `description` opens its
+ * own usage; `--help` shows every subcommand, `<subcommand> --help` that one.
+ */
+export function groupCommand(spec: {
+  name: string;
+  summary: string;
+  description: string;
+  subcommands: readonly Subcommand[];
+  notes?: readonly string[];
+  run?: (argv: string[]) => Promise<number>;
+}): NotifyctlCommand {
+  const { name, description, subcommands, notes = [] } = spec;
+  return {
+    name,
+    summary: spec.summary,
+    subcommands,
+    help: (sub) =>
+      groupUsage(
+        name,
+        description,
+        sub === undefined ? subcommands : subcommands.filter((part) => part.name === sub),
+        notes,
+      ),
+    run: spec.run ?? ((argv) => runGroup(name, description, subcommands, argv, notes)),
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { printError, printLine } from '../notify/output.js';
 import { readTypeOption } from '../notify/type-option.js';
 import { runBrokerCommand } from './broker-command.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 
 /** More than this many changes at once are confirmed first: a filter left out changes everything. */
 export const CONFIRM_ABOVE = 10;
@@ -34,6 +35,14 @@ function bulkCommand(change: Change): NotifyctlCommand {
   return {
     name: verb,
     summary: `${verb} every active notification, or those of an agent, project or type, with a count`,
+    help: () =>
+      [
+        usage,
+        '',
+        `Every active notification, or those of an agent, project or type, is ${change.status}, with a`,
+        `count; more than ${CONFIRM_ABOVE} asks first (--yes does not). One by id: 'notify ${verb} <id>'.`,
+        CONNECTION_NOTE,
+      ].join('\n'),
     run: (argv) =>
       runBrokerCommand(verb, argv, FLAGS, async ({ parsed, client }) => {
         if (!parsed.options.has('all') || parsed.positionals.length > 0)

@@ -1,5 +1,6 @@
 import { printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 import { runBrokerCommand } from './broker-command.js';
 
 /**
@@ -9,6 +10,14 @@ import { runBrokerCommand } from './broker-command.js';
 export const countCommand: NotifyctlCommand = {
   name: 'count',
   summary: 'one status-bar line: how many notifications need attention, by type',
+  help: () =>
+    [
+      'Usage: notifyctl count [--json]',
+      '',
+      'One status-bar line: how many notifications need attention (their type needs a person), by type,',
+      'most frequent first. --json prints {"waiting": N, "byType": {...}}.',
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: (argv) =>
     runBrokerCommand(
       'count',

@@ -28,6 +28,8 @@ const RECOVERED_WITH_LOSSES = 2;
 export const dbCommand: NotifyctlCommand = {
   name: 'db',
   summary: 'recover: save what can be read from a damaged database',
+  help: () => USAGE,
+  subcommands: [{ name: 'recover', flags: { '--time-limit': { kind: 'value', name: 'time-limit' } } }],
   async run(args) {
     if (args.includes('--help') || args.includes('-h')) {
       console.log(USAGE);

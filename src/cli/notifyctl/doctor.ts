@@ -14,6 +14,7 @@ import { resolveConnection } from '../notify/connection.js';
 import { CliError } from '../notify/failure.js';
 import { printError, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 import { hooksFinding } from './hooks/hooks-finding.js';
 import { serviceTarget } from './service.js';
 
@@ -21,6 +22,14 @@ import { serviceTarget } from './service.js';
 export const doctorCommand: NotifyctlCommand = {
   name: 'doctor',
   summary: 'check config, broker, token, toasts, tray, sounds, hooks and service, with what to do',
+  help: () =>
+    [
+      'Usage: notifyctl doctor',
+      '',
+      'Checks config, broker, token, toasts, tray, sounds, hooks and service, one line each with what to',
+      'do (docs/service.md). Exit 1 when any part fails.',
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: async (argv) => {
     try {
       const parsed = parseArgs(

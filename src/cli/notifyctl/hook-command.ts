@@ -1,4 +1,4 @@
-import { isHookTool } from '../../domain/hooks/decision.js';
+import { HOOK_TOOLS, isHookTool } from '../../domain/hooks/decision.js';
 import type { NotifyctlCommand } from './command.js';
 
 /**
@@ -9,6 +9,15 @@ import type { NotifyctlCommand } from './command.js';
 export const hookCommand: NotifyctlCommand = {
   name: 'hook',
   summary: "turn an agent tool's hook event into a Notify condition (claude, codex, gemini)",
+  help: () =>
+    [
+      "Usage: notifyctl hook <claude|codex|gemini>   (the hook event on stdin, or Codex's JSON as last argument)",
+      '',
+      "The hook adapter the agent tool runs: it turns the tool's hook event into a Notify condition,",
+      "raises or resolves it, and never fails its agent. 'notifyctl hooks install <tool>' wires it up",
+      'for you; see docs/agents.md.',
+    ].join('\n'),
+  subcommands: HOOK_TOOLS.map((name) => ({ name })),
   async run(args) {
     const [tool, ...rest] = args;
     if (!isHookTool(tool)) {

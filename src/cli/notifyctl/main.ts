@@ -6,6 +6,7 @@ import module from 'node:module';
 module.enableCompileCache?.();
 const { VERSION } = await import('../../version.js');
 const { COMMANDS } = await import('./commands.js');
+const { asksForHelp, helpOf } = await import('./command-help.js');
 
 function usage(): string {
   const width = Math.max(12, ...COMMANDS.map((command) => command.name.length)) + 2;
@@ -14,6 +15,7 @@ function usage(): string {
     `notifyctl ${VERSION}: administration of Notify beyond the notify client.`,
     '',
     'Usage: notifyctl <command> [options]',
+    '       notifyctl help <command> [<subcommand>]   (or: notifyctl <command> --help)',
     '',
     'Commands:',
     ...lines,
@@ -24,6 +26,7 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  if (first === 'help' && rest.length > 0) return help(rest[0]!, rest.slice(1));
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     console.log(usage());
     return 0;
@@ -37,7 +40,19 @@ async function main(argv: string[]): Promise<number> {
     console.error(`notifyctl: unknown command '${first}'. Run 'notifyctl --help'.`);
     return 1;
   }
+  if (asksForHelp(rest)) return help(first, rest);
   return command.run(rest);
+}
+
+/** `notifyctl help <command> [<subcommand>]` and `notifyctl <command> [<subcommand>] --help`. */
+function help(name: string, words: readonly string[]): number {
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    console.error(`notifyctl: unknown command '${name}'. Run 'notifyctl --help'.`);
+    return 1;
+  }
+  console.log(helpOf(command, words));
+  return 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -3,6 +3,7 @@ import { createClient, resolveConnection } from '../notify/connection.js';
 import { CliError } from '../notify/failure.js';
 import { printError } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 
 const FLAGS = { ...CONNECTION_FLAGS, '--agent': { kind: 'value', name: 'agent' } } as const;
 
@@ -14,6 +15,14 @@ const FLAGS = { ...CONNECTION_FLAGS, '--agent': { kind: 'value', name: 'agent' }
 export const mcpCommand: NotifyctlCommand = {
   name: 'mcp',
   summary: 'an MCP server on stdio: tools to raise, resolve and list attention',
+  help: () =>
+    [
+      'Usage: notifyctl mcp [--agent <name>]',
+      '',
+      "An MCP server on stdio: Notify's tools to raise, resolve and list attention (docs/mcp.md).",
+      '--agent names the agent on what it raises. It ends when the client closes stdin.',
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: async (argv) => {
     try {
       const parsed = parseArgs(

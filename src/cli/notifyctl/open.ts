@@ -25,6 +25,7 @@ const FLAGS = {
 export const openCommand: NotifyctlCommand = {
   name: 'open',
   summary: 'open the web page in your browser (--print: show its one-time sign-in link)',
+  help: () => HELP,
   async run(args) {
     try {
       const parsed = parseArgs(

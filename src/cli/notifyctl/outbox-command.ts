@@ -1,5 +1,5 @@
 import { optionText } from '../notify/args.js';
-import { oneItemSubcommand, positionals, printResult, runGroup, type Subcommand } from './api-command.js';
+import { oneItemSubcommand, positionals, printResult, groupCommand, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 import { localTime } from './delay-text.js';
 
@@ -76,14 +76,9 @@ const SUBCOMMANDS: Subcommand[] = [
   },
 ];
 
-export const outboxCommand: NotifyctlCommand = {
+export const outboxCommand: NotifyctlCommand = groupCommand({
   name: 'outbox',
   summary: 'outbound delivery items: list, counts, retry a dead one, purge delivered',
-  run: (argv) =>
-    runGroup(
-      'outbox',
-      'outbound delivery items: list, counts, retry a dead one, purge delivered.',
-      SUBCOMMANDS,
-      argv,
-    ),
-};
+  description: 'outbound delivery items: list, counts, retry a dead one, purge delivered.',
+  subcommands: SUBCOMMANDS,
+});

@@ -3,6 +3,7 @@ import { answersWithheld, showControls, TERMINAL_ONLY } from '../../domain/displ
 import { MAX_LIST_LIMIT } from '../../domain/list-query.js';
 import { printJson, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 import { runBrokerCommand } from './broker-command.js';
 
 /**
@@ -13,6 +14,14 @@ import { runBrokerCommand } from './broker-command.js';
 export const pendingCommand: NotifyctlCommand = {
   name: 'pending',
   summary: 'list what waits for an answer, with its actions',
+  help: () =>
+    [
+      'Usage: notifyctl pending [--json]',
+      '',
+      'What waits for your answer, newest first: each request with its message, its revision and the',
+      "actions 'notifyctl answer <id> <action> --revision <n>' takes.",
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: (argv) =>
     runBrokerCommand(
       'pending',

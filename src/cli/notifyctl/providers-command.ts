@@ -9,7 +9,7 @@ import {
   positionals,
   printResult,
   removeSubcommand,
-  runGroup,
+  groupCommand,
   type Subcommand,
 } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
@@ -212,15 +212,10 @@ const SUBCOMMANDS: Subcommand[] = [
   },
 ];
 
-export const providersCommand: NotifyctlCommand = {
+export const providersCommand: NotifyctlCommand = groupCommand({
   name: 'providers',
   summary: 'outbound delivery providers: list, add, set, enable, disable, remove, test',
-  run: (argv) =>
-    runGroup(
-      'providers',
-      'outbound delivery providers (where notifications are forwarded).',
-      SUBCOMMANDS,
-      argv,
-      NOTES,
-    ),
-};
+  description: 'outbound delivery providers (where notifications are forwarded).',
+  subcommands: SUBCOMMANDS,
+  notes: NOTES,
+});

@@ -7,7 +7,7 @@ import {
   positionals,
   printResult,
   removeSubcommand,
-  runGroup,
+  groupCommand,
   type Subcommand,
 } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
@@ -134,15 +134,10 @@ const SUBCOMMANDS: Subcommand[] = [
   removeSubcommand('routes', 'delete the route', path, (id) => `Removed route ${id}.`),
 ];
 
-export const routesCommand: NotifyctlCommand = {
+export const routesCommand: NotifyctlCommand = groupCommand({
   name: 'routes',
   summary: 'delivery routes (which notifications go to which provider)',
-  run: (argv) =>
-    runGroup(
-      'routes',
-      'delivery routes (which notifications go to which provider).',
-      SUBCOMMANDS,
-      argv,
-      NOTES,
-    ),
-};
+  description: 'delivery routes (which notifications go to which provider).',
+  subcommands: SUBCOMMANDS,
+  notes: NOTES,
+});

@@ -40,6 +40,15 @@ const shellLine = (command: string[]) =>
 export const serviceCommand: NotifyctlCommand = {
   name: 'service',
   summary: 'install, uninstall or show Notify as a user service (systemd, launchd)',
+  help: () =>
+    [
+      USAGE,
+      '',
+      'install writes and starts a user service that runs notifyd at login (a systemd user unit on Linux,',
+      'a launchd agent on macOS) with this Node.js and this checkout; uninstall stops and removes it;',
+      'status shows it. --dry-run prints what install or uninstall would do. See docs/service.md.',
+    ].join('\n'),
+  subcommands: ['install', 'uninstall', 'status'].map((name) => ({ name })),
   run: async (argv) => {
     try {
       const parsed = parseArgs(

@@ -1,5 +1,5 @@
 import { CliError } from '../notify/failure.js';
-import { printResult, runGroup, type Subcommand } from './api-command.js';
+import { groupCommand, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 interface Session {
@@ -50,18 +50,21 @@ const SUBCOMMANDS: Subcommand[] = [
 
 const SUMMARY = 'the web page sessions signed in with notifyctl open: list, revoke';
 
-export const sessionsCommand: NotifyctlCommand = {
+const NOTES = ['A new token (authToken in config.json) signs every session out.'];
+
+export const sessionsCommand: NotifyctlCommand = groupCommand({
   name: 'sessions',
   summary: SUMMARY,
+  description: `${SUMMARY}.`,
+  subcommands: SUBCOMMANDS,
+  notes: NOTES,
   // Without a subcommand, the list: what a person asking about sessions wants first.
   run: (argv) =>
     runGroup(
       'sessions',
       `${SUMMARY}.`,
       SUBCOMMANDS,
-      argv.some((word) => ['list', 'revoke', 'help'].includes(word)) || argv.includes('--help')
-        ? argv
-        : ['list', ...argv],
-      ['A new token (authToken in config.json) signs every session out.'],
+      argv.some((word) => ['list', 'revoke', 'help'].includes(word)) ? argv : ['list', ...argv],
+      NOTES,
     ),
-};
+});

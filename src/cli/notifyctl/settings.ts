@@ -2,7 +2,7 @@ import type { PresentationSettings, SettingsPatch } from '../../client/api-types
 import { PRIORITIES, type Priority } from '../../domain/priority.js';
 import { CliError } from '../notify/failure.js';
 import { printJson, printLine } from '../notify/output.js';
-import { runGroup, type Subcommand } from './api-command.js';
+import { groupCommand, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 const FLAGS = [
@@ -12,7 +12,7 @@ const FLAGS = [
   'playCriticalSoundsDuringDoNotDisturb',
 ] as const;
 type Flag = (typeof FLAGS)[number];
-const SETTING_NAMES = [
+export const SETTING_NAMES = [
   ...FLAGS,
   'maxVisibleToasts',
   ...PRIORITIES.map((p) => `soundsByPriority.${p}`),
@@ -139,8 +139,9 @@ const SUBCOMMANDS: Subcommand[] = [
   },
 ];
 
-export const settingsCommand: NotifyctlCommand = {
+export const settingsCommand: NotifyctlCommand = groupCommand({
   name: 'settings',
   summary: 'show or change the presentation settings (pause, sounds, do not disturb, toasts)',
-  run: (args) => runGroup('settings', 'show or change the presentation settings.', SUBCOMMANDS, args),
-};
+  description: 'show or change the presentation settings.',
+  subcommands: SUBCOMMANDS,
+});

@@ -2,6 +2,7 @@ import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
 import { optionText } from '../notify/args.js';
 import { printJson, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 import { runBrokerCommand } from './broker-command.js';
 
 const FLAGS = {
@@ -32,6 +33,14 @@ function clockTime(iso: string): string {
 export const snoozeCommand: NotifyctlCommand = {
   name: 'snooze',
   summary: "close a notification's toast and keep it quiet for a while, e.g. 15m (by id, or --key)",
+  help: () =>
+    [
+      USAGE,
+      '',
+      "Closes the notification's toast and keeps it quiet for the duration (90s, 15m, 2h; at most 24h),",
+      'then alerts again if it is still active.',
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: (argv) =>
     runBrokerCommand('snooze', argv, FLAGS, async ({ parsed, client }) => {
       const key = optionText(parsed, 'key');

@@ -6,7 +6,7 @@ import { MAX_SOUND_BYTES, soundFileProblem } from '../../domain/sound-file.js';
 import { optionText } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
 import { printJson, printLine } from '../notify/output.js';
-import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
+import { positionals, printResult, groupCommand, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 /** `chime     built-in  wav  61.8 kB` */
@@ -106,8 +106,9 @@ const SUBCOMMANDS: Subcommand[] = [
   },
 ];
 
-export const soundsCommand: NotifyctlCommand = {
+export const soundsCommand: NotifyctlCommand = groupCommand({
   name: 'sounds',
   summary: 'list, import, preview or remove sounds',
-  run: (args) => runGroup('sounds', 'list, import, preview or remove sounds.', SUBCOMMANDS, args),
-};
+  description: 'list, import, preview or remove sounds.',
+  subcommands: SUBCOMMANDS,
+});

@@ -21,6 +21,7 @@ const FLAGS = {
 export const testToast: NotifyctlCommand = {
   name: 'test-toast',
   summary: 'show a sample toast through the running broker',
+  help: () => HELP,
   async run(args) {
     try {
       const parsed = parseArgs(

@@ -6,7 +6,7 @@ import type { FlagTable, ParsedArgs } from '../notify/args.js';
 import { optionText } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
 import { printJson, printLine } from '../notify/output.js';
-import { positionals, printResult, runGroup, type Subcommand } from './api-command.js';
+import { positionals, printResult, groupCommand, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
 const SET_FLAGS: FlagTable = {
@@ -178,8 +178,9 @@ const SUBCOMMANDS: Subcommand[] = [
   },
 ];
 
-export const typesCommand: NotifyctlCommand = {
+export const typesCommand: NotifyctlCommand = groupCommand({
   name: 'types',
   summary: 'list, define or remove notification types (priority, toast lifetime, icon, sound)',
-  run: (args) => runGroup('types', 'list, define or remove notification types.', SUBCOMMANDS, args),
-};
+  description: 'list, define or remove notification types.',
+  subcommands: SUBCOMMANDS,
+});

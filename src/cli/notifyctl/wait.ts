@@ -7,6 +7,7 @@ import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
 import { optionText } from '../notify/args.js';
 import { printJson, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 import { runBrokerCommand, type BrokerCommandContext } from './broker-command.js';
 
 /** Exit code when the notification is still active at the deadline, as timeout(1) does. */
@@ -33,6 +34,15 @@ const FLAGS = {
 export const waitCommand: NotifyctlCommand = {
   name: 'wait',
   summary: 'wait until a notification (by id, or --key) is answered, resolved or dismissed',
+  help: () =>
+    [
+      'Usage: notifyctl wait <id> | --key <key> [--timeout <seconds>] [--success <action>] [--json]',
+      '',
+      'Waits until the notification is answered, resolved or dismissed. Exit 0: resolved, or answered with',
+      '--success (or its first action); 10, 11, 12: answered with its first, second, third action;',
+      '4: dismissed; 124: still active at --timeout.',
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: (argv) => runBrokerCommand('wait', argv, FLAGS, waitFor),
 };
 

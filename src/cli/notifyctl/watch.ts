@@ -5,6 +5,7 @@ import { BrokerUnreachableError } from '../../client/errors.js';
 import { formatLine } from '../notify/list.js';
 import { printError, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { CONNECTION_NOTE } from './command-help.js';
 import { runBrokerCommand } from './broker-command.js';
 
 const RECONNECT_DELAY_MS = 1000;
@@ -13,6 +14,14 @@ const RECONNECT_DELAY_MS = 1000;
 export const watchCommand: NotifyctlCommand = {
   name: 'watch',
   summary: 'print every change as it happens, one line each (--json for scripts)',
+  help: () =>
+    [
+      'Usage: notifyctl watch [--json]',
+      '',
+      'Prints every change to a notification as it happens, one line each (--json: one JSON event each),',
+      'reconnecting when the broker restarts. Ctrl+C ends it.',
+      CONNECTION_NOTE,
+    ].join('\n'),
   run: (argv) =>
     runBrokerCommand('watch', argv, { '--json': { kind: 'switch', name: 'json' } }, async (context) => {
       const json = context.parsed.options.has('json');

@@ -6,6 +6,7 @@ import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
 import { when } from '../parts/format.js';
 import { NotificationActions } from '../parts/notification-actions.js';
+import { providerNamer, reasonOf } from '../parts/outbox-reason.js';
 import { useLoad } from '../parts/use-load.js';
 
 /** One notification: every field, its lifecycle, its deliveries and its answer. */
@@ -14,6 +15,8 @@ export function NotificationPage({ id }: { id: string }) {
   const feedback = useFeedback();
   const loaded = useLoad(() => api.notification(id), id);
   const deliveries = useLoad(() => api.deliveries(id), id);
+  const providers = useLoad(() => api.providers());
+  const providerName = providerNamer(providers.data);
   const [changed, setChanged] = useState<NotificationDto | undefined>(undefined);
   const n = changed?.id === id ? changed : loaded.data;
 
@@ -88,7 +91,7 @@ export function NotificationPage({ id }: { id: string }) {
                 <th scope="col">Provider</th>
                 <th scope="col">State</th>
                 <th scope="col">Attempts</th>
-                <th scope="col">Last reason</th>
+                <th scope="col">Reason</th>
                 <th scope="col">Changed</th>
               </tr>
             </thead>
@@ -96,13 +99,10 @@ export function NotificationPage({ id }: { id: string }) {
               {deliveries.data.map((item) => (
                 <tr key={item.id}>
                   <td>{item.event}</td>
-                  <td>{item.providerId}</td>
-                  <td>
-                    {item.state}
-                    {item.waitingUntil !== null && ` until ${when(item.waitingUntil)}, cancelled if handled`}
-                  </td>
+                  <td>{providerName(item.providerId)}</td>
+                  <td>{item.state}</td>
                   <td>{item.attempts}</td>
-                  <td>{item.lastReason ?? '—'}</td>
+                  <td>{reasonOf(item)}</td>
                   <td>{when(item.updatedAt)}</td>
                 </tr>
               ))}

@@ -3,6 +3,7 @@ import type { OutboxItemView } from '../api-types.js';
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
 import { when } from '../parts/format.js';
+import { providerNamer, reasonOf } from '../parts/outbox-reason.js';
 import { useLoad } from '../parts/use-load.js';
 
 type State = OutboxItemView['state'];
@@ -15,6 +16,8 @@ export function Outbox() {
   const [state, setState] = useState<State>('dead');
   const counts = useLoad(() => api.outboxCounts());
   const items = useLoad(() => api.outbox(state), state);
+  const providers = useLoad(() => api.providers());
+  const providerName = providerNamer(providers.data);
   const reload = () => {
     counts.reload();
     items.reload();
@@ -71,12 +74,9 @@ export function Outbox() {
                     <a href={`#/n/${encodeURIComponent(item.notificationId)}`}>{item.notificationId}</a>
                   </td>
                   <td>{item.event}</td>
-                  <td>{item.providerId}</td>
+                  <td>{providerName(item.providerId)}</td>
                   <td>{item.attempts}</td>
-                  <td>
-                    {item.lastReason ?? '—'}
-                    {item.lastStatus !== null && ` (HTTP ${item.lastStatus})`}
-                  </td>
+                  <td>{reasonOf(item)}</td>
                   <td>{when(item.updatedAt)}</td>
                   {state === 'dead' && (
                     <td>

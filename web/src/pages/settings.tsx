@@ -1,6 +1,7 @@
 import type { PresentationSettings, Priority, SettingsPatch } from '../api-types.js';
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
+import { heldSends, QuietHoursForm } from '../parts/quiet-hours-form.js';
 import { useLoad } from '../parts/use-load.js';
 
 type Switch = {
@@ -9,7 +10,7 @@ type Switch = {
 
 const SWITCHES: [Switch, string][] = [
   ['pauseNotifications', 'Pause notifications (no toasts, no sounds; everything is still kept)'],
-  ['doNotDisturb', 'Do not disturb (toasts stay quiet)'],
+  ['doNotDisturb', 'Do not disturb (toasts still appear, without sounds)'],
   ['soundsEnabled', 'Play sounds'],
   ['playCriticalSoundsDuringDoNotDisturb', 'Play critical sounds during do not disturb'],
 ];
@@ -22,6 +23,7 @@ export function Settings() {
   const feedback = useFeedback();
   const settings = useLoad(() => api.settings());
   const sounds = useLoad(() => api.sounds());
+  const pending = useLoad(() => api.outbox('pending'));
   const s = settings.data;
   const change = (shown: PresentationSettings, patch: SettingsPatch, said: string) => {
     // Shown at once: a controlled input that waited for the broker would flip back until it answers.
@@ -33,6 +35,7 @@ export function Settings() {
         settings.reload();
         throw failure;
       }
+      pending.reload();
       return said;
     });
   };
@@ -111,6 +114,13 @@ export function Settings() {
             ))}
           </fieldset>
         </form>
+      )}
+      {s && (
+        <QuietHoursForm
+          value={s.quietHours}
+          held={heldSends(pending.data)}
+          save={(quietHours, said) => void change({ ...s, quietHours }, { quietHours }, said)}
+        />
       )}
     </section>
   );

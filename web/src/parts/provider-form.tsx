@@ -29,7 +29,10 @@ export function ProviderForm({ kinds, provider, save, cancel }: Props) {
     for (const setting of kind.settings) {
       const value = valueOf(setting, form, data);
       const before = provider?.settings[setting.name];
-      if (setting.secret ? value === undefined : value === (before ?? undefined)) continue;
+      // A set secret ticked "Clear it" is sent as null: removed, as `providers set --clear-secret` does.
+      const clear = setting.secret && data.get(`clear-${setting.name}`) === 'on';
+      if (clear) settings[setting.name] = null;
+      if (clear || (setting.secret ? value === undefined : value === (before ?? undefined))) continue;
       settings[setting.name] = value ?? null;
     }
     const name = String(data.get('name') ?? '').trim();
@@ -153,6 +156,11 @@ function SettingField({ idPrefix, setting, current, secretSet }: FieldProps) {
     <div class={`field ${setting.type === 'boolean' ? 'switch' : ''}`}>
       <label for={id}>{label}</label>
       {input}
+      {setting.secret && secretSet && !setting.required && (
+        <label class="switch">
+          <input type="checkbox" name={`clear-${setting.name}`} /> Clear it (remove the stored {setting.name})
+        </label>
+      )}
       <small id={helpId} class="help">
         {setting.help}
       </small>

@@ -39,7 +39,17 @@ const FLAGS: FlagTable = {
 /** `notifyctl hooks install|uninstall|status`: Notify's hook entries in the agent tools' settings. */
 export const hooksCommand: NotifyctlCommand = {
   name: 'hooks',
-  summary: "install, remove or show Notify's hooks in Claude Code, Codex and Gemini CLI settings",
+  summary: "install, uninstall or show the status of Notify's hooks in Claude Code, Codex and Gemini CLI",
+  help: () =>
+    [
+      HOOKS_USAGE,
+      '',
+      "install writes Notify's hook entries into the tool's settings (user: your home; project: this",
+      'folder), uninstall removes them, status shows them; --dry-run shows the change without making it.',
+      'A PermissionRequest waits --permission-timeout seconds for your answer (--no-answers: never).',
+      'See docs/agents.md.',
+    ].join('\n'),
+  subcommands: [{ name: 'install', flags: FLAGS }, { name: 'uninstall', flags: FLAGS }, { name: 'status' }],
   async run(args) {
     try {
       return await runHooks(args);
