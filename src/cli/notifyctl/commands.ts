@@ -19,6 +19,7 @@ import { snoozeCommand } from './snooze.js';
 import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
 import { typesCommand } from './types.js';
+import { uninstallCommand } from './uninstall.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
 
@@ -47,4 +48,5 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   serviceCommand,
   doctorCommand,
   dbCommand,
+  uninstallCommand,
 ];
