@@ -36,7 +36,7 @@ function managerFor(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): ServiceM
 const shellLine = (command: string[]) =>
   command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word}'`)).join(' ');
 
-/** `notifyctl service install|uninstall|status`: Notify as a user service that starts at login. */
+/** `notifyctl service install|uninstall|restart|status`: Notify as a user service that starts at login. */
 export const serviceCommand: NotifyctlCommand = {
   name: 'service',
   summary: 'install, uninstall, restart or show Notify as a user service (systemd, launchd)',
