@@ -36,6 +36,8 @@ export interface ServiceManager {
   /** The commands that load and start it, as argument arrays, in order. */
   startCommands: string[][];
   stopCommands: string[][];
+  /** The command that stops and starts it again, so it runs the files installed now. */
+  restartCommands: string[][];
   /** A line about the running state, when the manager answers. */
   state(): Promise<string>;
 }
@@ -54,6 +56,7 @@ export function systemdManager(target: ServiceTarget, env: NodeJS.ProcessEnv): S
       ['systemctl', '--user', 'enable', '--now', SYSTEMD_UNIT_NAME],
     ],
     stopCommands: [['systemctl', '--user', 'disable', '--now', SYSTEMD_UNIT_NAME]],
+    restartCommands: [['systemctl', '--user', 'restart', SYSTEMD_UNIT_NAME]],
     state: async () => {
       const active = (await systemctl('is-active', SYSTEMD_UNIT_NAME)).stdout || 'unknown';
       const enabled = (await systemctl('is-enabled', SYSTEMD_UNIT_NAME)).stdout || 'unknown';
@@ -71,6 +74,7 @@ export function launchdManager(target: ServiceTarget, env: NodeJS.ProcessEnv, ui
     available: async () => (await runProgram('launchctl', ['version'], env)).ok,
     startCommands: [['launchctl', 'bootstrap', `gui/${uid}`, file]],
     stopCommands: [['launchctl', 'bootout', `gui/${uid}/${LAUNCHD_LABEL}`]],
+    restartCommands: [['launchctl', 'kickstart', '-k', `gui/${uid}/${LAUNCHD_LABEL}`]],
     state: async () =>
       (await runProgram('launchctl', ['print', `gui/${uid}/${LAUNCHD_LABEL}`], env)).ok
         ? 'loaded'

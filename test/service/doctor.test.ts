@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { startBroker, useBroker, type TempHome } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
@@ -79,6 +80,9 @@ describe('notifyctl doctor', () => {
   });
 });
 
+/** The hook bundle the hooks install writes into the agents' settings (dist/notify-hook.cjs). */
+const HOOK_BUNDLE = fileURLToPath(new URL('../../notify-hook.cjs', import.meta.url));
+
 describe('notifyctl doctor and the agent hooks', () => {
   const broker = useBroker();
 
@@ -88,6 +92,23 @@ describe('notifyctl doctor and the agent hooks', () => {
     assert.equal(install.code, 0, install.stderr);
     const result = await runNotifyctl(['doctor'], { env });
     assert.match(result.stdout, /^ok {4}hooks {4}installed for claude$/m);
+  });
+
+  it('says when an installed hook runs a file that no longer exists (an uninstalled or moved version)', async () => {
+    const env = doctorEnv(broker.home, true);
+    const install = await runNotifyctl(['hooks', 'install', 'claude'], { env: broker.home.env });
+    assert.equal(install.code, 0, install.stderr);
+    const settings = join(broker.home.home, '.claude', 'settings.json');
+    const gone = join(broker.home.home, 'old-version', 'dist', 'notify-hook.cjs');
+    writeFileSync(settings, readFileSync(settings, 'utf8').replaceAll(HOOK_BUNDLE, gone));
+    const result = await runNotifyctl(['doctor'], { env });
+    assert.match(
+      result.stdout,
+      new RegExp(
+        `^warn {2}hooks {4}claude: installed from a path that no longer exists \\(${gone}\\); run 'notifyctl hooks install claude' to update$`,
+        'm',
+      ),
+    );
   });
 });
 

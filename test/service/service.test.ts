@@ -136,6 +136,21 @@ describe('notifyctl service on Linux (systemd user unit)', () => {
     );
   });
 
+  it('restart restarts the installed unit, so an upgrade runs the new files; without a unit it says how to get one', async () => {
+    const systemctl = standInSystemctl(home, true);
+    const none = await runNotifyctl(['service', 'restart'], { env: systemctl.env });
+    assert.equal(none.code, 1);
+    assert.match(
+      none.stdout,
+      /^Notify is not installed as a service \(.*\); run 'notifyctl service install'\.\n$/,
+    );
+    await runNotifyctl(['service', 'install'], { env: systemctl.env });
+    const result = await runNotifyctl(['service', 'restart'], { env: systemctl.env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'The service restarted: it runs the installed version now.\n');
+    assert.deepEqual(systemctl.calls().at(-1), ['--user', 'restart', 'notifyd.service']);
+  });
+
   it('install --dry-run shows the unit and the commands and writes nothing', async () => {
     const systemctl = standInSystemctl(home, true);
     const result = await runNotifyctl(['service', 'install', '--dry-run'], { env: systemctl.env });
@@ -148,7 +163,7 @@ describe('notifyctl service on Linux (systemd user unit)', () => {
   it('refuses a wrong action with the usage line and exit 1', async () => {
     const result = await runNotifyctl(['service', 'start'], { env: home.env });
     assert.equal(result.code, 1);
-    assert.equal(result.stderr, 'Usage: notifyctl service install|uninstall|status [--dry-run]\n');
+    assert.equal(result.stderr, 'Usage: notifyctl service install|uninstall|restart|status [--dry-run]\n');
   });
 });
 

@@ -22,6 +22,7 @@ import { soundsCommand } from './sounds.js';
 import { testToast } from './test-toast.js';
 import { tokensCommand } from './tokens-command.js';
 import { typesCommand } from './types.js';
+import { uninstallCommand } from './uninstall.js';
 import { waitCommand } from './wait.js';
 import { watchCommand } from './watch.js';
 
@@ -53,4 +54,5 @@ export const COMMANDS: readonly NotifyctlCommand[] = [
   serviceCommand,
   doctorCommand,
   dbCommand,
+  uninstallCommand,
 ];

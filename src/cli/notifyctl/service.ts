@@ -14,7 +14,7 @@ import { CliError } from '../notify/failure.js';
 import { printError, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
 
-const USAGE = 'Usage: notifyctl service install|uninstall|status [--dry-run]';
+const USAGE = 'Usage: notifyctl service install|uninstall|restart|status [--dry-run]';
 
 /** This node and this checkout: the service runs exactly what installed it. */
 export function serviceTarget(): ServiceTarget {
@@ -36,10 +36,10 @@ function managerFor(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): ServiceM
 const shellLine = (command: string[]) =>
   command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word}'`)).join(' ');
 
-/** `notifyctl service install|uninstall|status`: Notify as a user service that starts at login. */
+/** `notifyctl service install|uninstall|restart|status`: Notify as a user service that starts at login. */
 export const serviceCommand: NotifyctlCommand = {
   name: 'service',
-  summary: 'install, uninstall or show Notify as a user service (systemd, launchd)',
+  summary: 'install, uninstall, restart or show Notify as a user service (systemd, launchd)',
   help: () =>
     [
       USAGE,
@@ -48,7 +48,7 @@ export const serviceCommand: NotifyctlCommand = {
       'a launchd agent on macOS) with this Node.js and this checkout; uninstall stops and removes it;',
       'status shows it. --dry-run prints what install or uninstall would do. See docs/service.md.',
     ].join('\n'),
-  subcommands: ['install', 'uninstall', 'status'].map((name) => ({ name })),
+  subcommands: ['install', 'uninstall', 'restart', 'status'].map((name) => ({ name })),
   run: async (argv) => {
     try {
       const parsed = parseArgs(
@@ -57,12 +57,13 @@ export const serviceCommand: NotifyctlCommand = {
         (flag) => `unknown option '${flag}' for service. ${USAGE}`,
       );
       const [action, extra] = parsed.positionals;
-      if (!['install', 'uninstall', 'status'].includes(action ?? '') || extra !== undefined)
+      if (!['install', 'uninstall', 'restart', 'status'].includes(action ?? '') || extra !== undefined)
         throw new CliError(USAGE);
       const manager = managerFor(process.platform, process.env);
       const dryRun = parsed.options.has('dryRun');
       if (action === 'install') return await install(manager, dryRun);
       if (action === 'uninstall') return await uninstall(manager, dryRun);
+      if (action === 'restart') return await restart(manager, dryRun);
       return await status(manager);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
@@ -109,6 +110,25 @@ async function uninstall(manager: ServiceManager, dryRun: boolean): Promise<numb
   removeDefinition(manager.file);
   printLine(`Removed ${manager.file}.`);
   return code;
+}
+
+/** After an upgrade (`npm install -g` over the running service) the service runs the new files. */
+async function restart(manager: ServiceManager, dryRun: boolean): Promise<number> {
+  if (readDefinition(manager.file) === undefined) {
+    printLine(
+      `Notify is not installed as a service (${manager.file} does not exist); run 'notifyctl service install'.`,
+    );
+    return 1;
+  }
+  if (dryRun) {
+    printLine(`Would run:\n${manager.restartCommands.map((c) => `  ${shellLine(c)}`).join('\n')}`);
+    return 0;
+  }
+  return runOrExplain(
+    manager,
+    manager.restartCommands,
+    'The service restarted: it runs the installed version now.',
+  );
 }
 
 async function status(manager: ServiceManager): Promise<number> {

@@ -49,3 +49,17 @@ export function survivingCommandLine(
 function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * The node and bundle paths of a hook command line written by any version (the inverse of
+ * `hookCommandLine`'s quoting): its first two shell words.
+ */
+export function commandPaths(command: string): string[] {
+  const words: string[] = [];
+  const word = /'((?:[^']|'\\'')*)'|(\S+)/g;
+  for (const match of command.matchAll(word)) {
+    words.push(match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : match[2]!);
+    if (words.length === 2) break;
+  }
+  return words;
+}

@@ -55,10 +55,12 @@ export interface InstalledState {
   current: string[];
   /** Events that run our hook with another command (an older checkout or node). */
   stale: string[];
+  /** Those other commands, each once. */
+  staleCommands: string[];
 }
 
 export function installedState(settings: Json, tool: string, command: string): InstalledState {
-  const state: InstalledState = { current: [], stale: [] };
+  const state: InstalledState = { current: [], stale: [], staleCommands: [] };
   const hooks = settings['hooks'];
   if (!isObject(hooks)) return state;
   for (const event of Object.keys(hooks)) {
@@ -66,6 +68,11 @@ export function installedState(settings: Json, tool: string, command: string): I
     if (entries.length === 0) continue;
     const current = entries.every((entry) => isCurrent(entry['command'], command));
     (current ? state.current : state.stale).push(event);
+    for (const entry of entries) {
+      const other = withoutAnswerWait(entry['command']);
+      if (other !== command && typeof other === 'string' && !state.staleCommands.includes(other))
+        state.staleCommands.push(other);
+    }
   }
   return state;
 }

@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { HOOK_TOOLS, isHookTool, type HookTool } from '../../../domain/hooks/decision.js';
 import { optionText, parseArgs, type FlagTable } from '../../notify/args.js';
 import { CliError } from '../../notify/failure.js';
 import type { NotifyctlCommand } from '../command.js';
-import { hookCommandLine } from './hook-command-line.js';
+import { commandPaths, hookCommandLine } from './hook-command-line.js';
 import {
   applyPlan,
   backupFile,
@@ -228,6 +229,9 @@ export function describeHooks(tool: HookTool, file: string): string {
     return `unreadable: ${(error as Error).message}`;
   }
   const current = HOOK_TARGETS[tool].events.filter((event) => state.current.includes(event)).length;
+  const gone = state.staleCommands.flatMap(commandPaths).filter((path) => !existsSync(path));
+  if (gone.length > 0)
+    return `installed from a path that no longer exists (${[...new Set(gone)].join(', ')}); run 'notifyctl hooks install ${tool}' to update`;
   if (state.stale.length > 0)
     return `installed by an older Notify or from another checkout or node; run 'notifyctl hooks install ${tool}' to update`;
   if (current === 0) return 'not installed';
