@@ -46,7 +46,8 @@ export const serviceCommand: NotifyctlCommand = {
       '',
       'install writes and starts a user service that runs notifyd at login (a systemd user unit on Linux,',
       'a launchd agent on macOS) with this Node.js and this checkout; uninstall stops and removes it;',
-      'status shows it. --dry-run prints what install or uninstall would do. See docs/service.md.',
+      'restart restarts it (after an upgrade); status shows it. --dry-run prints what install, uninstall',
+      'or restart would do. See docs/service.md.',
     ].join('\n'),
   subcommands: ['install', 'uninstall', 'restart', 'status'].map((name) => ({ name })),
   run: async (argv) => {
