@@ -111,7 +111,7 @@ describe('parseCreateRequest (spec "POST /v1/notifications" and "Limits")', () =
   it('refuses an unknown field, naming it and the allowed ones', () => {
     assert.equal(
       refusal({ ...BASE, colour: 'red' }),
-      'unknown field "colour"; allowed fields are title, message, type, priority, agent, agentInstance, project, key, cwd, pid, metadata, actions',
+      'unknown field "colour"; allowed fields are title, message, type, priority, agent, agentInstance, project, key, cwd, pid, metadata, actions, origin',
     );
   });
 

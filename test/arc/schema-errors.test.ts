@@ -88,7 +88,7 @@ describe('envelope validation messages', () => {
     [
       'an unknown x-notify field',
       arcEvent({ extensions: { 'x-notify': { sound: 'ping' } } }),
-      'extensions.x-notify.sound is not allowed; extensions.x-notify allows only notification_type',
+      'extensions.x-notify.sound is not allowed; extensions.x-notify allows only notification_type, origin',
     ],
     [
       'an extension key without the x- prefix',

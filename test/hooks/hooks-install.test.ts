@@ -341,7 +341,7 @@ describe('notifyctl hooks install details', () => {
     const status = await notifyctl(home, ['hooks', 'status', 'claude']);
     assert.match(
       status.stdout,
-      /^claude {2}user {5}installed by an older Notify or from another checkout or node; run 'notifyctl hooks install claude' to update {2}/m,
+      /^claude {2}user {5}installed from a path that no longer exists \(\/old\/checkout\/dist\/notify-hook\.cjs\); run 'notifyctl hooks install claude' to update {2}/m,
     );
     assert.equal((await notifyctl(home, ['hooks', 'install', 'claude'])).code, 0);
     assert.deepEqual(ourEvents(claude, 'claude').length, EVENTS.claude.length);

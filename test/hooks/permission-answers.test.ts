@@ -386,7 +386,7 @@ describe('permission answers: the hook waits for the person and answers the tool
   });
 
   it('lets a headless run wait as long as NOTIFY_HEADLESS_ANSWER_WAIT says, then resolves its request', async () => {
-    const env = { ...headless(), NOTIFY_HEADLESS_ANSWER_WAIT: '1' };
+    const env = { ...headless(), NOTIFY_HEADLESS_ANSWER_WAIT: '3' };
     const hook = startHook('claude', { ...CLAUDE, session_id: 'pa-headless-wait' }, 590, env);
     const request = await asked('claude', 'pa-headless-wait');
     const ended = await Promise.race([hook.finished, sleep(10_000).then(() => 'still waiting' as const)]);

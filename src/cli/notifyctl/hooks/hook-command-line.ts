@@ -19,6 +19,8 @@ export function hookCommandLine(
 
 /** How many times a start killed by the tool's stop signal is tried again. */
 const STARTS = 3;
+/** Where the invocation starts inside `survivingCommandLine`'s loop. */
+const INVOCATION_IN_LOOP = 'do $s ';
 
 /**
  * The command written for every event the tool may stop early (all but a waiting PermissionRequest).
@@ -42,7 +44,7 @@ export function survivingCommandLine(
   const starts = Array.from({ length: STARTS }, (_, index) => index + 1).join(' ');
   return (
     `trap '' TERM INT HUP; s=; setsid -w true 2>/dev/null && s='setsid -w'; ` +
-    `for start in ${starts}; do $s ${invocation}; [ $? -gt 128 ] || exit 0; done 2>/dev/null`
+    `for start in ${starts}; ${INVOCATION_IN_LOOP}${invocation}; [ $? -gt 128 ] || exit 0; done 2>/dev/null`
   );
 }
 
@@ -52,9 +54,12 @@ function shellQuote(word: string): string {
 
 /**
  * The node and bundle paths of a hook command line written by any version (the inverse of
- * `hookCommandLine`'s quoting): its first two shell words.
+ * `hookCommandLine`'s quoting): the first two shell words of the invocation, bare or inside the loop
+ * that survives an early stop signal.
  */
 export function commandPaths(command: string): string[] {
+  const loop = command.indexOf(INVOCATION_IN_LOOP);
+  if (loop !== -1) command = command.slice(loop + INVOCATION_IN_LOOP.length);
   const words: string[] = [];
   const word = /'((?:[^']|'\\'')*)'|(\S+)/g;
   for (const match of command.matchAll(word)) {
