@@ -8,8 +8,7 @@
 //
 // Usage: npm run build && node scripts/observe-claude-headless.mjs --claude <path> [--runs 30] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import console from 'node:console';
@@ -17,6 +16,7 @@ import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, URL } from 'node:url';
 import { startStandIn } from './claude-stand-in.mjs';
+import { scratchEnv, startBroker } from './observe-broker.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NOTIFYD = join(root, 'dist/src/cli/notifyd.js');
@@ -44,41 +44,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'notify-observe-headless-'));
 const home = join(scratch, 'home');
 const project = join(scratch, 'project');
 for (const folder of [home, project, join(home, '.config', 'notify')]) mkdirSync(folder, { recursive: true });
-const env = {
-  PATH: process.env['PATH'],
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, '.config'),
-  XDG_DATA_HOME: join(home, '.local', 'share'),
-  XDG_STATE_HOME: join(home, '.local', 'state'),
-  TZ: 'UTC',
-  LANG: 'C.UTF-8',
-};
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startBroker() {
-  writeFileSync(join(home, '.config', 'notify', 'config.json'), JSON.stringify({ port: await freePort() }));
-  const child = spawn(process.execPath, [NOTIFYD], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Notify listening on')) resolve();
-    });
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', () => reject(new Error(`notifyd ended before listening:\n${output}`)));
-  });
-  const config = JSON.parse(readFileSync(join(home, '.config', 'notify', 'config.json'), 'utf8'));
-  return { child, base: `http://127.0.0.1:${config.port}`, token: config.authToken };
-}
+const env = scratchEnv(home);
 
 /** One `claude -p` run against `standIn`; resolves with its session id (from its JSON output) and time. */
 async function claudeP(standIn, prompt, extra = []) {
@@ -111,7 +77,7 @@ async function claudeP(standIn, prompt, extra = []) {
 }
 
 async function main() {
-  const broker = await startBroker();
+  const broker = await startBroker(NOTIFYD, home, env);
   const api = async (path, init = {}) => {
     const response = await globalThis.fetch(`${broker.base}${path}`, {
       ...init,

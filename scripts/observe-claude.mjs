@@ -25,8 +25,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:http';
 import { startStandIn } from './claude-stand-in.mjs';
+import { scratchEnv, startBroker } from './observe-broker.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import console from 'node:console';
@@ -73,42 +73,7 @@ for (const folder of [home, project, captures, join(home, '.config', 'notify')])
   mkdirSync(folder, { recursive: true });
 const logDir = join(home, '.local', 'state', 'notify', 'logs');
 
-const env = {
-  PATH: process.env['PATH'],
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, '.config'),
-  XDG_DATA_HOME: join(home, '.local', 'share'),
-  XDG_STATE_HOME: join(home, '.local', 'state'),
-  TZ: 'UTC',
-  LANG: 'C.UTF-8',
-  TERM: 'xterm-256color',
-};
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startBroker() {
-  writeFileSync(join(home, '.config', 'notify', 'config.json'), JSON.stringify({ port: await freePort() }));
-  const child = spawn(process.execPath, [NOTIFYD], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Notify listening on')) resolve();
-    });
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', () => reject(new Error(`notifyd ended before listening:\n${output}`)));
-  });
-  const config = JSON.parse(readFileSync(join(home, '.config', 'notify', 'config.json'), 'utf8'));
-  return { child, base: `http://127.0.0.1:${config.port}`, token: config.authToken };
-}
+const env = scratchEnv(home, { TERM: 'xterm-256color' });
 
 function notifyctl(...words) {
   const run = spawnSync(process.execPath, [NOTIFYCTL, ...words], { env, encoding: 'utf8' });
@@ -162,7 +127,7 @@ function hookLines() {
 
 async function main() {
   const standIn = await startStandIn();
-  const broker = await startBroker();
+  const broker = await startBroker(NOTIFYD, home, env);
   const brokerEnded = new Promise((resolve) => broker.child.once('exit', resolve));
   const cleanUp = async () => {
     const claudePid = Number(tmux('list-panes', '-t', 'claude', '-F', '#{pane_pid}').stdout.trim());

@@ -441,28 +441,30 @@ export class NotificationStore {
   }
 }
 
-/** The parameters of the insert and the upserts. */
-interface InsertValues {
-  id: string;
-  key: string | null;
-  agent: string;
-  agent_instance: string | null;
-  project: string | null;
-  type: string;
-  priority: Priority;
-  title: string;
-  message: string;
-  cwd: string | null;
-  pid: number | null;
-  metadata: string | null;
-  actions: string | null;
+/** The parameters of the insert and the upserts: the row's own columns as a new row has them, and more. */
+type InsertValues = Pick<
+  NotificationRow,
+  | 'id'
+  | 'key'
+  | 'agent'
+  | 'agent_instance'
+  | 'project'
+  | 'type'
+  | 'priority'
+  | 'title'
+  | 'message'
+  | 'cwd'
+  | 'pid'
+  | 'metadata'
+  | 'actions'
+> & {
   origin: string | null;
   raised_by: string | null;
   arc_sender_id: string | null;
   arc_event_id: string | null;
   remind_at: number | null;
   now: number;
-}
+};
 
 interface AlertRow {
   remind_at: number | null;
