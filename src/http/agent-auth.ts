@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AGENT_TOKEN_REFUSAL } from '../domain/agent-token.js';
 import { sendError } from './errors.js';
-import type { Guard } from './guards.js';
+import type { Guard } from './guard.js';
 
 /** What the transport needs of the agent tokens. */
 export interface AgentTokenCheck {

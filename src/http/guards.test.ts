@@ -3,7 +3,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { failureOf } from './errors.js';
-import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard, type Guard } from './guards.js';
+import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard } from './guards.js';
+import type { Guard } from './guard.js';
 
 const PORT = 47999;
 const TOKEN = 'a-token-of-the-right-length-0123456789';

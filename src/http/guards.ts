@@ -1,7 +1,8 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { signInAgent, type AgentTokenCheck } from './agent-auth.js';
 import { sendError } from './errors.js';
+import type { Guard } from './guard.js';
 import { cameOverUnixSocket } from './unix-listener.js';
 import { sessionSecret, sessionSignIn, webSessionOf, type PageSessions } from './web-session-auth.js';
 
@@ -19,8 +20,6 @@ declare module 'fastify' {
     rawBodyLimit?: number | undefined;
   }
 }
-
-export type Guard = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 
 /**
  * DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host header. No

@@ -9,7 +9,8 @@ import { WebSessions } from '../broker/web-sessions.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { WebSessionStore } from '../store/web-session-store.js';
 import { WriteQueue } from '../store/write-queue.js';
-import { bearerGuard, hostGuard, rateLimitGuard, type Guard } from './guards.js';
+import { bearerGuard, hostGuard, rateLimitGuard } from './guards.js';
+import type { Guard } from './guard.js';
 
 const PORT = 47998;
 const TOKEN = 'a-token-of-the-right-length-0123456789';
