@@ -131,12 +131,9 @@ describe('account rules', () => {
       const hash = (db.prepare('SELECT password_hash FROM users').get() as { password_hash: string })
         .password_hash;
       db.prepare('DROP INDEX users_by_name_nocase').run();
-      db.prepare('INSERT INTO users VALUES (?, ?, ?, 0, ?)').run(
-        'u_legacy',
-        'Operator',
-        hash,
-        Date.now() + 1,
-      );
+      db.prepare(
+        'INSERT INTO users (id, username, password_hash, is_operator, created_at) VALUES (?, ?, ?, 0, ?)',
+      ).run('u_legacy', 'Operator', hash, Date.now() + 1);
       db.close();
       const restarted = await startRelay({ dataDir: legacy.dataDir });
       try {

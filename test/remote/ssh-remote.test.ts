@@ -127,7 +127,7 @@ describe('notifyctl remote: an agent on an SSH host reaches the desk', () => {
     assert.match(sshConfig, /# >>> notify remote api-box /);
     assert.ok(sshConfig.includes(`RemoteForward ${config['socket']} ${socket}`), sshConfig);
     assert.match(sshConfig, /StreamLocalBindUnlink yes/);
-    assert.match(installedCommand('Notification'), /notify-hook\.cjs claude$/);
+    assert.match(installedCommand('Notification'), /notify-hook\.cjs claude(;|$)/);
 
     const list = await runNotifyctl(['remote', 'list'], { env });
     assert.match(

@@ -19,6 +19,8 @@ function doctorEnv(home: TempHome, withPlayer: boolean, playerStatus = 0): NodeJ
   }
   const env: NodeJS.ProcessEnv = { ...home.env, PATH: bin };
   delete env['DBUS_SESSION_BUS_ADDRESS'];
+  delete env['DISPLAY'];
+  delete env['WAYLAND_DISPLAY'];
   return env;
 }
 
@@ -39,6 +41,7 @@ describe('notifyctl doctor', () => {
         'warn  tray     ',
         'warn  sounds   ',
         'warn  hooks    ',
+        'warn  focus    ',
         'warn  service  ',
       ],
     );
@@ -53,7 +56,8 @@ describe('notifyctl doctor', () => {
       lines[6]!,
       /no agent runs Notify's hooks; 'notifyctl hooks install claude' \(or codex, gemini\)/,
     );
-    assert.match(lines[7]!, /not installed; 'notifyctl service install' starts Notify at login$/);
+    assert.match(lines[7]!, /cannot see focus for any place here .*: toasts and sounds never wait$/);
+    assert.match(lines[8]!, /not installed; 'notifyctl service install' starts Notify at login$/);
   });
 
   it('warns when the sound player is installed but cannot play, with its exit status', async () => {

@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { waitFor } from './wait-for.js';
 
 const execFileAsync = promisify(execFile);
+/** X programs start slowly on a busy machine (a first xterm reads its fonts): a wait's deadline. */
+const X_START_MS = 30_000;
 
 /**
  * A real X desktop for focus tests: Xvfb with openbox (a window manager that keeps EWMH's
@@ -58,6 +60,7 @@ export async function startXDesktop(): Promise<XDesktop> {
         () => false,
       ),
     'openbox to manage the screen',
+    X_START_MS,
   );
   const activeWindow = async () => {
     const out = await x('xprop', '-root', '_NET_ACTIVE_WINDOW');
@@ -76,16 +79,20 @@ export async function startXDesktop(): Promise<XDesktop> {
       writeFileSync(script, `#!/bin/sh\nprintf '%s' "$WINDOWID" > '${idFile}'\nexec "$@"\n`, { mode: 0o755 });
       const child = spawn('xterm', ['-name', name, '-e', script, ...command], { env, stdio: 'ignore' });
       children.push(child);
-      const id = await waitFor(() => {
-        try {
-          const text = readFileSync(idFile, 'utf8');
-          return text === '' ? undefined : Number(text);
-        } catch {
-          return undefined;
-        }
-      }, `xterm ${name} to start`);
+      const id = await waitFor(
+        () => {
+          try {
+            const text = readFileSync(idFile, 'utf8');
+            return text === '' ? undefined : Number(text);
+          } catch {
+            return undefined;
+          }
+        },
+        `xterm ${name} to start`,
+        X_START_MS,
+      );
       // openbox maps it and makes it active: wait for that, so later activations are ours.
-      await waitFor(async () => (await activeWindow()) === id, `xterm ${name} to be active`);
+      await waitFor(async () => (await activeWindow()) === id, `xterm ${name} to be active`, X_START_MS);
       return id;
     },
     activate: async (window) => {
