@@ -355,6 +355,14 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       await (status === 'dismissed' ? service.dismiss(id) : service.changeStatus(id, { status }));
     },
   });
+  outbound.listenToChannels({
+    answer: async (id, action, surface, revision) =>
+      void (await service.answerAs(id, action, surface, revision)),
+    actionsOf: (id) => {
+      const record = service.find(id);
+      return record === undefined ? undefined : (record.actions ?? []);
+    },
+  });
   settings.watch({
     onReload: (changed) => {
       log.info(`config reloaded: ${changed.join(', ')}`);

@@ -14,6 +14,7 @@ import { RouteStore } from '../store/route-store.js';
 import type { Clock } from './clock.js';
 import type { Deliverer } from './deliverers/deliverer.js';
 import { DEFAULT_CONCURRENCY, Dispatcher, type Concurrency } from './dispatcher.js';
+import { ChannelListeners, type ChannelAnswerSink } from './channel-listeners.js';
 import { OutboxEnqueuer } from './outbox-enqueuer.js';
 import { OutboxService } from './outbox-service.js';
 import { ProviderService } from './provider-service.js';
@@ -44,7 +45,12 @@ export interface Outbound {
    * applying their answers to `sink`; stopped with stop().
    */
   followRelays(sink: RelayAnswerSink): void;
-  /** Stops the relays' event streams, then the dispatcher. */
+  /**
+   * Starts listening to the answers of enabled providers whose kind carries them back (Telegram,
+   * Slack, ...), and of those enabled later, applying them to `sink`; stopped with stop().
+   */
+  listenToChannels(sink: ChannelAnswerSink): void;
+  /** Stops the relays' event streams and the channels' listeners, then the dispatcher. */
   stop(): Promise<void>;
 }
 
@@ -85,10 +91,12 @@ export function createOutbound(
     if (providerStore.hasEnabled()) options.deliverer.prepare();
   };
   let relayAnswers: RelayAnswers | undefined;
+  let channelListeners: ChannelListeners | undefined;
   const changed = () => {
     enqueuer.invalidate();
     prepareWhenEnabled();
     relayAnswers?.sync();
+    channelListeners?.sync();
   };
   const dispatcher = new Dispatcher({
     outbox: outboxStore,
@@ -119,7 +127,21 @@ export function createOutbound(
       });
       relayAnswers.sync();
     },
+    listenToChannels: (sink) => {
+      channelListeners = new ChannelListeners({
+        providers: providerStore,
+        kinds: options.kinds,
+        vault,
+        cursors: new RelayCursorStore(db),
+        sink,
+        clock,
+        random: options.random ?? Math.random,
+        log,
+      });
+      channelListeners.sync();
+    },
     stop: async () => {
+      await channelListeners?.stop();
       await relayAnswers?.stop();
       await dispatcher.stop();
     },
@@ -133,6 +155,7 @@ export function createOutbound(
       newId,
       policy,
       changed,
+      listenerHealth: (providerId) => channelListeners?.health(providerId),
     }),
     routes: new RouteService({ routes: routeStore, providers: providerStore, clock, newId, changed }),
     outbox: new OutboxService(outboxStore, clock, () => dispatcher.wake()),

@@ -14,6 +14,7 @@ import type { RetryPolicy } from '../domain/delivery/retry-policy.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
 import type { LastResult, ProviderRecord, ProviderStore } from '../store/provider-store.js';
+import type { ListenerHealth } from '../domain/channel-answer.js';
 import type { Clock } from './clock.js';
 import { runAttempt } from './deliverers/attempt.js';
 
@@ -26,6 +27,8 @@ export interface ProviderServiceDeps {
   policy: RetryPolicy;
   /** Told when providers change, so the enqueue reads them again. */
   changed: () => void;
+  /** How an enabled provider that carries answers back is listening, if it is. */
+  listenerHealth?: (providerId: string) => ListenerHealth | undefined;
 }
 
 /** A provider as the API shows it: secrets only say whether they are set. */
@@ -38,6 +41,8 @@ export interface ProviderView {
   secrets: Record<string, boolean>;
   health: 'ok' | 'failing' | 'unknown';
   lastResult: (Omit<LastResult, 'at'> & { at: string }) | null;
+  /** Of an enabled provider that carries answers back: how its listening goes. */
+  listening?: Omit<ListenerHealth, 'since'> & { since: string };
   createdAt: string;
   updatedAt: string;
 }
@@ -252,6 +257,7 @@ export class ProviderService {
       delete settings[declaration.name];
     }
     const last = record.lastResult;
+    const listening = this.deps.listenerHealth?.(record.id);
     return {
       id: record.id,
       kind: record.kind,
@@ -261,6 +267,7 @@ export class ProviderService {
       secrets,
       health: !last ? 'unknown' : last.outcome === 'delivered' ? 'ok' : 'failing',
       lastResult: last ? { ...last, at: formatTimestamp(last.at) } : null,
+      ...(listening && { listening: { ...listening, since: formatTimestamp(listening.since) } }),
       createdAt: formatTimestamp(record.createdAt),
       updatedAt: formatTimestamp(record.updatedAt),
     };

@@ -8,6 +8,7 @@ import type { ProviderRecord, ProviderStore } from '../store/provider-store.js';
 import type { RelayCursorStore } from '../store/relay-cursor-store.js';
 import type { RelayStreamEnd, RelayStreamEvent } from '../delivery/providers/relay/event-stream.js';
 import type { Clock } from './clock.js';
+import { pause } from './pause.js';
 import { RelayDropLog } from './relay-drop-log.js';
 
 /** What the relay's answers and status changes are applied to: the broker's own answer and status paths. */
@@ -233,17 +234,4 @@ export class RelayAnswers {
       throw error;
     }
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,3 +1,4 @@
+import type { ChannelAnswer, ChannelAnswerOutcome } from '../domain/channel-answer.js';
 import type { Priority } from '../domain/priority.js';
 import type { ReasonCode } from './reason-codes.js';
 
@@ -106,6 +107,34 @@ export interface ConnectionCheck {
   installation?: { id: string; name: string };
 }
 
+/**
+ * What a channel that carries answers back gets while it listens (its long poll, socket or
+ * subscription): its settings with the secrets opened, the position it reached last time, and where
+ * answers go. It runs in the broker only while the provider is enabled.
+ */
+export interface ListenContext {
+  settings: SettingValues;
+  /** Aborted when the provider is disabled, changed or deleted, or the broker stops. */
+  signal: AbortSignal;
+  /** Where the last run stopped reading (an update offset, a sync token), kept across restarts. */
+  cursor?: string;
+  saveCursor(cursor: string): void;
+  /** Tells the broker the channel is connected and reading: the backoff starts over. */
+  connected(): void;
+  /** Applies an answer and says what became of it, for the channel to tell the person. */
+  answer(answer: ChannelAnswer): Promise<ChannelAnswerOutcome>;
+}
+
+/**
+ * Why listening ended: `stopped` (the signal), `failed` (try again after the backoff, or after the
+ * delay the service asked for), `refused` (the service refuses the credentials: wait for a change).
+ * `reason` is a code from reason-codes.ts, never exception text.
+ */
+export type ListenEnd =
+  | { kind: 'stopped' }
+  | { kind: 'failed'; reason: ReasonCode; retryAfterMs?: number }
+  | { kind: 'refused'; reason: ReasonCode };
+
 export interface ProviderKind {
   /** The folder name and the `kind` of a provider in the API, e.g. `ntfy`. */
   id: string;
@@ -122,4 +151,9 @@ export interface ProviderKind {
    * (GET /v1/providers/{id}/connection); only kinds with an account to check have it (the relay).
    */
   connection?(context: DeliveryContext): Promise<ConnectionCheck>;
+  /**
+   * Reads the person's answers from the service until the signal aborts or reading fails; only kinds
+   * that carry answers back have it (docs/providers.md "Channels that answer").
+   */
+  listen?(context: ListenContext): Promise<ListenEnd>;
 }

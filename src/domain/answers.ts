@@ -12,8 +12,19 @@ export interface Action {
 export const MAX_ACTIONS = 3;
 export const MAX_ACTION_LABEL = 40;
 
-/** Where the person answered. */
-export const SURFACES = ['toast', 'tray', 'web', 'cli', 'relay'] as const;
+/** Where the person answered: the broker's own surfaces, then the channels that carry answers back. */
+export const SURFACES = [
+  'toast',
+  'tray',
+  'web',
+  'cli',
+  'relay',
+  'telegram',
+  'slack',
+  'discord',
+  'matrix',
+  'mqtt',
+] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /**

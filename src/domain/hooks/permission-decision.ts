@@ -14,6 +14,11 @@ const DENIED_FROM: Readonly<Record<Answer['surface'], string>> = {
   web: "Denied from Notify's web page",
   cli: 'Denied from the command line (notifyctl answer)',
   relay: 'Denied from the phone (Notify relay)',
+  telegram: 'Denied on Telegram (Notify)',
+  slack: 'Denied on Slack (Notify)',
+  discord: 'Denied on Discord (Notify)',
+  matrix: 'Denied on Matrix (Notify)',
+  mqtt: 'Denied through MQTT (Notify)',
 };
 
 /**
