@@ -66,6 +66,10 @@ export interface PresentationSettings {
   soundsByPriority: Record<Priority, string>;
   /** null: no quiet hours. */
   quietHours: QuietHoursSetting | null;
+  /** A request whose own place has your focus waits focusGraceSeconds before toast and sound. */
+  quietWhileFocused: boolean;
+  /** 0-3600. */
+  focusGraceSeconds: number;
 }
 
 /** Local-time windows without toasts and sounds below `minimumPriority` (docs/attention.md). */

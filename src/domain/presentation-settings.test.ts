@@ -53,7 +53,7 @@ describe('PATCH /v1/settings as a JSON merge patch on config.json', () => {
     const document: JsonObject = {};
     assert.equal(
       refusal(document, { pauseNotifications: true, volume: 3 }),
-      'unknown field "volume"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority, quietHours',
+      'unknown field "volume"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority, quietHours, quietWhileFocused, focusGraceSeconds',
     );
     assert.deepEqual(document, {});
     assert.equal(refusal(document, [true]), 'request body must be a JSON object');
@@ -67,6 +67,8 @@ describe('PATCH /v1/settings as a JSON merge patch on config.json', () => {
       playCriticalSoundsDuringDoNotDisturb: false,
       maxVisibleToasts: 4,
       soundsByPriority: { low: 'none', normal: 'chime', high: 'ping', critical: 'alert' },
+      quietWhileFocused: false,
+      focusGraceSeconds: 30,
       authToken: 'secret',
       port: 47821,
     } as Parameters<typeof presentationSettingsOf>[0];
@@ -79,6 +81,8 @@ describe('PATCH /v1/settings as a JSON merge patch on config.json', () => {
       maxVisibleToasts: 4,
       soundsByPriority: { low: 'none', normal: 'chime', high: 'ping', critical: 'alert' },
       quietHours: null,
+      quietWhileFocused: false,
+      focusGraceSeconds: 30,
     });
     assert.notEqual(shown.soundsByPriority, settings.soundsByPriority);
   });

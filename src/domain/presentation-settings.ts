@@ -13,6 +13,8 @@ export const PRESENTATION_FIELDS = [
   'maxVisibleToasts',
   'soundsByPriority',
   'quietHours',
+  'quietWhileFocused',
+  'focusGraceSeconds',
 ] as const;
 
 export interface PresentationSettings {
@@ -24,6 +26,9 @@ export interface PresentationSettings {
   soundsByPriority: SoundsByPriority;
   /** null: no quiet hours. */
   quietHours: QuietHours | null;
+  /** A request whose own place has the person's focus waits focusGraceSeconds before toast and sound. */
+  quietWhileFocused: boolean;
+  focusGraceSeconds: number;
 }
 
 export function presentationSettingsOf(
@@ -37,6 +42,8 @@ export function presentationSettingsOf(
     maxVisibleToasts: settings.maxVisibleToasts,
     soundsByPriority: { ...settings.soundsByPriority },
     quietHours: settings.quietHours ?? null,
+    quietWhileFocused: settings.quietWhileFocused,
+    focusGraceSeconds: settings.focusGraceSeconds,
   };
 }
 

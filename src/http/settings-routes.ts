@@ -60,6 +60,8 @@ const SETTINGS = {
     'maxVisibleToasts',
     'soundsByPriority',
     'quietHours',
+    'quietWhileFocused',
+    'focusGraceSeconds',
   ],
   properties: {
     pauseNotifications: { type: 'boolean' },
@@ -69,6 +71,8 @@ const SETTINGS = {
     maxVisibleToasts: { type: 'integer', minimum: 1, maximum: 20 },
     soundsByPriority: { ...SOUNDS_BY_PRIORITY, required: ['low', 'normal', 'high', 'critical'] },
     quietHours: QUIET_HOURS,
+    quietWhileFocused: { type: 'boolean' },
+    focusGraceSeconds: { type: 'integer', minimum: 0, maximum: 3600 },
   },
   additionalProperties: false,
 } as const;

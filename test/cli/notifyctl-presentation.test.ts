@@ -36,6 +36,8 @@ const STEPS: Step[] = [
       'soundsByPriority.high                 ping',
       'soundsByPriority.critical             alert',
       'quietHours                            off',
+      'quietWhileFocused                     true',
+      'focusGraceSeconds                     15',
       '',
     ].join('\n'),
     '',
@@ -58,6 +60,8 @@ const STEPS: Step[] = [
         maxVisibleToasts: 5,
         soundsByPriority: { low: 'none', normal: 'chime', high: 'knock', critical: 'alert' },
         quietHours: null,
+        quietWhileFocused: true,
+        focusGraceSeconds: 15,
       },
       null,
       2,
@@ -75,7 +79,7 @@ const STEPS: Step[] = [
   [
     ['settings', 'set', 'quietHours=22:00-07:00,12:30-13:00'],
     0,
-    /\nquietHours {28}22:00-07:00, 12:30-13:00; critical still alerts\n$/,
+    /\nquietHours {28}22:00-07:00, 12:30-13:00; critical still alerts\n/,
     '',
   ],
   [
@@ -85,7 +89,7 @@ const STEPS: Step[] = [
       'quietHours={"windows":[{"from":"23:00","to":"06:30","days":["fri","sat"]}],"minimumPriority":"high","timeZone":"Europe/Berlin"}',
     ],
     0,
-    /\nquietHours {28}23:00-06:30 \(fri sat\) in Europe\/Berlin; high still alerts\n$/,
+    /\nquietHours {28}23:00-06:30 \(fri sat\) in Europe\/Berlin; high still alerts\n/,
     '',
   ],
   [
@@ -100,12 +104,30 @@ const STEPS: Step[] = [
     '',
     'quietHours must be windows like 22:00-07:00 (several separated by commas), JSON, off, or default.\n',
   ],
-  [['settings', 'set', 'quietHours=off'], 0, /\nquietHours {28}off\n$/, ''],
+  [['settings', 'set', 'quietHours=off'], 0, /\nquietHours {28}off\n/, ''],
+  [
+    ['settings', 'set', 'quietWhileFocused=off', 'focusGraceSeconds=40'],
+    0,
+    /\nquietWhileFocused {21}false\nfocusGraceSeconds {21}40\n$/,
+    '',
+  ],
+  [
+    ['settings', 'set', 'focusGraceSeconds=soon'],
+    1,
+    '',
+    'focusGraceSeconds must be a whole number of seconds from 0 to 3600 (or default).\n',
+  ],
+  [
+    ['settings', 'set', 'focusGraceSeconds=4000'],
+    1,
+    '',
+    'Error 400 Bad Request: focusGraceSeconds 4000 is out of range (0-3600)\n',
+  ],
   [
     ['settings', 'set', 'authToken=x'],
     1,
     '',
-    "unknown setting 'authToken'; settings are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority.low, soundsByPriority.normal, soundsByPriority.high, soundsByPriority.critical, quietHours.\n",
+    "unknown setting 'authToken'; settings are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority.low, soundsByPriority.normal, soundsByPriority.high, soundsByPriority.critical, quietHours, quietWhileFocused, focusGraceSeconds.\n",
   ],
   [['settings', 'set'], 1, '', 'Usage: notifyctl settings set <setting>=<value> [<setting>=<value> ...]\n'],
   [

@@ -228,6 +228,29 @@ describe('focus with a real tmux in an xterm under Xvfb', () => {
     assert.equal(players.calls().length, sounds, 'no sound played');
   });
 
+  it('PATCH /v1/settings changes the wait and switches quiet-while-looking off at once, without a restart', async () => {
+    await tm.tmux('switch-client', '-t', '%3');
+    await xd.activate(agents);
+    await waitFor(async () => (await tm.client()).flags.includes('focused'), 'tmux to see the xterm focused');
+    const shorter = await broker.request('PATCH', '/v1/settings', { focusGraceSeconds: 420 });
+    assert.equal(shorter.status, 200);
+    assert.equal(((await shorter.json()) as { focusGraceSeconds: number }).focusGraceSeconds, 420);
+    await ask('pane3-wait');
+    const waiting = await byKey('pane3-wait');
+    await waitForLog(
+      broker.home,
+      `notification ${waiting.id}: its place has focus; toast and sound wait 420 s`,
+    );
+    const off = await broker.request('PATCH', '/v1/settings', { quietWhileFocused: false });
+    assert.equal(off.status, 200);
+    try {
+      await ask('pane3-off');
+      await server.until(() => server.calls.some((call) => call.body.includes('pane3-off')));
+    } finally {
+      await broker.request('PATCH', '/v1/settings', { quietWhileFocused: null, focusGraceSeconds: 600 });
+    }
+  });
+
   it('with another pane focused, a request from pane %3 toasts and sounds at once', async () => {
     await tm.tmux('select-pane', '-t', '%2');
     await xd.activate(agents);

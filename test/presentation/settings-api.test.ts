@@ -22,6 +22,8 @@ describe('GET and PATCH /v1/settings', () => {
       maxVisibleToasts: 5,
       soundsByPriority: { low: 'none', normal: 'chime', high: 'ping', critical: 'alert' },
       quietHours: null,
+      quietWhileFocused: true,
+      focusGraceSeconds: 15,
     });
   });
 
@@ -85,10 +87,25 @@ describe('GET and PATCH /v1/settings', () => {
     [
       'an unknown field',
       { doNotDisturbb: true },
-      'unknown field "doNotDisturbb"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority, quietHours',
+      'unknown field "doNotDisturbb"; allowed fields are pauseNotifications, soundsEnabled, doNotDisturb, playCriticalSoundsDuringDoNotDisturb, maxVisibleToasts, soundsByPriority, quietHours, quietWhileFocused, focusGraceSeconds',
     ],
     ['a wrong type', { pauseNotifications: 'yes' }, '"pauseNotifications" must be a boolean'],
     ['an out-of-range value', { maxVisibleToasts: 50 }, 'maxVisibleToasts 50 is out of range (1-20)'],
+    [
+      'a wait while looking past an hour',
+      { focusGraceSeconds: 3601 },
+      'focusGraceSeconds 3601 is out of range (0-3600)',
+    ],
+    [
+      'a fractional wait while looking',
+      { focusGraceSeconds: 2.5 },
+      'focusGraceSeconds 2.5 is out of range (0-3600)',
+    ],
+    [
+      'quiet while looking that is not a boolean',
+      { quietWhileFocused: 'no' },
+      '"quietWhileFocused" must be a boolean',
+    ],
     ['a body that is not an object', [1], 'request body must be a JSON object'],
     [
       'an unknown priority',

@@ -233,6 +233,17 @@ describe('the web page does what notifyctl does for settings, types, routes, pro
     });
   });
 
+  it('switches quiet while looking off and changes how long a focused request waits', async () => {
+    await page.goto(`${new URL(page.url()).origin}/#/settings`);
+    await page.getByLabel(/^Quiet while looking/).uncheck();
+    await page.getByRole('status').getByText('Quiet while looking: off.').waitFor();
+    await page.getByLabel('Wait while looking (seconds)').fill('45');
+    await page.getByLabel('Wait while looking (seconds)').press('Tab');
+    await page.getByRole('status').getByText('Wait while looking: 45 s.').waitFor();
+    const settings = (await callJson(broker, 'GET', '/v1/settings')).body!;
+    assert.deepEqual([settings['quietWhileFocused'], settings['focusGraceSeconds']], [false, 45]);
+  });
+
   it("says why a send was cancelled: handled before its route's delay ended", async () => {
     const [route] = (await callJson(broker, 'GET', '/v1/routes')).body as unknown as { id: string }[];
     await callJson(broker, 'POST', `/v1/routes/${route!.id}/enable`);

@@ -5,18 +5,21 @@ import { printJson, printLine } from '../notify/output.js';
 import { groupCommand, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
 
-const FLAGS = [
+const ALERT_FLAGS = [
   'pauseNotifications',
   'soundsEnabled',
   'doNotDisturb',
   'playCriticalSoundsDuringDoNotDisturb',
 ] as const;
+const FLAGS = [...ALERT_FLAGS, 'quietWhileFocused'] as const;
 type Flag = (typeof FLAGS)[number];
 export const SETTING_NAMES = [
-  ...FLAGS,
+  ...ALERT_FLAGS,
   'maxVisibleToasts',
   ...PRIORITIES.map((p) => `soundsByPriority.${p}`),
   'quietHours',
+  'quietWhileFocused',
+  'focusGraceSeconds',
 ];
 
 /** `22:00-07:00 (mon tue wed thu fri), 12:00-13:00; critical still alerts` or `off`. */
@@ -32,10 +35,12 @@ function formatQuietHours(quiet: PresentationSettings['quietHours']): string {
 /** One `name value` line per setting, names aligned. */
 export function formatSettings(settings: PresentationSettings): string[] {
   const rows: [string, string][] = [
-    ...FLAGS.map((flag): [string, string] => [flag, String(settings[flag])]),
+    ...ALERT_FLAGS.map((flag): [string, string] => [flag, String(settings[flag])]),
     ['maxVisibleToasts', String(settings.maxVisibleToasts)],
     ...PRIORITIES.map((p): [string, string] => [`soundsByPriority.${p}`, settings.soundsByPriority[p]]),
     ['quietHours', formatQuietHours(settings.quietHours)],
+    ['quietWhileFocused', String(settings.quietWhileFocused)],
+    ['focusGraceSeconds', String(settings.focusGraceSeconds)],
   ];
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
   return rows.map(([name, value]) => `${name.padEnd(width)}${value}`);
@@ -69,6 +74,12 @@ export function parseAssignments(words: readonly string[]): SettingsPatch {
       if (!reset && !/^\d+$/.test(text))
         throw new CliError('maxVisibleToasts must be an integer from 1 to 20 (or default).');
       patch.maxVisibleToasts = reset ? null : Number(text);
+    } else if (name === 'focusGraceSeconds') {
+      if (!reset && !/^\d+$/.test(text))
+        throw new CliError(
+          'focusGraceSeconds must be a whole number of seconds from 0 to 3600 (or default).',
+        );
+      patch.focusGraceSeconds = reset ? null : Number(text);
     } else if (
       name.startsWith('soundsByPriority.') &&
       (PRIORITIES as readonly string[]).includes(name.slice(17))

@@ -13,6 +13,10 @@ const SWITCHES: [Switch, string][] = [
   ['doNotDisturb', 'Do not disturb (toasts still appear, without sounds)'],
   ['soundsEnabled', 'Play sounds'],
   ['playCriticalSoundsDuringDoNotDisturb', 'Play critical sounds during do not disturb'],
+  [
+    'quietWhileFocused',
+    "Quiet while looking (no toast or sound for a request whose terminal you're in, for the wait below)",
+  ],
 ];
 
 const PRIORITIES: Priority[] = ['low', 'normal', 'high', 'critical'];
@@ -79,6 +83,24 @@ export function Settings() {
                     { ...s, maxVisibleToasts: value },
                     { maxVisibleToasts: value },
                     `Toasts shown at once: ${value}.`,
+                  );
+                }}
+              />
+            </label>
+            <label>
+              Wait while looking (seconds)
+              <input
+                type="number"
+                name="focusGraceSeconds"
+                min={0}
+                max={3600}
+                value={s.focusGraceSeconds}
+                onChange={(event) => {
+                  const value = Number((event.currentTarget as HTMLInputElement).value);
+                  void change(
+                    { ...s, focusGraceSeconds: value },
+                    { focusGraceSeconds: value },
+                    `Wait while looking: ${value} s.`,
                   );
                 }}
               />
