@@ -9,6 +9,7 @@ import type { SecretVault } from '../secrets/secret-vault.js';
 import type { ProviderRecord, ProviderStore } from '../store/provider-store.js';
 import type { RelayCursorStore } from '../store/relay-cursor-store.js';
 import type { Clock } from './clock.js';
+import { ListenerHealthBoard } from './listener-health.js';
 import { pause } from './pause.js';
 
 /** Where a channel's answers are applied: the broker's own answer path, and the actions it offers. */
@@ -49,10 +50,12 @@ interface Listener {
  */
 export class ChannelListeners {
   readonly #listeners = new Map<string, Listener>();
-  readonly #health = new Map<string, ListenerHealth>();
+  readonly #health: ListenerHealthBoard;
   #stopped = false;
 
-  constructor(private readonly deps: ChannelListenersDeps) {}
+  constructor(private readonly deps: ChannelListenersDeps) {
+    this.#health = new ListenerHealthBoard(deps.clock);
+  }
 
   /** Providers changed: start newly enabled listeners, restart changed ones, stop the rest. */
   sync(): void {
@@ -111,9 +114,7 @@ export class ChannelListeners {
   }
 
   private setHealth(providerId: string, health: Omit<ListenerHealth, 'since'>): void {
-    const previous = this.#health.get(providerId);
-    if (previous?.state === health.state && previous.reason === health.reason) return;
-    this.#health.set(providerId, { ...health, since: this.deps.clock() });
+    this.#health.set(providerId, health);
   }
 
   private async run(provider: ProviderRecord, signal: AbortSignal): Promise<void> {

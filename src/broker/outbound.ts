@@ -155,7 +155,8 @@ export function createOutbound(
       newId,
       policy,
       changed,
-      listenerHealth: (providerId) => channelListeners?.health(providerId),
+      listenerHealth: (providerId) =>
+        channelListeners?.health(providerId) ?? relayAnswers?.health(providerId),
     }),
     routes: new RouteService({ routes: routeStore, providers: providerStore, clock, newId, changed }),
     outbox: new OutboxService(outboxStore, clock, () => dispatcher.wake()),

@@ -7,7 +7,9 @@ import type { OutboxStore } from '../store/outbox-store.js';
 import type { ProviderRecord, ProviderStore } from '../store/provider-store.js';
 import type { RelayCursorStore } from '../store/relay-cursor-store.js';
 import type { RelayStreamEnd, RelayStreamEvent } from '../delivery/providers/relay/event-stream.js';
+import type { ListenerHealth } from '../domain/channel-answer.js';
 import type { Clock } from './clock.js';
+import { ListenerHealthBoard } from './listener-health.js';
 import { pause } from './pause.js';
 import { RelayDropLog } from './relay-drop-log.js';
 
@@ -42,6 +44,13 @@ const SETTLE_WAIT_MS = 20_000;
 /** A credential the keyring cannot open now is tried again after this. */
 const SECRETS_RETRY_MS = 60_000;
 
+/** Why a stream ended, as a short code for the providers API (the log line says more). */
+function streamReason(end: Exclude<RelayStreamEnd, { kind: 'stopped' }>): string {
+  if (end.kind === 'ended') return 'stream_ended';
+  if (end.kind === 'refused') return `http_${end.status}`;
+  return end.kind === 'overrun' ? 'stream_overrun' : end.reason;
+}
+
 interface Follower {
   /** The provider's settings and credential as of its last change: a change restarts the stream. */
   version: number;
@@ -57,10 +66,17 @@ interface Follower {
 export class RelayAnswers {
   readonly #followers = new Map<string, Follower>();
   readonly #drops: RelayDropLog;
+  readonly #health: ListenerHealthBoard;
   #stopped = false;
 
   constructor(private readonly deps: RelayAnswersDeps) {
     this.#drops = new RelayDropLog(deps.log);
+    this.#health = new ListenerHealthBoard(deps.clock);
+  }
+
+  /** How the event stream of an enabled relay provider is doing, for `listening` in the providers API. */
+  health(providerId: string): ListenerHealth | undefined {
+    return this.#health.get(providerId);
   }
 
   /** Providers changed: start streams for newly enabled relays, restart changed ones, stop the rest. */
@@ -76,6 +92,7 @@ export class RelayAnswers {
       const provider = wanted.get(id);
       if (provider === undefined || provider.updatedAt !== follower.version) {
         this.#followers.delete(id);
+        this.#health.delete(id);
         void follower.stop();
       }
     }
@@ -94,9 +111,11 @@ export class RelayAnswers {
 
   private follow(provider: ProviderRecord): Follower {
     const controller = new AbortController();
-    const done = this.run(provider, controller.signal).catch((error: unknown) =>
-      this.deps.log.error(`relay: answers of provider ${provider.id} stopped (${(error as Error).name})`),
-    );
+    this.#health.set(provider.id, { state: 'connecting' });
+    const done = this.run(provider, controller.signal).catch((error: unknown) => {
+      this.#health.set(provider.id, { state: 'retrying', reason: `error_${(error as Error).name}` });
+      this.deps.log.error(`relay: answers of provider ${provider.id} stopped (${(error as Error).name})`);
+    });
     return {
       version: provider.updatedAt,
       stop: async () => {
@@ -119,11 +138,13 @@ export class RelayAnswers {
         )['credential'];
       } catch (error) {
         if (!(error instanceof SecretsUnreadableError)) throw error;
+        this.#health.set(provider.id, { state: 'retrying', reason: 'secrets_unreadable' });
         this.deps.log.warn(`${where}: the credential cannot be decrypted; answers wait for the keyring`);
         await pause(SECRETS_RETRY_MS, signal);
         continue;
       }
       if (credential === undefined) {
+        this.#health.set(provider.id, { state: 'refused', reason: 'credential_missing' });
         this.deps.log.warn(`${where}: has no credential; pair it again with notify relay pair`);
         return;
       }
@@ -135,12 +156,14 @@ export class RelayAnswers {
         signal,
         onOpen: () => {
           delay = backoff.firstMs;
+          this.#health.set(provider.id, { state: 'listening' });
           this.deps.log.info(`${where}: event stream open, answers from the relay are applied`);
         },
         onEvent: (event) => this.apply(provider.id, event),
       });
       if (end.kind === 'stopped') return;
       if (end.kind === 'refused' && (end.status === 401 || end.status === 403)) {
+        this.#health.set(provider.id, { state: 'refused', reason: `http_${end.status}` });
         this.deps.log.warn(
           `${where}: the relay refuses the credential (HTTP ${end.status}, revoked?); no more answers until it is paired again`,
         );
@@ -154,6 +177,7 @@ export class RelayAnswers {
             : end.kind === 'overrun'
               ? `closed: the relay sent ${end.limit}`
               : end.reason;
+      this.#health.set(provider.id, { state: 'retrying', reason: streamReason(end) });
       const wait = Math.round(delay * (0.8 + 0.4 * this.deps.random()));
       this.deps.log.warn(`${where}: event stream ${why}; reconnecting in ${wait} ms`);
       await pause(wait, signal);

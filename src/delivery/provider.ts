@@ -156,4 +156,9 @@ export interface ProviderKind {
    * that carry answers back have it (docs/providers.md "Channels that answer").
    */
   listen?(context: ListenContext): Promise<ListenEnd>;
+  /**
+   * Answers come back from this kind's service by a path of its own rather than listen() (the relay's
+   * event stream), so the docs still say it can answer.
+   */
+  answersByOwnStream?: true;
 }

@@ -1,8 +1,9 @@
 import type { ProviderKind, SettingDeclaration } from './provider.js';
 
 /**
- * The settings tables of docs/providers.md, generated from the providers' declarations
- * (`npm run docs:providers`), so the docs cannot drift from what the API and the CLI accept.
+ * The generated parts of docs/providers.md (`npm run docs:providers`): the overview of every kind and
+ * each kind's settings table, from the providers' declarations, so the docs cannot drift from what
+ * the API and the CLI accept.
  */
 
 function cell(text: string): string {
@@ -16,6 +17,23 @@ function typeOf(setting: SettingDeclaration): string {
     : setting.type;
 }
 
+export type Capability = 'send' | 'update' | 'clear' | 'answer';
+
+/** What a kind can do: every kind sends; update and clear from its lifecycle; answer from listen(). */
+export function capabilities(kind: ProviderKind): Capability[] {
+  return [
+    'send',
+    ...(kind.lifecycle.update ? (['update'] as const) : []),
+    ...(kind.lifecycle.clear ? (['clear'] as const) : []),
+    ...(kind.listen !== undefined || kind.answersByOwnStream ? (['answer'] as const) : []),
+  ];
+}
+
+export function capabilitiesLine(kind: ProviderKind): string {
+  const can = capabilities(kind);
+  return can.length === 1 ? 'Capabilities: send only.' : `Capabilities: ${can.join(', ')}.`;
+}
+
 export function settingsTable(kind: ProviderKind): string {
   const rows = kind.settings.map((s) =>
     [
@@ -27,30 +45,53 @@ export function settingsTable(kind: ProviderKind): string {
       cell(s.help),
     ].join(' | '),
   );
-  const lifecycle = `Lifecycle sync: update ${kind.lifecycle.update ? 'yes' : 'no'}, clear ${kind.lifecycle.clear ? 'yes' : 'no'}.`;
   return [
     '| Setting | Type | Required | Secret | Default | What it is |',
     '|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row} |`),
     '',
-    lifecycle,
+    capabilitiesLine(kind),
   ].join('\n');
 }
 
-function markers(id: string): [start: string, end: string] {
-  return [`<!-- settings:${id}:start -->`, `<!-- settings:${id}:end -->`];
+function names(settings: readonly SettingDeclaration[]): string {
+  return settings.length === 0 ? 'none' : settings.map((s) => `\`${s.name}\``).join(', ');
 }
 
-/** Replaces every kind's marked region; a kind without its markers is an error, not a silent skip. */
+/** One row per kind: what it can do, which settings are secret, which the person must give. */
+export function overviewTable(kinds: readonly ProviderKind[]): string {
+  const yes = (can: boolean) => (can ? 'yes' : 'no');
+  const rows = kinds.map((kind) => {
+    const can = capabilities(kind);
+    return [
+      `${kind.title} (\`${kind.id}\`)`,
+      ...(['send', 'update', 'clear', 'answer'] as const).map((c) => yes(can.includes(c))),
+      names(kind.settings.filter((s) => s.secret)),
+      names(kind.settings.filter((s) => s.required && s.default === undefined)),
+    ].join(' | ');
+  });
+  return [
+    '| Kind | Send | Update | Clear | Answer | Secret settings | What you give it |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row} |`),
+  ].join('\n');
+}
+
+function replaceRegion(text: string, id: string, content: string, what: string): string {
+  const start = `<!-- ${id}:start -->`;
+  const end = `<!-- ${id}:end -->`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from)
+    throw new Error(`docs/providers.md has no "${start}" ... "${end}" section ${what}.`);
+  return `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`;
+}
+
+/** Replaces the overview and every kind's marked region; a missing marker is an error, not a silent skip. */
 export function updateProviderDocs(markdown: string, kinds: readonly ProviderKind[]): string {
-  let text = markdown;
+  let text = replaceRegion(markdown, 'providers:overview', overviewTable(kinds), 'for the overview');
   for (const kind of kinds) {
-    const [start, end] = markers(kind.id);
-    const from = text.indexOf(start);
-    const to = text.indexOf(end);
-    if (from === -1 || to < from)
-      throw new Error(`docs/providers.md has no "${start}" ... "${end}" section for ${kind.id}.`);
-    text = `${text.slice(0, from + start.length)}\n${settingsTable(kind)}\n${text.slice(to)}`;
+    text = replaceRegion(text, `settings:${kind.id}`, settingsTable(kind), `for ${kind.id}`);
   }
   return text;
 }

@@ -67,6 +67,18 @@ const PROVIDER: JsonSchema = object(
         ['outcome', 'at', 'durationMs'],
       ),
     ),
+    listening: {
+      ...object(
+        {
+          state: { enum: ['listening', 'connecting', 'retrying', 'refused'] },
+          reason: str(),
+          since: str({ format: 'date-time' }),
+        },
+        ['state', 'since'],
+      ),
+      description:
+        'Of an enabled provider whose kind carries answers back (the relay, chat channels): whether it reads them now; `reason` is a reason code when retrying or refused; `since` when this state began.',
+    },
     createdAt: str({ format: 'date-time' }),
     updatedAt: str({ format: 'date-time' }),
   },

@@ -5,7 +5,15 @@ import { it } from 'node:test';
 import * as prettier from 'prettier';
 import { REASON_CODE_FAMILIES, REASON_CODES } from '../../src/delivery/reason-codes.js';
 import { PROVIDER_KINDS } from '../../src/delivery/registry.js';
-import { settingsTable, updateProviderDocs } from '../../src/delivery/settings-doc.js';
+import type { ProviderKind } from '../../src/delivery/provider.js';
+import { teams } from '../../src/delivery/providers/teams/teams.js';
+import {
+  capabilities,
+  capabilitiesLine,
+  overviewTable,
+  settingsTable,
+  updateProviderDocs,
+} from '../../src/delivery/settings-doc.js';
 import { webhook } from '../../src/delivery/providers/webhook/webhook.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/providers.md', import.meta.url));
@@ -30,7 +38,48 @@ it('lists every declared setting of a provider with its type, whether required a
 });
 
 it('refuses to generate when a provider has no section in the docs', () => {
-  assert.throws(() => updateProviderDocs('# Providers\n', [webhook]), /no "<!-- settings:webhook:start -->"/);
+  const overview = '<!-- providers:overview:start -->\n<!-- providers:overview:end -->\n';
+  assert.throws(
+    () => updateProviderDocs('# Providers\n', [webhook]),
+    /no "<!-- providers:overview:start -->"/,
+  );
+  assert.throws(
+    () => updateProviderDocs(`# Providers\n${overview}`, [webhook]),
+    /no "<!-- settings:webhook:start -->"/,
+  );
+});
+
+it('gives every kind one overview row: send, update, clear, answer, its secret settings and what the person gives', () => {
+  const rows = overviewTable(PROVIDER_KINDS).split('\n').slice(2);
+  assert.equal(rows.length, PROVIDER_KINDS.length);
+  const row = (id: string) =>
+    rows
+      .find((line) => line.includes(`(\`${id}\`)`))
+      ?.split(' | ')
+      .slice(1);
+  assert.deepEqual(row('ntfy'), [
+    'yes',
+    'yes',
+    'yes',
+    'no',
+    '`topic`, `accessToken`, `password`',
+    '`topic` |',
+  ]);
+  assert.deepEqual(row('relay'), ['yes', 'yes', 'yes', 'yes', '`credential`', '`url`, `credential` |']);
+  assert.deepEqual(row('teams'), ['yes', 'no', 'no', 'no', '`webhookUrl`', '`webhookUrl` |']);
+  assert.deepEqual(row('google-chat'), ['yes', 'no', 'no', 'no', '`webhookUrl`', '`webhookUrl` |']);
+});
+
+it('says a kind that listens for answers can answer, so the channels added later show it', () => {
+  const listening: ProviderKind = {
+    ...webhook,
+    id: 'chat',
+    listen: () => Promise.resolve({ kind: 'stopped' }),
+  };
+  assert.deepEqual(capabilities(listening), ['send', 'update', 'clear', 'answer']);
+  assert.equal(capabilitiesLine(listening), 'Capabilities: send, update, clear, answer.');
+  assert.match(overviewTable([listening]), /\| yes \| yes \| yes \| yes \|/);
+  assert.equal(capabilitiesLine(teams), 'Capabilities: send only.');
 });
 
 it('explains every reason code a delivery can end with in the reason code table, and no other', () => {

@@ -1,5 +1,7 @@
 import type { NotifyClient } from '../../client/notify-client.js';
 import type { SettingDeclaration } from '../../delivery/provider.js';
+import type { ListenerHealth } from '../../domain/channel-answer.js';
+import { listeningText } from '../../domain/listening-text.js';
 import { neutralize } from '../../domain/neutralize.js';
 import { optionText, optionValues, type FlagTable, type ParsedArgs } from '../notify/args.js';
 import { CliError, EXIT_FAILURE } from '../notify/failure.js';
@@ -46,6 +48,8 @@ interface Provider {
   secrets: Record<string, boolean>;
   health: string;
   lastResult: { outcome: string; reason?: string; at: string } | null;
+  /** Of an enabled provider that carries answers back. */
+  listening?: { state: ListenerHealth['state']; reason?: string; since: string };
 }
 
 const describe = (p: Provider) => {
@@ -53,14 +57,18 @@ const describe = (p: Provider) => {
     ? `${p.lastResult.outcome}${p.lastResult.reason ? ` ${p.lastResult.reason}` : ''} at ${p.lastResult.at}`
     : 'never used';
   // A name or setting may have come from a relay or anyone with the token: shown inert on a terminal.
+  const answers = p.listening ? `; answers: ${listeningText(p.listening)}` : '';
   return neutralize(
-    `${p.id} ${p.name} [${p.kind}] ${p.enabled ? 'enabled' : 'disabled'} health=${p.health} (${last})`,
+    `${p.id} ${p.name} [${p.kind}] ${p.enabled ? 'enabled' : 'disabled'} health=${p.health} (${last})${answers}`,
   );
 };
 
 function detail(p: Provider): string[] {
   return [
     describe(p),
+    ...(p.listening
+      ? [neutralize(`  answers: ${listeningText(p.listening)} since ${p.listening.since}`)]
+      : []),
     ...Object.entries(p.settings).map(([name, value]) => neutralize(`  ${name} = ${String(value)}`)),
     ...Object.entries(p.secrets).map(
       ([name, set]) => `  ${name} = ${set ? '(secret, set)' : '(secret, not set)'}`,

@@ -1,4 +1,5 @@
 import { freePort } from '../../support/broker-process.js';
+import { googleChatRig, teamsRig } from './chat-webhook-rigs.js';
 import { gotifyRig, ntfyRig, relayRig, webhookRig } from './http-rigs.js';
 import { appriseRig, emailRig } from './mail-apprise-rigs.js';
 import type { ProviderRig } from './rig.js';
@@ -11,6 +12,8 @@ export const PROVIDER_RIGS: readonly ProviderRig[] = [
   emailRig,
   appriseRig,
   relayRig,
+  teamsRig,
+  googleChatRig,
 ];
 
 export type { Failure, Rig } from './rig.js';

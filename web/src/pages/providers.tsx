@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
+import { listeningText } from '../../../src/domain/listening-text.js';
 import type { ProviderInput, ProviderView } from '../api-types.js';
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
@@ -63,6 +64,14 @@ export function Providers() {
               <dd>{provider.enabled ? 'enabled' : 'disabled'}</dd>
               <dt>Health</dt>
               <dd class={`health-${provider.health}`}>{provider.health}</dd>
+              {provider.listening && (
+                <>
+                  <dt>Answers</dt>
+                  <dd class={`listening-${provider.listening.state}`}>
+                    {listeningText(provider.listening)}, since {when(provider.listening.since)}
+                  </dd>
+                </>
+              )}
               <dt>Last result</dt>
               <dd>
                 {provider.lastResult

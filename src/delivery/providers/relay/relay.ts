@@ -104,6 +104,7 @@ export const relay: ProviderKind = {
     'Your own notify-relay: the phone inbox shows each notification live, clears it when it ends, and sends answers back.',
   settings: SETTINGS,
   lifecycle: { update: true, clear: true },
+  answersByOwnStream: true,
   async deliver(operation, { settings, signal }) {
     const target = await dispatcherFor(settings);
     if (target === undefined) return REFUSED;
