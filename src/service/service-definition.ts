@@ -9,6 +9,14 @@ export interface ServiceTarget {
   notifyd: string;
   /** Absolute path of docs/service.md, for `systemctl status` readers. */
   docs: string;
+  /** The port NOTIFY_PORT moved the broker to at install, given to notifyd as `--port`. */
+  port?: number;
+}
+
+/** The port a service definition gives notifyd (`--port N`), or undefined: config.json's. */
+export function definitionPort(definition: string): number | undefined {
+  const match = /--port(?:<\/string>\s*<string>| )([0-9]{1,5})\b/.exec(definition);
+  return match ? Number(match[1]) : undefined;
 }
 
 export const SYSTEMD_UNIT_NAME = 'notifyd.service';
@@ -64,7 +72,7 @@ export function systemdUnit(target: ServiceTarget): string {
     '',
     '[Service]',
     'Type=simple',
-    `ExecStart=${systemdExecutable(target.node)} ${systemdArgument(target.notifyd)}`,
+    `ExecStart=${systemdExecutable(target.node)} ${systemdArgument(target.notifyd)}${target.port === undefined ? '' : ` --port ${target.port}`}`,
     // notifyd stops cleanly on SIGTERM with exit 0; anything else is a failure worth a restart.
     'Restart=on-failure',
     'RestartSec=2',
@@ -94,7 +102,13 @@ export function launchdPlist(target: ServiceTarget, logFile: string): string {
   <key>ProgramArguments</key>
   <array>
     <string>${xmlEscape(target.node)}</string>
-    <string>${xmlEscape(target.notifyd)}</string>
+    <string>${xmlEscape(target.notifyd)}</string>${
+      target.port === undefined
+        ? ''
+        : `
+    <string>--port</string>
+    <string>${target.port}</string>`
+    }
   </array>
   <key>RunAtLoad</key>
   <true/>

@@ -3,7 +3,15 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { startBroker, useBroker, type TempHome } from '../support/broker-process.js';
+import { spawnSync } from 'node:child_process';
+import {
+  freePort,
+  readConfigFile,
+  replaceConfigFile,
+  startBroker,
+  useBroker,
+  type TempHome,
+} from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 
 /** No session bus, a stand-in player on PATH, and no systemd user manager: the same on every machine. */
@@ -113,6 +121,62 @@ describe('notifyctl doctor and the agent hooks', () => {
         'm',
       ),
     );
+  });
+});
+
+describe('a broker moved with NOTIFY_PORT: the hooks are told its port', () => {
+  const broker = useBroker();
+
+  it('hooks install writes the port into the command, which reaches the broker without NOTIFY_PORT; doctor sees a shell on another port', async () => {
+    const moved = { ...broker.home.env, NOTIFY_PORT: String(broker.port) };
+    const config = readConfigFile(broker.home);
+    // config.json names another port, so only the port written into the command reaches this broker.
+    replaceConfigFile(broker.home, { ...config, port: await freePort() });
+    try {
+      const install = await runNotifyctl(['hooks', 'install', 'claude'], { env: moved });
+      assert.equal(install.code, 0, install.stderr);
+      const settings = JSON.parse(
+        readFileSync(join(broker.home.home, '.claude', 'settings.json'), 'utf8'),
+      ) as {
+        hooks: Record<string, { hooks: { command: string }[] }[]>;
+      };
+      const command = settings.hooks['Notification']![0]!.hooks[0]!.command;
+      assert.match(command, new RegExp(`env NOTIFY_PORT=${broker.port} `));
+      const run = spawnSync('sh', ['-c', command], {
+        input: JSON.stringify({
+          session_id: 'moved',
+          hook_event_name: 'Notification',
+          message: 'Claude needs your permission to use Bash',
+          notification_type: 'permission_prompt',
+          cwd: '/tmp',
+          transcript_path: '/tmp/t.jsonl',
+        }),
+        env: broker.home.env,
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const active = (await (await broker.request('GET', '/v1/notifications?status=active')).json()) as {
+        key?: string;
+      }[];
+      assert.ok(
+        active.some((notification) => notification.key === 'claude-code:moved'),
+        'the hook reached the broker on its port',
+      );
+      const elsewhere = await runNotifyctl(['doctor'], { env: doctorEnv(broker.home, true) });
+      assert.match(
+        elsewhere.stdout,
+        new RegExp(
+          `^warn {2}hooks {4}claude: installed for port ${broker.port}, but this shell reaches the broker on config\\.json's port; run 'notifyctl hooks install claude' where NOTIFY_PORT is the broker's port$`,
+          'm',
+        ),
+      );
+      const same = await runNotifyctl(['doctor'], {
+        env: { ...doctorEnv(broker.home, true), ...moved, PATH: doctorEnv(broker.home, true)['PATH'] },
+      });
+      assert.match(same.stdout, /^ok {4}hooks {4}installed for claude$/m);
+    } finally {
+      replaceConfigFile(broker.home, config);
+    }
   });
 });
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { createTempHome, type TempHome } from '../support/broker-process.js';
+import { createTempHome, freePort, type TempHome } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 
 const NOTIFYD = fileURLToPath(new URL('../../src/cli/notifyd.js', import.meta.url));
@@ -78,6 +78,29 @@ describe('notifyctl service on Linux (systemd user unit)', () => {
       result.stdout,
       `Wrote ${unitFile()}.\nNotify now runs as a user service: it starts at login and restarts after a failure.\n`,
     );
+  });
+
+  it('with NOTIFY_PORT, install gives notifyd that port; doctor warns from a shell that reaches another port', async () => {
+    const systemctl = standInSystemctl(home, true);
+    const port = String(await freePort());
+    const result = await runNotifyctl(['service', 'install'], {
+      env: { ...systemctl.env, NOTIFY_PORT: port },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const unit = readFileSync(unitFile(), 'utf8');
+    assert.match(unit, new RegExp(`^ExecStart=${process.execPath} ${NOTIFYD} --port ${port}$`, 'm'));
+    const verify = spawnSync('systemd-analyze', ['verify', unitFile()], { encoding: 'utf8' });
+    assert.equal(verify.status, 0, verify.stderr);
+    const elsewhere = await runNotifyctl(['doctor'], { env: systemctl.env });
+    assert.match(
+      elsewhere.stdout,
+      new RegExp(
+        `^warn {2}service {2}installed \\(.+\\) for port ${port}, but this shell reaches the broker on config\\.json's port; run 'notifyctl service install' where NOTIFY_PORT is the broker's port$`,
+        'm',
+      ),
+    );
+    const same = await runNotifyctl(['doctor'], { env: { ...systemctl.env, NOTIFY_PORT: port } });
+    assert.match(same.stdout, /^ok {4}service {2}installed \(/m);
   });
 
   it('install again says the unit is up to date; status shows what the manager says', async () => {

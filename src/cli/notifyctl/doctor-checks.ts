@@ -8,7 +8,9 @@ import { readClientConfig } from '../notify/client-config.js';
 import { resolvePaths } from '../../config/paths.js';
 import { onPath, playersFor, runPlayer } from '../../presentation/sound-player.js';
 import type { PresentationReport } from '../../presentation/presentation-status.js';
+import { definitionPort } from '../../service/service-definition.js';
 import { readDefinition, type ServiceManager } from '../../service/service-manager.js';
+import { portInForce, portWords } from './port-in-force.js';
 import type { DoctorLineName } from './doctor-lines.js';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
@@ -238,6 +240,15 @@ export async function checkService(context: DoctorContext): Promise<Finding> {
     };
   }
   const state = (await service.available()) ? await service.state() : 'state unknown in this session';
+  const installedPort = definitionPort(readDefinition(service.file)!);
+  const port = portInForce(context.env);
+  if (installedPort !== port) {
+    return {
+      name: 'service',
+      verdict: 'warn',
+      text: `installed (${state}) for ${portWords(installedPort)}, but this shell reaches the broker on ${portWords(port)}${port === undefined ? '' : ' (NOTIFY_PORT)'}; run 'notifyctl service install' where NOTIFY_PORT is the broker's port`,
+    };
+  }
   return { name: 'service', verdict: 'ok', text: `installed (${state})` };
 }
 

@@ -41,9 +41,9 @@ export const doctorCommand: NotifyctlCommand = {
       const env = process.env;
       const service =
         process.platform === 'linux'
-          ? systemdManager(serviceTarget(), env)
+          ? systemdManager(serviceTarget(env), env)
           : process.platform === 'darwin'
-            ? launchdManager(serviceTarget(), env, process.getuid?.() ?? 501)
+            ? launchdManager(serviceTarget(env), env, process.getuid?.() ?? 501)
             : undefined;
       const context = {
         env,

@@ -13,21 +13,27 @@ import { parseArgs } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
 import { printError, printLine } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
+import { portInForce } from './port-in-force.js';
 
 const USAGE = 'Usage: notifyctl service install|uninstall|restart|status [--dry-run]';
 
-/** This node and this checkout: the service runs exactly what installed it. */
-export function serviceTarget(): ServiceTarget {
+/**
+ * This node and this checkout: the service runs exactly what installed it, on the port NOTIFY_PORT
+ * moves the broker to (a login service does not see this shell's environment).
+ */
+export function serviceTarget(env: NodeJS.ProcessEnv = process.env): ServiceTarget {
+  const port = portInForce(env);
   return {
     node: process.execPath,
     notifyd: fileURLToPath(new URL('../notifyd.js', import.meta.url)),
     docs: fileURLToPath(new URL('../../../../docs/service.md', import.meta.url)),
+    ...(port !== undefined && { port }),
   };
 }
 
 function managerFor(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): ServiceManager {
-  if (platform === 'linux') return systemdManager(serviceTarget(), env);
-  if (platform === 'darwin') return launchdManager(serviceTarget(), env, process.getuid?.() ?? 501);
+  if (platform === 'linux') return systemdManager(serviceTarget(env), env);
+  if (platform === 'darwin') return launchdManager(serviceTarget(env), env, process.getuid?.() ?? 501);
   throw new CliError(
     `notifyctl service supports Linux (systemd) and macOS (launchd), not ${platform}; start notifyd at login with your system's own tools.`,
   );

@@ -7,14 +7,31 @@ export const HOOK_BUNDLE = fileURLToPath(new URL('../../../../notify-hook.cjs', 
 /**
  * How the adapter is invoked: absolute paths to this node and this checkout's bundle, so it works
  * whatever PATH the agent runs hooks with. Tools run commands through a shell, so a path with
- * anything but plain characters is single-quoted.
+ * anything but plain characters is single-quoted. A `port` (NOTIFY_PORT at install) is written in
+ * through `env`, which works after `setsid` too; Windows gets none (its shell has no `env`).
  */
 export function hookCommandLine(
   tool: HookTool,
   node: string = process.execPath,
   bundle: string = HOOK_BUNDLE,
+  port?: number,
+  platform: NodeJS.Platform = process.platform,
 ): string {
-  return `${shellQuote(node)} ${shellQuote(bundle)} ${tool}`;
+  const invocation = `${shellQuote(node)} ${shellQuote(bundle)} ${tool}`;
+  return port === undefined || platform === 'win32' ? invocation : `env NOTIFY_PORT=${port} ${invocation}`;
+}
+
+const PORT_PREFIX = /(?:^|do \$s )env NOTIFY_PORT=([0-9]{1,5}) /;
+
+/** The port a hook command line was installed for, or undefined when it reaches config.json's. */
+export function commandPort(command: string): number | undefined {
+  const match = PORT_PREFIX.exec(command);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The command line without the port written into it: what reads its paths sees the same words. */
+function withoutPort(command: string): string {
+  return command.replace(/(^|do \$s )env NOTIFY_PORT=[0-9]{1,5} /, '$1');
 }
 
 /** How many times a start killed by the tool's stop signal is tried again. */
@@ -60,6 +77,7 @@ function shellQuote(word: string): string {
 export function commandPaths(command: string): string[] {
   const loop = command.indexOf(INVOCATION_IN_LOOP);
   if (loop !== -1) command = command.slice(loop + INVOCATION_IN_LOOP.length);
+  command = withoutPort(command);
   const words: string[] = [];
   const word = /'((?:[^']|'\\'')*)'|(\S+)/g;
   for (const match of command.matchAll(word)) {

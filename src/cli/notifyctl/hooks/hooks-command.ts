@@ -3,7 +3,8 @@ import { HOOK_TOOLS, isHookTool, type HookTool } from '../../../domain/hooks/dec
 import { optionText, parseArgs, type FlagTable } from '../../notify/args.js';
 import { CliError } from '../../notify/failure.js';
 import type { NotifyctlCommand } from '../command.js';
-import { commandPaths, hookCommandLine } from './hook-command-line.js';
+import { portInForce, portWords } from '../port-in-force.js';
+import { commandPaths, commandPort, hookCommandLine, HOOK_BUNDLE } from './hook-command-line.js';
 import {
   applyPlan,
   backupFile,
@@ -142,7 +143,7 @@ async function change(
   const file = target.file(scope, process.env, process.cwd());
   const plan = withSettings(file, () =>
     action === 'install'
-      ? planInstall(file, tool, target, hookCommandLine(tool), answers)
+      ? planInstall(file, tool, target, installedCommand(tool, process.env), answers)
       : planUninstall(file, tool),
   );
   const name = `Notify's ${target.label} hooks`;
@@ -220,14 +221,30 @@ function status(tools: readonly HookTool[]): number {
 }
 
 /** One tool's hooks in one settings file, as `hooks status` and `doctor` say it. */
-export function describeHooks(tool: HookTool, file: string): string {
+/** The command `hooks install` writes here: this node, this checkout, and the port NOTIFY_PORT moves to. */
+function installedCommand(tool: HookTool, env: NodeJS.ProcessEnv): string {
+  return hookCommandLine(tool, process.execPath, HOOK_BUNDLE, portInForce(env));
+}
+
+export function describeHooks(tool: HookTool, file: string, env: NodeJS.ProcessEnv = process.env): string {
   const total = HOOK_TARGETS[tool].events.length;
+  const port = portInForce(env);
   let state;
   try {
-    state = stateOf(file, tool, hookCommandLine(tool));
+    state = stateOf(file, tool, installedCommand(tool, env));
   } catch (error) {
     return `unreadable: ${(error as Error).message}`;
   }
+  const installedPorts = [...new Set(state.staleCommands.map(commandPort))];
+  const [installedPort] = installedPorts;
+  if (
+    state.stale.length > 0 &&
+    installedPorts.length === 1 &&
+    installedPort !== port &&
+    stateOf(file, tool, hookCommandLine(tool, process.execPath, HOOK_BUNDLE, installedPort)).stale.length ===
+      0
+  )
+    return `installed for ${portWords(installedPort)}, but this shell reaches the broker on ${portWords(port)}${port === undefined ? '' : ' (NOTIFY_PORT)'}; run 'notifyctl hooks install ${tool}' where NOTIFY_PORT is the broker's port`;
   const current = HOOK_TARGETS[tool].events.filter((event) => state.current.includes(event)).length;
   const gone = state.staleCommands.flatMap(commandPaths).filter((path) => !existsSync(path));
   if (gone.length > 0)

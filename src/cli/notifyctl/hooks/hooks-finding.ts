@@ -7,7 +7,7 @@ import { HOOK_TARGETS } from './targets.js';
 export function hooksFinding(env: NodeJS.ProcessEnv, cwd: string): Finding {
   const states = HOOK_TOOLS.map((tool) => ({
     tool,
-    state: describeHooks(tool, HOOK_TARGETS[tool].file('user', env, cwd)),
+    state: describeHooks(tool, HOOK_TARGETS[tool].file('user', env, cwd), env),
   }));
   const installed = states.filter(({ state }) => state.startsWith('installed (')).map(({ tool }) => tool);
   const needsWork = states.filter(
