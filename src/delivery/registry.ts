@@ -6,6 +6,7 @@ import { gotify } from './providers/gotify/gotify.js';
 import { ntfy } from './providers/ntfy/ntfy.js';
 import { relay } from './providers/relay/relay.js';
 import { teams } from './providers/teams/teams.js';
+import { slack } from './providers/slack/slack.js';
 import { webhook } from './providers/webhook/webhook.js';
 
 /** Every provider kind Notify can deliver to: one line each (kept so, for one-line additions and merges). */
@@ -19,4 +20,5 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   relay,
   teams,
   googleChat,
+  slack,
 ];
