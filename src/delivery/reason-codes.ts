@@ -31,6 +31,7 @@ export const REASON_CODES = [
   // Channels that listen on a socket.
   'socket_overflow',
   'socket_mode_disabled',
+  'gateway_refused',
   // Settings a provider cannot use.
   'invalid_topic',
   'invalid_signing_secret',

@@ -1,5 +1,6 @@
 import type { ProviderKind } from './provider.js';
 import { apprise } from './providers/apprise/apprise.js';
+import { discord } from './providers/discord/discord.js';
 import { email } from './providers/email/email.js';
 import { googleChat } from './providers/google-chat/google-chat.js';
 import { gotify } from './providers/gotify/gotify.js';
@@ -21,4 +22,5 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   teams,
   googleChat,
   slack,
+  discord,
 ];

@@ -65,6 +65,7 @@ const PHRASES: Readonly<Record<FixedReasonCode, string>> = {
   service_unavailable: 'the service reported a temporary failure',
   socket_overflow: 'answers arrived faster than they could be read',
   socket_mode_disabled: "Socket Mode is turned off in the app's settings",
+  gateway_refused: 'the Discord Gateway refused the session (intents, version or sharding)',
   invalid_topic: 'the topic may hold only letters, digits, - and _ (at most 64)',
   invalid_signing_secret: 'the signing secret is not whsec_ followed by base64',
   invalid_bearer_token: 'the bearer token holds a line break or a NUL character',
