@@ -168,6 +168,17 @@ describe('Slack: messages with buttons, answers over Socket Mode', { timeout: 12
     await waitFor(async () => (await notification(broker, raised.id)).status === 'resolved', 'the answer');
   });
 
+  it('reconnects after its back-off when Slack says Socket Mode was turned off (link_disabled)', async () => {
+    const count = slack.sockets.length;
+    await slack.disconnect('link_disabled');
+    await waitForLog(broker.home, 'listening failed (socket_mode_disabled); retrying in');
+    await waitFor(
+      () => slack.sockets.length === count + 1 && slack.sockets[count]!.isOpen(),
+      'a new connection',
+    );
+    await listening(broker, providerId);
+  });
+
   it('keeps answering across a broker restart while the socket is open', async () => {
     const raised = await raise(broker, {
       title: 'Ship the hotfix?',
