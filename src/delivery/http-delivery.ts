@@ -11,7 +11,7 @@ import type { DeliveryResult } from './provider.js';
  */
 
 export interface OutboundRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Readonly<Record<string, string>>;
   body?: string;
@@ -19,7 +19,10 @@ export interface OutboundRequest {
 
 export interface HttpAnswer {
   result: DeliveryResult;
-  /** The response body of a delivered request (at most MAX_BODY_BYTES), for references like a message id. */
+  /**
+   * The response body (at most MAX_BODY_BYTES) of a delivered request, for references like a message
+   * id, and of a 429, whose body may say how long to wait (Discord's `retry_after`).
+   */
   body?: string;
 }
 
@@ -116,7 +119,7 @@ export async function sendHttp(
       continue;
     }
     const result = classifyStatus(status, headerValue(response.headers['retry-after']), Date.now());
-    if (result.outcome !== 'delivered') {
+    if (result.outcome !== 'delivered' && status !== 429) {
       await response.body.dump().catch(() => undefined);
       return { result };
     }

@@ -20,6 +20,18 @@ export const REASON_CODES = [
   'too_many_redirects',
   'unexpected_answer',
   'address_not_allowed',
+  // Chat services (Slack, Discord): what the service said, by name.
+  'credentials_refused',
+  'missing_scope',
+  'channel_not_found',
+  'not_in_channel',
+  'message_not_found',
+  'service_refused',
+  'service_unavailable',
+  // Channels that listen on a socket.
+  'socket_overflow',
+  'socket_mode_disabled',
+  'gateway_refused',
   // Settings a provider cannot use.
   'invalid_topic',
   'invalid_signing_secret',

@@ -1,11 +1,13 @@
 import type { ProviderKind } from './provider.js';
 import { apprise } from './providers/apprise/apprise.js';
+import { discord } from './providers/discord/discord.js';
 import { email } from './providers/email/email.js';
 import { googleChat } from './providers/google-chat/google-chat.js';
 import { gotify } from './providers/gotify/gotify.js';
 import { ntfy } from './providers/ntfy/ntfy.js';
 import { relay } from './providers/relay/relay.js';
 import { teams } from './providers/teams/teams.js';
+import { slack } from './providers/slack/slack.js';
 import { webhook } from './providers/webhook/webhook.js';
 
 /** Every provider kind Notify can deliver to: one line each (kept so, for one-line additions and merges). */
@@ -19,4 +21,6 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   relay,
   teams,
   googleChat,
+  slack,
+  discord,
 ];

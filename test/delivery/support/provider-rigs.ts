@@ -1,5 +1,6 @@
 import { freePort } from '../../support/broker-process.js';
 import { googleChatRig, teamsRig } from './chat-webhook-rigs.js';
+import { discordRig, slackRig } from './chat-rigs.js';
 import { gotifyRig, ntfyRig, relayRig, webhookRig } from './http-rigs.js';
 import { appriseRig, emailRig } from './mail-apprise-rigs.js';
 import type { ProviderRig } from './rig.js';
@@ -14,6 +15,8 @@ export const PROVIDER_RIGS: readonly ProviderRig[] = [
   relayRig,
   teamsRig,
   googleChatRig,
+  slackRig,
+  discordRig,
 ];
 
 export type { Failure, Rig } from './rig.js';
