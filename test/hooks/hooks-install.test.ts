@@ -36,10 +36,19 @@ const EVENTS: Record<HookTool, string[]> = {
     'PermissionDenied',
     'Elicitation',
     'ElicitationResult',
+    'SessionStart',
     'SessionEnd',
   ],
-  codex: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse', 'Interrupt', 'SessionEnd'],
-  gemini: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
+  codex: [
+    'PermissionRequest',
+    'Stop',
+    'UserPromptSubmit',
+    'PostToolUse',
+    'Interrupt',
+    'SessionStart',
+    'SessionEnd',
+  ],
+  gemini: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionStart', 'SessionEnd'],
 };
 
 const OTHER_HOOKS = `{
@@ -206,7 +215,7 @@ describe('notifyctl hooks install details', () => {
     const installed = await notifyctl(home, ['hooks', 'install', 'codex']);
     assert.equal(
       installed.stdout,
-      `Installed Notify's Codex hooks in ${file} (PermissionRequest, Stop, UserPromptSubmit, PostToolUse, Interrupt, SessionEnd).\n` +
+      `Installed Notify's Codex hooks in ${file} (PermissionRequest, Stop, UserPromptSubmit, PostToolUse, Interrupt, SessionStart, SessionEnd).\n` +
         answersOn('codex', 'Codex') +
         'Codex asks you to review new or changed hooks when it starts ("Hooks need review"; or open /hooks) and runs them only once you trust them; `codex exec` skips untrusted hooks without a word. Every install that changes an entry needs that review again.\n',
     );
@@ -226,7 +235,7 @@ describe('notifyctl hooks install details', () => {
     );
     assert.deepEqual(permission(), [{ hooks: [{ type: 'command', command: command('codex'), timeout: 5 }] }]);
     const status = await notifyctl(home, ['hooks', 'status', 'codex']);
-    assert.match(status.stdout, /^codex {3}user {5}installed \(6 events\) {2}/m);
+    assert.match(status.stdout, /^codex {3}user {5}installed \(7 events\) {2}/m);
     const longer = await notifyctl(home, ['hooks', 'install', 'codex', '--permission-timeout', '1800']);
     assert.equal(longer.code, 0, longer.stderr);
     assert.match(longer.stdout, /so the hook waits 1790 seconds for your answer/);
@@ -383,8 +392,8 @@ describe('notifyctl hooks install details', () => {
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 6);
     assert.match(lines[0]!, /^claude {2}user {5}not installed {2}.*\/\.claude\/settings\.json$/);
-    assert.match(lines[2]!, /^codex {3}user {5}installed \(6 events\) {2}.*\/\.codex\/hooks\.json$/);
-    assert.match(lines[4]!, /^gemini {2}user {5}installed \(5 events\) {2}.*\/\.gemini\/settings\.json$/);
+    assert.match(lines[2]!, /^codex {3}user {5}installed \(7 events\) {2}.*\/\.codex\/hooks\.json$/);
+    assert.match(lines[4]!, /^gemini {2}user {5}installed \(6 events\) {2}.*\/\.gemini\/settings\.json$/);
   });
 });
 

@@ -85,6 +85,7 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       'PermissionDenied',
       'Elicitation',
       'ElicitationResult',
+      'SessionStart',
       'SessionEnd',
     ],
     entry: (command, answers) => (event) =>
@@ -103,7 +104,15 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       scope === 'user'
         ? join(env['CODEX_HOME'] || join(home(env), '.codex'), 'hooks.json')
         : join(cwd, '.codex', 'hooks.json'),
-    events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse', 'Interrupt', 'SessionEnd'],
+    events: [
+      'PermissionRequest',
+      'Stop',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'Interrupt',
+      'SessionStart',
+      'SessionEnd',
+    ],
     entry: (command, answers) => (event) =>
       answeringEntry(command, event, answers) ?? {
         type: 'command',
@@ -118,7 +127,7 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
   gemini: {
     label: 'Gemini CLI',
     file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.gemini', 'settings.json'),
-    events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
+    events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionStart', 'SessionEnd'],
     entry: (command) => () => ({
       name: 'notify',
       type: 'command',
