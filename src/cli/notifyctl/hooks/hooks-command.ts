@@ -153,6 +153,8 @@ async function change(
         : `${name} are not installed in ${file}; nothing changed.`,
     );
     if (action === 'install' && target.answers) console.log(answersLine(tool, scope, answers));
+    const skipped = action === 'install' ? skippedEntries(tool, file, process.env) : undefined;
+    if (skipped !== undefined) console.log(`Now: ${skipped}.`);
     return 0;
   }
   if (dryRun) {
@@ -170,6 +172,8 @@ async function change(
     }
     if (target.answers) console.log(answersLine(tool, scope, answers));
     console.log(target.nextStep);
+    const skipped = skippedEntries(tool, file, process.env);
+    if (skipped !== undefined) console.log(`Now: ${skipped}.`);
   } else {
     console.log(
       `Removed ${name} from ${file}${plan.after === undefined ? ' (the file held nothing else, so it is gone)' : ''}.`,
@@ -220,7 +224,7 @@ function status(tools: readonly HookTool[]): number {
 }
 
 /** One tool's hooks in one settings file, as `hooks status` and `doctor` say it. */
-export function describeHooks(tool: HookTool, file: string): string {
+export function describeHooks(tool: HookTool, file: string, env: NodeJS.ProcessEnv = process.env): string {
   const total = HOOK_TARGETS[tool].events.length;
   let state;
   try {
@@ -237,7 +241,17 @@ export function describeHooks(tool: HookTool, file: string): string {
   if (current === 0) return 'not installed';
   if (current < total)
     return `partly installed (${current} of ${total} events); run 'notifyctl hooks install ${tool}'`;
-  return `installed (${total} events)`;
+  const skipped = skippedEntries(tool, file, env);
+  return `installed (${total} events)${skipped === undefined ? '' : `; ${skipped}`}`;
+}
+
+/** Why the tool would skip some of Notify's entries in `file` (Codex: not trusted), if it would. */
+function skippedEntries(tool: HookTool, file: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return HOOK_TARGETS[tool].skipped?.(file, env);
+  } catch (error) {
+    return `could not tell whether ${HOOK_TARGETS[tool].label} trusts them: ${(error as Error).message}`;
+  }
 }
 
 /** Runs a plan, turning a malformed settings file into the person's message (nothing is written). */
