@@ -388,6 +388,22 @@ const CODEX_0_169_0: Record<string, Expected> = {
   PreCompact: 'ignore',
 };
 
+// Codex 0.171.0, live in its TUI against a stand-in of the Responses API (scripts/observe-codex-tui.mjs
+// --record): every event it sent for a session with an approval; its SessionEnd comes about a minute
+// after /quit, from its app-server, and was not recorded.
+const CODEX_0_171_0: Record<string, Expected> = {
+  SessionStart: 'start',
+  UserPromptSubmit: 'resolve',
+  PreToolUse: 'resolve',
+  PermissionRequest: {
+    raise: 'permission',
+    title: 'Codex needs your approval',
+    message: 'Codex wants to use Bash.',
+  },
+  PostToolUse: 'resolve',
+  Stop: { raise: 'completion', title: 'Codex finished', message: 'Codex finished its turn.' },
+};
+
 const CHECKED_VERSIONS: { tool: HookTool; version: string; file: string; table: Record<string, Expected> }[] =
   [
     {
@@ -397,6 +413,7 @@ const CHECKED_VERSIONS: { tool: HookTool; version: string; file: string; table: 
       table: CLAUDE_CODE_2_1_332,
     },
     { tool: 'codex', version: 'Codex 0.169.0', file: 'codex-0.169.0', table: CODEX_0_169_0 },
+    { tool: 'codex', version: 'Codex 0.171.0', file: 'codex-0.171.0', table: CODEX_0_171_0 },
   ];
 
 for (const { tool, version, file, table } of CHECKED_VERSIONS) {
