@@ -4,7 +4,8 @@
 // Codex's dialog appearing on screen (tmux capture-pane, every 50 ms) with the wait `notifyctl hooks install
 // codex` writes (10 s), and the time from an Allow given in Notify to the command running without a dialog.
 // On the way it checks what `notifyctl doctor` says before and after the person trusts the hooks at Codex's
-// "Hooks need review" screen. Offline: Codex talks to a stand-in of the Responses API served here
+// "Hooks need review" screen, and at the end that the project's next Codex session ends the "Codex finished"
+// the last one left. Offline: Codex talks to a stand-in of the Responses API served here
 // (codex-stand-in.mjs) through a model provider of its config.toml, with `approval_policy = "on-request"`,
 // where the stand-in's call asking to run outside the sandbox needs the person's approval. Everything lives
 // in a temp HOME (CODEX_HOME inside it): a real notifyd on a free port, the hooks as `notifyctl hooks install
@@ -217,12 +218,15 @@ async function observe(standIn, broker) {
   const doctorLine = () => /^\S+ +hooks +.*$/m.exec(notifyctl('doctor').stdout)?.[0] ?? '(no hooks line)';
   const before = doctorLine();
 
-  const started = tmux(
-    ...['new-session', '-d', '-s', 'codex', '-x', '160', '-y', '50', '-c', project],
-    ...Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
-    codex,
-  );
-  if (started.status !== 0) throw new Error(`tmux: ${started.stderr}`);
+  const startCodex = () => {
+    const started = tmux(
+      ...['new-session', '-d', '-s', 'codex', '-x', '160', '-y', '50', '-c', project],
+      ...Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
+      codex,
+    );
+    if (started.status !== 0) throw new Error(`tmux: ${started.stderr}`);
+  };
+  startCodex();
   await until('"Hooks need review"', () => pane().includes('Hooks need review'));
   tmux('send-keys', '-t', 'codex', '2');
   await until('"Trust all and continue" chosen', () => pane().includes('› 2. Trust all'));
@@ -241,17 +245,14 @@ async function observe(standIn, broker) {
     const request = await until('the request in Notify', openRequest);
     return { request, seenAt: Date.now() };
   };
-  const idle = () =>
-    until(
-      'Codex to finish its turn',
-      () => hookLines().filter((line) => line.includes('Stop: raise completion')).length,
-      60000,
-    );
+  const stops = () => hookLines().filter((line) => line.includes('Stop: raise completion')).length;
+  /** Waits for the Stop after the `before`th: the turn has ended and "Codex finished" is raised. */
+  const nextStop = (before) => until('Codex to finish its turn', () => stops() > before, 60000);
 
   const toDialog = [];
   const problems = [];
   for (let run = 1; run <= runs; run += 1) {
-    const stops = hookLines().filter((line) => line.includes('Stop: raise completion')).length;
+    const before = stops();
     const { request, seenAt } = await ask(`touch unanswered-${run}`);
     if (pane().includes(DIALOG)) problems.push(`run ${run}: the dialog was there while the hook waited`);
     await until("Codex's approval dialog", () => pane().includes(DIALOG), 40000);
@@ -261,26 +262,44 @@ async function observe(standIn, broker) {
     if (!String(now.message).endsWith('Answer in the terminal.') || now.actions !== undefined)
       problems.push(`run ${run}: the request did not hand over to the terminal: ${JSON.stringify(now)}`);
     tmux('send-keys', '-t', 'codex', 'y');
-    await until(
-      'the next Stop',
-      () => hookLines().filter((line) => line.includes('Stop: raise completion')).length > stops,
-      60000,
-    );
+    await nextStop(before);
   }
 
+  const beforeAllow = stops();
   const { request } = await ask('touch allowed-from-notify');
   const answeredAt = Date.now();
   const answered = notifyctl('answer', request.id, 'allow', '--revision', String(request.revision));
   if (answered.status !== 0) problems.push(`notifyctl answer: ${answered.stderr}`);
   await until('the command to run', () => existsSync(join(project, 'allowed-from-notify')), 30000);
   const allowToRun = Date.now() - answeredAt;
-  await idle();
+  await nextStop(beforeAllow);
   if (pane().includes(DIALOG)) problems.push('after Allow in Notify, the dialog showed anyway');
 
+  // The project's next session ends the "finished" this one left (docs/agents.md, SessionStart).
+  const finished = (await api('/v1/notifications?status=active&agent=codex&limit=5')).find(
+    (each) => each.type === 'completed',
+  );
+  if (finished === undefined) problems.push('no "Codex finished" after the turn');
   tmux('send-keys', '-t', 'codex', '-l', '/quit');
   await sleep(300);
   tmux('send-keys', '-t', 'codex', 'Enter');
-  await sleep(1500);
+  await until('Codex to quit', () => tmux('has-session', '-t', 'codex').status !== 0);
+  startCodex();
+  await until('the next session', () => pane().includes(PROMPT_READY));
+  // Codex 0.171.0 starts the session (and sends SessionStart) with its first prompt.
+  tmux('send-keys', '-t', 'codex', '-l', 'hello');
+  await sleep(300);
+  tmux('send-keys', '-t', 'codex', 'Enter');
+  const ended =
+    finished === undefined
+      ? undefined
+      : await until(
+          'the next session to end the last one\'s "finished"',
+          async () => (await api(`/v1/notifications/${finished.id}`)).status === 'resolved' || undefined,
+          10000,
+        ).catch(() => false);
+  if (finished !== undefined && ended !== true)
+    problems.push('the next session left the last one\'s "finished" as it was');
   const payloads = recordedPayloads();
   if (recordTo !== undefined) writeFileSync(recordTo, `${JSON.stringify(payloads, null, 2)}\n`);
 
@@ -297,6 +316,7 @@ async function observe(standIn, broker) {
   );
   console.log(`Allow in Notify -> command ran, no dialog: ${(allowToRun / 1000).toFixed(2)} s`);
   console.log(`hook events Codex sent: ${Object.keys(payloads).sort().join(', ')}`);
+  console.log(`the next session's start ended the last one's "finished": ${ended === true ? 'yes' : 'no'}`);
   if (!before.startsWith('warn') || !before.includes('not trusted yet'))
     problems.push('doctor did not warn about untrusted hooks before the review');
   if (!after.startsWith('ok')) problems.push('doctor still warned after "Trust all and continue"');
