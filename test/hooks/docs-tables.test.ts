@@ -80,6 +80,7 @@ const TOOL_MESSAGE = 'A message the tool wrote';
 function assertRow(row: Row, decision: HookDecision, what: string): void {
   const todo = decision.todo;
   const does = row['Does'];
+  if (does === 'end earlier outcomes') return assert.equal(todo.action, 'start', what);
   if (does === 'nothing' || does === 'resolve' || does === 'resolve what asks') {
     assert.equal(todo.action, does === 'nothing' ? 'ignore' : 'resolve', what);
     const keepsOutcome = todo.action === 'resolve' && todo.keepOutcome === true;

@@ -295,6 +295,65 @@ describe('hook adapters against a real broker, with the shapes of Claude Code 2.
     ]);
   });
 
+  it("ends what headless runs left in a project when the project's next session starts, and nothing else", async () => {
+    // Two checkouts named `api` (one project name, two repositories) and a folder inside the first.
+    const root = join(broker.home.home, 'start');
+    const api = join(root, 'work', 'api');
+    const otherApi = join(root, 'fork', 'api');
+    for (const folder of [join(api, '.git'), join(api, 'src'), join(otherApi, '.git')])
+      mkdirSync(folder, { recursive: true });
+    const at = (name: string, session: string, cwd: string, tool: HookTool = 'claude') =>
+      hook(tool, name, session, cwd, tool === 'claude' ? claude : codex);
+    await at('Stop', 's-run-1', api);
+    await at('SessionEnd', 's-run-1', api);
+    await at('StopFailure', 's-run-2', join(api, 'src'));
+    await at('SessionEnd', 's-run-2', join(api, 'src'));
+    await at('Stop', 's-fork', otherApi);
+    await at('SessionEnd', 's-fork', otherApi);
+    await at('PermissionRequest', 's-asking', api);
+    await at('Stop', 'x-run', api, 'codex');
+    await at('SessionEnd', 'x-run', api, 'codex');
+    assert.deepEqual(summary(await conditions('claude-code:s-run-1')), ['completed:active']);
+
+    await hook('claude', 'SessionStart', 's-next', join(api, 'src'));
+    assert.deepEqual(summary(await conditions('claude-code:s-run-1')), ['completed:resolved']);
+    assert.deepEqual(summary(await conditions('claude-code:s-run-2')), ['error:resolved']);
+    assert.deepEqual(summary(await conditions('claude-code:s-fork')), ['completed:active']);
+    assert.deepEqual(summary(await conditions('claude-code:s-asking')), ['permission_required:active']);
+    assert.deepEqual(summary(await conditions('codex:x-run')), ['completed:active']);
+
+    await hook('codex', 'SessionStart', 'x-next', api, fixtureFile('codex-0.171.0'));
+    assert.deepEqual(summary(await conditions('codex:x-run')), ['completed:resolved']);
+
+    // A session's own outcome is its own: a start within it (after a compaction) leaves it.
+    await at('Stop', 's-next', api);
+    await hook('claude', 'SessionStart', 's-next', api);
+    assert.deepEqual(summary(await conditions('claude-code:s-next')), ['completed:active']);
+  });
+
+  it("follows a Codex 0.171.0 session from its start to its finish, which the project's next session ends", async () => {
+    const codex171 = fixtureFile('codex-0.171.0');
+    const project = join(broker.home.home, 'codex-171');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const at = (name: string, session: string) => hook('codex', name, session, project, codex171);
+    for (const name of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest'])
+      await at(name, 'x-171');
+    const [asking] = await conditions('codex:x-171');
+    assert.equal(asking!.type, 'permission_required');
+    assert.equal(asking!.title, 'Codex needs your approval');
+    await at('PostToolUse', 'x-171');
+    await at('Stop', 'x-171');
+    assert.deepEqual(summary(await conditions('codex:x-171')), [
+      'permission_required:resolved',
+      'completed:active',
+    ]);
+    await at('SessionStart', 'x-171-next');
+    assert.deepEqual(summary(await conditions('codex:x-171')), [
+      'permission_required:resolved',
+      'completed:resolved',
+    ]);
+  });
+
   it('keeps "Codex finished" when the session ends, and resolves an approval when it ends or the person interrupts', async () => {
     await codexHook('Stop', 'x-end');
     await codexHook('SessionEnd', 'x-end');

@@ -13,6 +13,8 @@ type Expected =
   | 'resolve'
   /** Resolves what asks for the person; a finished or failed turn stays (SessionEnd of a run nobody ended). */
   | 'resolve-asking'
+  /** Ends the outcomes earlier sessions of the same tool left in the project (SessionStart). */
+  | 'start'
   | 'ignore';
 
 const CLAUDE: Record<string, Expected> = {
@@ -73,7 +75,7 @@ const CLAUDE: Record<string, Expected> = {
   },
   UserPromptSubmit: 'resolve',
   SessionEnd: 'resolve',
-  SessionStart: 'ignore',
+  SessionStart: 'start',
   SubagentStop: 'ignore',
   PreCompact: 'ignore',
 };
@@ -88,7 +90,7 @@ const CODEX: Record<string, Expected> = {
   PostToolUse: 'resolve',
   Stop: { raise: 'completion', title: 'Codex finished', message: 'Codex finished its turn.' },
   UserPromptSubmit: 'resolve',
-  SessionStart: 'ignore',
+  SessionStart: 'start',
   'notify.agent-turn-complete': {
     raise: 'completion',
     title: 'Codex finished',
@@ -109,7 +111,7 @@ const GEMINI: Record<string, Expected> = {
   AfterAgent: { raise: 'completion', title: 'Gemini CLI finished', message: 'Gemini CLI finished its turn.' },
   BeforeAgent: 'resolve',
   SessionEnd: 'resolve',
-  SessionStart: 'ignore',
+  SessionStart: 'start',
   BeforeModel: 'ignore',
 };
 
@@ -147,9 +149,11 @@ function envelopeOf(tool: HookTool, decision: HookDecision) {
 const verb = (expected: Expected) =>
   expected === 'resolve-asking'
     ? 'resolves what asks for the person, keeping an outcome'
-    : typeof expected === 'string'
-      ? `${expected}s`
-      : `raises ${expected.raise}`;
+    : expected === 'start'
+      ? "ends earlier sessions' outcomes in the project"
+      : typeof expected === 'string'
+        ? `${expected}s`
+        : `raises ${expected.raise}`;
 
 /** The payload read and turned into the ARC event the expectation names (or none, when ignored). */
 function assertMapping(tool: HookTool, name: string, payload: unknown, expected: Expected): void {
@@ -157,7 +161,8 @@ function assertMapping(tool: HookTool, name: string, payload: unknown, expected:
   assert.equal(decision.session, SESSIONS[tool]);
   assert.equal(decision.cwd, '/home/ada/api');
   const envelope = envelopeOf(tool, decision);
-  if (expected === 'ignore') return assert.equal(envelope, undefined);
+  assert.equal(decision.todo.action === 'start', expected === 'start', 'ends earlier outcomes');
+  if (expected === 'ignore' || expected === 'start') return assert.equal(envelope, undefined);
   const common = {
     arc_version: '0.1',
     event_id: 'event-1',
@@ -383,6 +388,22 @@ const CODEX_0_169_0: Record<string, Expected> = {
   PreCompact: 'ignore',
 };
 
+// Codex 0.171.0, live in its TUI against a stand-in of the Responses API (scripts/observe-codex-tui.mjs
+// --record): every event it sent for a session with an approval; its SessionEnd comes about a minute
+// after /quit, from its app-server, and was not recorded.
+const CODEX_0_171_0: Record<string, Expected> = {
+  SessionStart: 'start',
+  UserPromptSubmit: 'resolve',
+  PreToolUse: 'resolve',
+  PermissionRequest: {
+    raise: 'permission',
+    title: 'Codex needs your approval',
+    message: 'Codex wants to use Bash.',
+  },
+  PostToolUse: 'resolve',
+  Stop: { raise: 'completion', title: 'Codex finished', message: 'Codex finished its turn.' },
+};
+
 const CHECKED_VERSIONS: { tool: HookTool; version: string; file: string; table: Record<string, Expected> }[] =
   [
     {
@@ -392,6 +413,7 @@ const CHECKED_VERSIONS: { tool: HookTool; version: string; file: string; table: 
       table: CLAUDE_CODE_2_1_332,
     },
     { tool: 'codex', version: 'Codex 0.169.0', file: 'codex-0.169.0', table: CODEX_0_169_0 },
+    { tool: 'codex', version: 'Codex 0.171.0', file: 'codex-0.171.0', table: CODEX_0_171_0 },
   ];
 
 for (const { tool, version, file, table } of CHECKED_VERSIONS) {

@@ -13,6 +13,7 @@ import {
   type TempHome,
 } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
+import { codexHookHash } from '../../src/cli/notifyctl/hooks/codex-hook-trust.js';
 
 /** No session bus, a stand-in player on PATH, and no systemd user manager: the same on every machine. */
 function doctorEnv(home: TempHome, withPlayer: boolean, playerStatus = 0): NodeJS.ProcessEnv {
@@ -179,6 +180,61 @@ describe('a broker moved with NOTIFY_PORT: the hooks are told its port', () => {
     }
   });
 });
+
+describe('notifyctl doctor and the Codex hooks it would skip', () => {
+  const broker = useBroker();
+
+  it('warns while Codex does not trust the installed entries, says how to trust them, and is content once trusted', async () => {
+    const env = { ...doctorEnv(broker.home, true), CODEX_HOME: join(broker.home.home, 'codex-home') };
+    const install = await runNotifyctl(['hooks', 'install', 'codex'], { env });
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(
+      install.stdout,
+      /^Now: Codex skips them \(not trusted yet: PermissionRequest, Stop, UserPromptSubmit, PostToolUse, Interrupt, SessionStart, SessionEnd\); start codex and choose "Trust all and continue" at "Hooks need review" \(or trust them in \/hooks\)\.$/m,
+    );
+    let result = await runNotifyctl(['doctor'], { env });
+    assert.match(
+      result.stdout,
+      /^warn {2}hooks {4}codex: installed \(7 events\); Codex skips them \(not trusted yet: PermissionRequest, Stop, UserPromptSubmit, PostToolUse, Interrupt, SessionStart, SessionEnd\); start codex and choose "Trust all and continue" at "Hooks need review" \(or trust them in \/hooks\)$/m,
+    );
+    trustAsCodexDoes(env['CODEX_HOME']!);
+    result = await runNotifyctl(['doctor'], { env });
+    assert.match(result.stdout, /^ok {4}hooks {4}installed for codex$/m);
+    const longer = await runNotifyctl(['hooks', 'install', 'codex', '--answer-wait', '60'], { env });
+    assert.match(
+      longer.stdout,
+      /^Now: Codex skips them \(changed since you trusted them: PermissionRequest\); /m,
+    );
+    result = await runNotifyctl(['doctor'], { env });
+    assert.match(
+      result.stdout,
+      /^warn {2}hooks {4}codex: installed \(7 events\); Codex skips them \(changed since you trusted them: PermissionRequest\); start codex/m,
+    );
+  });
+});
+
+/**
+ * What Codex 0.171.0 writes into its config.toml when the person chooses "Trust all and continue":
+ * one `[hooks.state."<hooks.json>:<event>:<group>:<handler>"]` table per entry with its hash
+ * (test/hooks/codex-trust.test.ts checks the hash against Codex's own record).
+ */
+function trustAsCodexDoes(codexHome: string): void {
+  const hooksFile = join(codexHome, 'hooks.json');
+  const hooks = (JSON.parse(readFileSync(hooksFile, 'utf8')) as { hooks: Record<string, Group[]> }).hooks;
+  const tables = Object.entries(hooks).map(([event, groups]) => {
+    const snake = event.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+    const hash = codexHookHash(event, groups[0]!, groups[0]!.hooks[0]!);
+    return `[hooks.state."${hooksFile}:${snake}:0:0"]\ntrusted_hash = "${hash}"\n`;
+  });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    `model = "gpt-5-codex"\n\n[tui]\nscreen_reader_detection_done = true\n\n[hooks.state]\n\n${tables.join('\n')}`,
+  );
+}
+
+interface Group extends Record<string, unknown> {
+  hooks: Record<string, unknown>[];
+}
 
 describe('notifyctl doctor with the broker down', () => {
   it('fails the broker line, says how to start it, and exits 1', async () => {

@@ -35,7 +35,8 @@ export const DOCTOR_LINES = [
   },
   {
     name: 'hooks',
-    checks: "which agent tools (Claude Code, Codex, Gemini CLI) run Notify's hooks, in user scope",
+    checks:
+      "which agent tools (Claude Code, Codex, Gemini CLI) run Notify's hooks, in user scope; for Codex, whether it trusts Notify's entries (it skips the others, `codex exec` without a word)",
   },
   {
     name: 'focus',

@@ -39,11 +39,12 @@ export function sessionKey(tool: HookTool, session: string, digest: (session: st
 
 /**
  * The ARC 0.1 event for a raise (request.created on the session key: it starts the condition or
- * refreshes the active one in place) or a resolve (request.resolved); undefined for an ignored event.
+ * refreshes the active one in place) or a resolve (request.resolved); undefined for an ignored event
+ * and for a session's start, which ends earlier sessions' outcomes rather than its own condition.
  */
 export function toArcEnvelope(input: HookEventInput): ArcEnvelope | undefined {
   const { tool, decision } = input;
-  if (decision.todo.action === 'ignore') return undefined;
+  if (decision.todo.action === 'ignore' || decision.todo.action === 'start') return undefined;
   const key = sessionKey(tool, decision.session, input.longSessionDigest);
   const instance =
     decision.session.length <= MAX_ID ? decision.session : input.longSessionDigest(decision.session);

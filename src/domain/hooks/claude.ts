@@ -1,6 +1,7 @@
 import {
   IGNORE,
   RESOLVE,
+  START,
   asRecord,
   decide,
   label,
@@ -71,6 +72,8 @@ function claudeAction(event: string, record: Record<string, unknown>): HookActio
   switch (event) {
     case 'SessionEnd':
       return sessionEndAction(record);
+    case 'SessionStart':
+      return START;
     case 'UserPromptSubmit':
       return isPersonsPrompt(record) ? RESOLVE : IGNORE;
     case 'Notification':

@@ -1,6 +1,7 @@
 import {
   IGNORE,
   RESOLVE,
+  START,
   asRecord,
   decide,
   label,
@@ -25,6 +26,8 @@ export function readCodexPayload(payload: unknown): HookDecision {
   switch (event) {
     case 'SessionEnd':
       return decide(record, event, sessionEndAction(record));
+    case 'SessionStart':
+      return decide(record, event, START);
     case 'PermissionRequest': {
       const tool = label(record, 'tool_name');
       const message = tool ? `Codex wants to use ${tool}.` : 'Codex is waiting for your approval.';

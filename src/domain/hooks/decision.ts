@@ -14,6 +14,11 @@ export type HookAction =
   | { action: 'raise'; kind: ArcKind; title: string; message: string }
   /** `keepOutcome`: resolve only what asks for the person; a finished or failed turn stays. */
   | { action: 'resolve'; keepOutcome?: true }
+  /**
+   * A session starts: the outcomes (finished, failed) that earlier sessions of the same tool left in
+   * the same project end, since the person (or the next scripted run) is back at it.
+   */
+  | { action: 'start' }
   | { action: 'ignore' };
 
 /**
@@ -76,6 +81,7 @@ export function sessionEndAction(record: Record<string, unknown>): HookAction {
   return PERSON_ENDED.has(text(record, 'reason') ?? '') ? RESOLVE : RESOLVE_ASKING;
 }
 export const IGNORE: HookAction = { action: 'ignore' };
+export const START: HookAction = { action: 'start' };
 
 /** The common part of a decision: the session, cwd and event of a stdin payload. */
 export function decide(payload: Record<string, unknown>, event: string, todo: HookAction): HookDecision {

@@ -1,6 +1,7 @@
 import {
   IGNORE,
   RESOLVE,
+  START,
   asRecord,
   decide,
   label,
@@ -21,6 +22,8 @@ export function readGeminiPayload(payload: unknown): HookDecision {
   switch (event) {
     case 'SessionEnd':
       return decide(record, event, sessionEndAction(record));
+    case 'SessionStart':
+      return decide(record, event, START);
     case 'Notification':
       // ToolPermission is the one type documented today; others tell the person nothing to do.
       if (text(record, 'notification_type') !== 'ToolPermission') return decide(record, event, IGNORE);

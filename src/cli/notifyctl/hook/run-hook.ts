@@ -18,7 +18,8 @@ import { askPermission } from './ask-permission.js';
 import { brokerConnection } from './broker-connection.js';
 import type { HookOptions } from './hook-options.js';
 import { logHookLine } from './hook-log.js';
-import { projectName } from './project-name.js';
+import { endEarlierOutcomes } from './end-earlier-outcomes.js';
+import { projectName, projectRoot } from './project-name.js';
 import { readStdinPayload } from './read-payload.js';
 import { originFromEnv } from '../../../client/origin-from-env.js';
 
@@ -80,8 +81,28 @@ export async function runHook(
       }
     }
     const project = projectName(decision.cwd);
-    const origin = originFromEnv(env, decision.cwd);
     const digest = await digestOfLongSession(decision.session);
+    if (decision.todo.action === 'start') {
+      const root = projectRoot(decision.cwd);
+      if (project === undefined || root === undefined) {
+        logHookLine('INFO', `${where}: no project folder; nothing to end`, env);
+        return undefined;
+      }
+      const outcome = await endEarlierOutcomes({
+        agent: HOOK_SENDERS[tool].id,
+        key: sessionKey(tool, decision.session, () => digest),
+        project,
+        root,
+        env,
+      }).catch((error: Error) => ({ failed: brokerFailure(error, env) }));
+      if ('failed' in outcome) {
+        logHookLine('WARN', `${where}: end earlier outcomes -> ${outcome.failed}`, env);
+      } else {
+        logHookLine('INFO', `${where}: end earlier outcomes of the project -> ${outcome.ended} ended`, env);
+      }
+      return undefined;
+    }
+    const origin = originFromEnv(env, decision.cwd);
     if (wait !== undefined && asks) {
       return await askPermission({
         tool,
@@ -247,8 +268,15 @@ async function post(envelope: object, env: NodeJS.ProcessEnv): Promise<PostOutco
     if (resolvedNothing) return { ok: true, detail: `${status} (nothing was open)` };
     return { ok: response.status >= 200 && response.status <= 299, detail: status };
   } catch (error) {
-    if (error instanceof ForeignListenerError) return { ok: false, detail: `not sent: ${error.message}` };
-    const where = connection.socketPath === undefined ? `on port ${port}` : `at ${connection.socketPath}`;
-    return { ok: false, detail: `broker unreachable ${where} (${(error as Error).name})` };
+    return { ok: false, detail: brokerFailure(error as Error, env) };
   }
+}
+
+/** What the log says when the broker could not be asked: never the token. */
+function brokerFailure(error: Error, env: NodeJS.ProcessEnv): string {
+  if (error instanceof ForeignListenerError) return `not sent: ${error.message}`;
+  const connection = brokerConnection(env);
+  const where =
+    connection.socketPath === undefined ? `on port ${connection.port}` : `at ${connection.socketPath}`;
+  return `broker unreachable ${where} (${error.name})`;
 }

@@ -154,6 +154,8 @@ async function change(
         : `${name} are not installed in ${file}; nothing changed.`,
     );
     if (action === 'install' && target.answers) console.log(answersLine(tool, scope, answers));
+    const skipped = action === 'install' ? skippedEntries(tool, file, process.env) : undefined;
+    if (skipped !== undefined) console.log(`Now: ${skipped}.`);
     return 0;
   }
   if (dryRun) {
@@ -171,6 +173,8 @@ async function change(
     }
     if (target.answers) console.log(answersLine(tool, scope, answers));
     console.log(target.nextStep);
+    const skipped = skippedEntries(tool, file, process.env);
+    if (skipped !== undefined) console.log(`Now: ${skipped}.`);
   } else {
     console.log(
       `Removed ${name} from ${file}${plan.after === undefined ? ' (the file held nothing else, so it is gone)' : ''}.`,
@@ -220,12 +224,12 @@ function status(tools: readonly HookTool[]): number {
   return 0;
 }
 
-/** One tool's hooks in one settings file, as `hooks status` and `doctor` say it. */
 /** The command `hooks install` writes here: this node, this checkout, and the port NOTIFY_PORT moves to. */
 function installedCommand(tool: HookTool, env: NodeJS.ProcessEnv): string {
   return hookCommandLine(tool, process.execPath, HOOK_BUNDLE, portInForce(env));
 }
 
+/** One tool's hooks in one settings file, as `hooks status` and `doctor` say it. */
 export function describeHooks(tool: HookTool, file: string, env: NodeJS.ProcessEnv = process.env): string {
   const total = HOOK_TARGETS[tool].events.length;
   const port = portInForce(env);
@@ -254,7 +258,17 @@ export function describeHooks(tool: HookTool, file: string, env: NodeJS.ProcessE
   if (current === 0) return 'not installed';
   if (current < total)
     return `partly installed (${current} of ${total} events); run 'notifyctl hooks install ${tool}'`;
-  return `installed (${total} events)`;
+  const skipped = skippedEntries(tool, file, env);
+  return `installed (${total} events)${skipped === undefined ? '' : `; ${skipped}`}`;
+}
+
+/** Why the tool would skip some of Notify's entries in `file` (Codex: not trusted), if it would. */
+function skippedEntries(tool: HookTool, file: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return HOOK_TARGETS[tool].skipped?.(file, env);
+  } catch (error) {
+    return `could not tell whether ${HOOK_TARGETS[tool].label} trusts them: ${(error as Error).message}`;
+  }
 }
 
 /** Runs a plan, turning a malformed settings file into the person's message (nothing is written). */

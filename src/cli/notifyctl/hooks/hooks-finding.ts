@@ -9,10 +9,9 @@ export function hooksFinding(env: NodeJS.ProcessEnv, cwd: string): Finding {
     tool,
     state: describeHooks(tool, HOOK_TARGETS[tool].file('user', env, cwd), env),
   }));
-  const installed = states.filter(({ state }) => state.startsWith('installed (')).map(({ tool }) => tool);
-  const needsWork = states.filter(
-    ({ state }) => state !== 'not installed' && !state.startsWith('installed ('),
-  );
+  const complete = (state: string) => /^installed \([0-9]+ events\)$/.test(state);
+  const installed = states.filter(({ state }) => complete(state)).map(({ tool }) => tool);
+  const needsWork = states.filter(({ state }) => state !== 'not installed' && !complete(state));
   if (needsWork.length > 0) {
     return {
       name: 'hooks',

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookTool } from '../../../domain/hooks/decision.js';
+import { codexTrust, describeCodexTrust } from './codex-hook-trust.js';
 import { survivingCommandLine } from './hook-command-line.js';
 
 export type Scope = 'user' | 'project';
@@ -22,6 +23,11 @@ export interface HookTarget {
   defaultPermissionTimeout: number;
   /** What the person still has to do for the tool to run the hooks. */
   nextStep: string;
+  /**
+   * For a tool that runs only the hook entries the person trusted (Codex): why it would skip some of
+   * Notify's entries in `file`, with the fix, or undefined when it runs them all.
+   */
+  skipped?(file: string, env: NodeJS.ProcessEnv): string | undefined;
 }
 
 const home = (env: NodeJS.ProcessEnv) => env['HOME'] || homedir();
@@ -85,6 +91,7 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       'PermissionDenied',
       'Elicitation',
       'ElicitationResult',
+      'SessionStart',
       'SessionEnd',
     ],
     entry: (command, answers) => (event) =>
@@ -103,7 +110,15 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       scope === 'user'
         ? join(env['CODEX_HOME'] || join(home(env), '.codex'), 'hooks.json')
         : join(cwd, '.codex', 'hooks.json'),
-    events: ['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse', 'Interrupt', 'SessionEnd'],
+    events: [
+      'PermissionRequest',
+      'Stop',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'Interrupt',
+      'SessionStart',
+      'SessionEnd',
+    ],
     entry: (command, answers) => (event) =>
       answeringEntry(command, event, answers) ?? {
         type: 'command',
@@ -112,13 +127,17 @@ export const HOOK_TARGETS: Readonly<Record<HookTool, HookTarget>> = {
       },
     answers: true,
     defaultPermissionTimeout: CODEX_PERMISSION_TIMEOUT_SECONDS,
+    skipped: (file, env) =>
+      describeCodexTrust(
+        codexTrust(file, join(env['CODEX_HOME'] || join(home(env), '.codex'), 'config.toml')),
+      ),
     nextStep:
       'Codex asks you to review new or changed hooks when it starts ("Hooks need review"; or open /hooks) and runs them only once you trust them; `codex exec` skips untrusted hooks without a word. Every install that changes an entry needs that review again.',
   },
   gemini: {
     label: 'Gemini CLI',
     file: (scope, env, cwd) => join(scope === 'user' ? home(env) : cwd, '.gemini', 'settings.json'),
-    events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionEnd'],
+    events: ['Notification', 'AfterAgent', 'BeforeAgent', 'AfterTool', 'SessionStart', 'SessionEnd'],
     entry: (command) => () => ({
       name: 'notify',
       type: 'command',
