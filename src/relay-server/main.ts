@@ -16,6 +16,7 @@ import { People } from './people.js';
 import { Relay } from './relay.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { SignInGuard } from './sign-in-guard.js';
+import { SqliteDatabase } from './sqlite-database.js';
 import { RelayStore } from './store.js';
 import { plainHttpWarning } from './plain-http-warning.js';
 import { Push } from './push.js';
@@ -24,6 +25,11 @@ import { vapidKeysOf } from './vapid-keys.js';
 
 const MINUTE = 60_000;
 const PURGE_EVERY_MS = 10 * MINUTE;
+
+/** A purge that failed (the database away for a moment) is tried again at the next one. */
+function logPurgeFailure(error: unknown): void {
+  console.error(`${new Date().toISOString()} [ERROR] purge: ${(error as Error).message}`);
+}
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseRelayArgs(argv);
@@ -56,17 +62,23 @@ async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => resolve());
   });
   const clock = clockFromEnvironment(process.env);
-  const store = new RelayStore(join(options.data, 'relay.db'));
-  for (const names of store.userNameCaseClashes()) {
+  let store: RelayStore;
+  try {
+    store = await RelayStore.open(new SqliteDatabase(join(options.data, 'relay.db')));
+  } catch (error) {
+    console.error(`notify-relay cannot open its database: ${(error as Error).message}`);
+    return 1;
+  }
+  for (const names of await store.userNameCaseClashes()) {
     console.error(
       `notify-relay: the accounts ${names.join(', ')} differ only in case; each signs in with its exact spelling. New user names are compared without case.`,
     );
   }
   const hub = new Hub();
   const relay = new Relay(store, hub, clock, options.name ?? `notify-relay on ${hostname()}`);
-  const setupToken = relay.hasUsers() ? undefined : newSecret('nru_');
+  const setupToken = (await relay.hasUsers()) ? undefined : newSecret('nru_');
   // Made at the first start and kept in relay.db: every browser subscribed with this public key.
-  const vapid = vapidKeysOf(store, clock());
+  const vapid = await vapidKeysOf(store, clock());
   const contact =
     options.contact ?? (options.publicUrl?.startsWith('https://') ? options.publicUrl : undefined);
   if (contact === undefined)
@@ -106,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(
       `notify-relay cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
     );
-    store.close();
+    await store.close();
     return 1;
   }
   const address = app.server.address();
@@ -123,9 +135,9 @@ async function main(argv: string[]): Promise<number> {
       `No account yet. Set up the operator account (this link works once): ${url}/setup?token=${setupToken}`,
     );
   }
-  relay.purge();
+  await relay.purge();
   pushSender.start();
-  const purging = setInterval(() => relay.purge(), PURGE_EVERY_MS);
+  const purging = setInterval(() => void relay.purge().catch(logPurgeFailure), PURGE_EVERY_MS);
   purging.unref();
 
   await stopRequested;
@@ -133,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
   for (const end of [...context.streams]) end();
   await pushSender.stop();
   await app.close();
-  store.close();
+  await store.close();
   return 0;
 }
 

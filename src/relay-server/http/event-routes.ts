@@ -20,7 +20,7 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
   const { relay, hub } = context;
 
   app.get('/v1/events', async (request, reply) => {
-    const installation = authenticated(context, request, reply);
+    const installation = await authenticated(context, request, reply);
     if (!installation) return reply;
     const release = context.streamQuota.take(`installation:${installation.id}`);
     if (!release) {
@@ -45,7 +45,7 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
     stream.onEnd(hub.onEvent(installation.id, (event) => (replaying ? waiting.push(event) : send(event))));
     stream.onEnd(hub.onRevoked(installation.id, () => stream.end()));
     for (;;) {
-      const batch = relay.eventsAfter(installation.id, sentUpTo);
+      const batch = await relay.eventsAfter(installation.id, sentUpTo);
       batch.forEach(send);
       if (batch.length < 1000) break;
     }
@@ -55,7 +55,7 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
   });
 
   app.get('/v1/inbox/stream', async (request, reply) => {
-    const user = signedInUser(context, request);
+    const user = await signedInUser(context, request);
     if (!user) return sendError(reply, 'invalid_auth', 'Sign in first.');
     const release = context.streamQuota.take(`session:${hashSecret(sessionToken(request)!)}`);
     if (!release) {
@@ -68,20 +68,34 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
     }
     const stream = openEventStream(context, request, reply);
     stream.onEnd(release);
+    // Each change waits for the session check of the one before it: they go out in the order they came.
+    let previous = Promise.resolve();
+    const inTurn = (work: (signedIn: boolean) => void): void => {
+      previous = previous
+        .then(async () => work((await signedInUser(context, request)) !== undefined))
+        .catch(() => stream.end());
+    };
     // A session revoked elsewhere ends its open inbox at once, not at the next change.
     stream.onEnd(
-      hub.onSessionsEnded(user.id, () => {
-        if (!signedInUser(context, request)) stream.end();
-      }),
+      hub.onSessionsEnded(user.id, () =>
+        inTurn((signedIn) => {
+          if (!signedIn) stream.end();
+        }),
+      ),
     );
     stream.onEnd(
-      hub.onInbox(user.id, (change) => {
-        // Signed out (in another tab) or expired: the stream stops before it shows anything more.
-        if (!signedInUser(context, request)) return stream.end();
-        if (change.kind === 'changed') stream.send({ type: 'changed', data: JSON.stringify(change.item) });
-        else
-          stream.send({ type: 'removed', data: JSON.stringify({ installation_id: change.installationId }) });
-      }),
+      hub.onInbox(user.id, (change) =>
+        inTurn((signedIn) => {
+          // Signed out (in another tab) or expired: the stream stops before it shows anything more.
+          if (!signedIn) return stream.end();
+          if (change.kind === 'changed') stream.send({ type: 'changed', data: JSON.stringify(change.item) });
+          else
+            stream.send({
+              type: 'removed',
+              data: JSON.stringify({ installation_id: change.installationId }),
+            });
+        }),
+      ),
     );
     return reply;
   });
