@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 /** `notify-relay`: the relay server of docs/relay.md, in the foreground. */
 import '../cli/runtime/require-node-floor.js';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { VERSION } from '../version.js';
 import { parseRelayArgs, RELAY_USAGE } from './args.js';
 import { clockFromEnvironment } from './clock.js';
@@ -16,12 +15,17 @@ import { People } from './people.js';
 import { Relay } from './relay.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { SignInGuard } from './sign-in-guard.js';
-import { SqliteDatabase } from './sqlite-database.js';
 import { RelayStore } from './store.js';
 import { plainHttpWarning } from './plain-http-warning.js';
 import { Push } from './push.js';
 import { PushSender } from './push-sender.js';
 import { vapidKeysOf } from './vapid-keys.js';
+import { runMigrate } from './migrate-command.js';
+import { describeTarget, openDatabase } from './open-database.js';
+import { PostgresDatabase } from './postgres-database.js';
+import { startPostgresBus, type PostgresBus } from './postgres-bus.js';
+import { SCHEMA_VERSION, schemaVersion } from './store-migrations.js';
+import { runExport, runImport } from './transfer-command.js';
 
 const MINUTE = 60_000;
 const PURGE_EVERY_MS = 10 * MINUTE;
@@ -32,7 +36,7 @@ function logPurgeFailure(error: unknown): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const parsed = parseRelayArgs(argv);
+  const parsed = parseRelayArgs(argv, process.env);
   if (parsed.kind === 'help') {
     console.log(RELAY_USAGE);
     return 0;
@@ -46,12 +50,15 @@ async function main(argv: string[]): Promise<number> {
     console.error("Run 'notify-relay --help' for the options.");
     return 2;
   }
+  if (parsed.kind === 'migrate') return runMigrate(parsed.target, parsed.check);
+  if (parsed.kind === 'export') return runExport(parsed.target);
+  if (parsed.kind === 'import') return runImport(parsed.target);
   const options = parsed.options;
+  const target = options.database !== undefined ? { database: options.database } : { data: options.data };
   let tls: { cert: Buffer; key: Buffer } | undefined;
   try {
     if (options.tlsCert && options.tlsKey)
       tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
-    mkdirSync(options.data, { recursive: true, mode: 0o700 });
   } catch (error) {
     console.error(`notify-relay cannot start: ${(error as Error).message}`);
     return 1;
@@ -64,9 +71,11 @@ async function main(argv: string[]): Promise<number> {
   const clock = clockFromEnvironment(process.env);
   let store: RelayStore;
   try {
-    store = await RelayStore.open(new SqliteDatabase(join(options.data, 'relay.db')));
+    store = await RelayStore.open(openDatabase(target));
   } catch (error) {
-    console.error(`notify-relay cannot open its database: ${(error as Error).message}`);
+    console.error(
+      `notify-relay cannot open its database ${describeTarget(target)}: ${(error as Error).message}`,
+    );
     return 1;
   }
   for (const names of await store.userNameCaseClashes()) {
@@ -75,6 +84,18 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   const hub = new Hub();
+  // Several processes on one PostgreSQL database hear each other's changes through it.
+  let bus: PostgresBus | undefined;
+  if (store.db instanceof PostgresDatabase) {
+    try {
+      bus = await startPostgresBus(store.db, (message) => hub.deliver(message), clock);
+    } catch (error) {
+      console.error(`notify-relay cannot LISTEN on its database: ${(error as Error).message}`);
+      await store.close();
+      return 1;
+    }
+    hub.useBus((message) => bus!.publish(message));
+  }
   const relay = new Relay(store, hub, clock, options.name ?? `notify-relay on ${hostname()}`);
   const setupToken = (await relay.hasUsers()) ? undefined : newSecret('nru_');
   // Made at the first start and kept in relay.db: every browser subscribed with this public key.
@@ -105,6 +126,8 @@ async function main(argv: string[]): Promise<number> {
     setupTokenHash: setupToken && hashSecret(setupToken),
     keepAliveMs: 25_000,
     streams: new Set(),
+    ready: async () => (await schemaVersion(store.db)) === SCHEMA_VERSION,
+    stopping: false,
     streamQuota: new StreamQuota(),
   };
   const app = buildServer(context, {
@@ -118,6 +141,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(
       `notify-relay cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
     );
+    await bus?.stop();
     await store.close();
     return 1;
   }
@@ -141,10 +165,14 @@ async function main(argv: string[]): Promise<number> {
   purging.unref();
 
   await stopRequested;
+  // Out of the balancer first; live streams are told to come back (to another process); requests in
+  // flight finish before the server closes.
+  context.stopping = true;
   clearInterval(purging);
   for (const end of [...context.streams]) end();
   await pushSender.stop();
   await app.close();
+  await bus?.stop();
   await store.close();
   return 0;
 }

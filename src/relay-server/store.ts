@@ -17,6 +17,7 @@ export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 const NOTIFICATION_RETENTION_MS = 30 * 24 * 3_600_000;
 const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
 const EVENT_RETENTION_MS = 7 * 24 * 3_600_000;
+const BUS_RETENTION_MS = 3_600_000;
 
 export interface User {
   id: string;
@@ -558,6 +559,8 @@ export class RelayStore {
       ['DELETE FROM notifications WHERE changed_at <= ?', [now - NOTIFICATION_RETENTION_MS]],
       ['DELETE FROM idempotency WHERE created_at <= ?', [now - IDEMPOTENCY_RETENTION_MS]],
       ['DELETE FROM events WHERE created_at <= ?', [now - EVENT_RETENTION_MS]],
+      // Every process heard a spilled bus message within moments of its notification.
+      ['DELETE FROM relay_bus WHERE created_at <= ?', [now - BUS_RETENTION_MS]],
     ];
     return this.transaction(async () => {
       for (const [sql, parameters] of statements) await this.db.run(sql, parameters);

@@ -1,7 +1,6 @@
 /** The two live streams: a sender's answers and status events, and a person's inbox changes. */
 import type { FastifyInstance } from 'fastify';
 import { hashSecret } from '../secrets.js';
-import type { StoredEvent } from '../store.js';
 import { authenticated } from './api-routes.js';
 import type { RouteContext } from './context.js';
 import { sendError } from './errors.js';
@@ -34,23 +33,36 @@ export function registerEventRoutes(app: FastifyInstance, context: RouteContext)
     const stream = openEventStream(context, request, reply);
     stream.onEnd(release);
     let sentUpTo = lastEventId(request.headers['last-event-id']);
-    const send = (event: StoredEvent): void => {
-      if (event.id <= sentUpTo) return;
-      sentUpTo = event.id;
-      stream.send({ id: event.id, type: event.type, data: event.data });
+    // A live event is only a nudge: the stream reads what follows its last id from the store, so events
+    // committed by another relay process reach it in order, each once, whichever nudge came first.
+    let reading: Promise<void> | undefined;
+    let readAgain = false;
+    const catchUp = async (): Promise<void> => {
+      do {
+        readAgain = false;
+        for (;;) {
+          const batch = await relay.eventsAfter(installation.id, sentUpTo);
+          for (const event of batch) {
+            sentUpTo = event.id;
+            stream.send({ id: event.id, type: event.type, data: event.data });
+          }
+          if (batch.length < 1000) break;
+        }
+      } while (readAgain);
     };
-    // Live events that arrive during the replay wait their turn, so none is lost or sent twice.
-    const waiting: StoredEvent[] = [];
-    let replaying = true;
-    stream.onEnd(hub.onEvent(installation.id, (event) => (replaying ? waiting.push(event) : send(event))));
+    const nudge = (): void => {
+      if (reading) {
+        readAgain = true;
+        return;
+      }
+      reading = catchUp()
+        .catch(() => stream.end())
+        .finally(() => (reading = undefined));
+    };
+    stream.onEnd(hub.onEvent(installation.id, nudge));
     stream.onEnd(hub.onRevoked(installation.id, () => stream.end()));
-    for (;;) {
-      const batch = await relay.eventsAfter(installation.id, sentUpTo);
-      batch.forEach(send);
-      if (batch.length < 1000) break;
-    }
-    replaying = false;
-    waiting.forEach(send);
+    nudge();
+    await reading;
     return reply;
   });
 
