@@ -27,6 +27,7 @@ describe('parseRelayArgs', () => {
         requestTimeoutSeconds: 30,
         contact: undefined,
         allowLoopbackPush: false,
+        processes: 1,
       },
     });
   });

@@ -20,6 +20,8 @@ Usage: notify-relay --data FOLDER [options]
   --tls-key FILE         ... and this private key (PEM)
   --trust-proxy          honour X-Forwarded-For/-Proto/-Host (only behind your own reverse proxy)
   --delivery-rate N      deliveries per minute per installation                default 600
+  --processes N          relay processes sharing the database behind one balancer: each process
+                         enforces 1/N of every rate limit (docs/relay.md "Many people")   default 1
   --request-timeout N    seconds to send a request's headers and body          default 30
   --contact URI          how push services reach the operator (mailto: or https:), sent with every phone push
                                                                                default --public-url when https
@@ -46,6 +48,8 @@ export interface RelayOptions {
   requestTimeoutSeconds: number;
   contact: string | undefined;
   allowLoopbackPush: boolean;
+  /** How many processes share the rate limits (each enforces its share). */
+  processes: number;
   /** PostgreSQL's URL; absent: SQLite in `data`. */
   database?: string;
 }
@@ -74,6 +78,7 @@ const VALUED = [
   '--request-timeout',
   '--contact',
   '--database',
+  '--processes',
 ];
 
 const COMMANDS = ['migrate', 'export', 'import'] as const;
@@ -158,6 +163,9 @@ export function parseRelayArgs(argv: string[], env: Record<string, string | unde
   const requestTimeoutSeconds = Number(values.get('--request-timeout') ?? '30');
   if (!Number.isInteger(requestTimeoutSeconds) || requestTimeoutSeconds < 1 || requestTimeoutSeconds > 3600)
     return { kind: 'error', message: '--request-timeout must be an integer 1-3600 (seconds).' };
+  const processes = Number(values.get('--processes') ?? '1');
+  if (!Number.isInteger(processes) || processes < 1 || processes > 64)
+    return { kind: 'error', message: '--processes must be an integer 1-64.' };
   const name = values.get('--name');
   if (name !== undefined && (name.trim().length < 1 || name.length > 100))
     return { kind: 'error', message: '--name must be 1-100 characters.' };
@@ -195,6 +203,7 @@ export function parseRelayArgs(argv: string[], env: Record<string, string | unde
       requestTimeoutSeconds,
       contact,
       allowLoopbackPush,
+      processes,
       ...(database !== undefined && { database }),
     },
   };

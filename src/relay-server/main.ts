@@ -10,7 +10,7 @@ import type { RouteContext } from './http/context.js';
 import { buildServer } from './http/server.js';
 import { StreamQuota } from './http/stream-quota.js';
 import { Hub } from './hub.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, shareOf } from './rate-limiter.js';
 import { People } from './people.js';
 import { Relay } from './relay.js';
 import { hashSecret, newSecret } from './secrets.js';
@@ -110,6 +110,8 @@ async function main(argv: string[]): Promise<number> {
     contact: contact ?? 'mailto:operator@notify-relay.invalid',
     keys: vapid,
   });
+  // Each process behind the balancer counts its share of every limit (docs/relay.md "Many people").
+  const processes = options.processes;
   const context: RouteContext = {
     relay,
     people: new People(store, hub, clock),
@@ -117,11 +119,11 @@ async function main(argv: string[]): Promise<number> {
     hub,
     publicUrl: options.publicUrl,
     limits: {
-      pairing: new RateLimiter({ max: 10, windowMs: MINUTE }, clock),
-      poll: new RateLimiter({ max: 60, windowMs: MINUTE }, clock),
-      delivery: new RateLimiter({ max: options.deliveryRate, windowMs: MINUTE }, clock),
-      signIn: new SignInGuard(clock),
-      codeAttempts: new RateLimiter({ max: 10, windowMs: 15 * MINUTE }, clock),
+      pairing: new RateLimiter(shareOf({ max: 10, windowMs: MINUTE }, processes), clock),
+      poll: new RateLimiter(shareOf({ max: 60, windowMs: MINUTE }, processes), clock),
+      delivery: new RateLimiter(shareOf({ max: options.deliveryRate, windowMs: MINUTE }, processes), clock),
+      signIn: new SignInGuard(clock, processes),
+      codeAttempts: new RateLimiter(shareOf({ max: 10, windowMs: 15 * MINUTE }, processes), clock),
     },
     setupTokenHash: setupToken && hashSecret(setupToken),
     keepAliveMs: 25_000,

@@ -28,7 +28,8 @@ let proxy: RoundRobinProxy;
 let front: RelayProcess;
 let phone: WebSession;
 
-const startOn = (url: string): Promise<RelayProcess> => startRelay({ env: { NOTIFY_RELAY_DATABASE: url } });
+const startOn = (url: string): Promise<RelayProcess> =>
+  startRelay({ env: { NOTIFY_RELAY_DATABASE: url }, args: ['--processes', '2'] });
 
 before(async () => {
   postgres = await startPostgres();
@@ -118,6 +119,18 @@ describe('two relay processes on one PostgreSQL database', () => {
       laptop.close();
       inbox.close();
     }
+  });
+
+  it('the pairing limit (10 a minute per address) holds across both: each process counts its half', async () => {
+    front.advance(61_000);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const created = await api(front, 'POST', '/v1/pairings', {
+        body: { sender_name: `laptop-${attempt}` },
+      });
+      statuses.push(created.status);
+    }
+    assert.deepEqual(statuses, [...Array<number>(10).fill(201), 429, 429]);
   });
 
   it('kill -9 of the process holding a laptop stream: it reconnects through the proxy to the other and gets every answer exactly once', async () => {
