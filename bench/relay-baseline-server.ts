@@ -10,25 +10,26 @@
  */
 import Database from 'better-sqlite3';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { SqliteDatabase } from '../src/relay-server/sqlite-database.js';
 import { RelayStore } from '../src/relay-server/store.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: relay-baseline-server <database file>');
 
 const INSTALLATION = 'i_baseline';
-const schema = new RelayStore(file);
-schema.insertUser({
+const schema = await RelayStore.open(new SqliteDatabase(file));
+await schema.insertUser({
   id: 'u_baseline',
   username: 'baseline',
   passwordHash: '-',
   isOperator: true,
   createdAt: 0,
 });
-schema.insertInstallation(
+await schema.insertInstallation(
   { id: INSTALLATION, userId: 'u_baseline', name: 'baseline', client: null, createdAt: 0 },
   'not-a-credential',
 );
-schema.close();
+await schema.close();
 
 const db = new Database(file);
 db.pragma('journal_mode = WAL');

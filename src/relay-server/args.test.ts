@@ -27,6 +27,7 @@ describe('parseRelayArgs', () => {
         requestTimeoutSeconds: 30,
         contact: undefined,
         allowLoopbackPush: false,
+        processes: 1,
       },
     });
   });
@@ -63,5 +64,41 @@ describe('parseRelayArgs', () => {
         kind: 'error',
         message: '--contact must be a mailto: address or an https: URL.',
       });
+  });
+
+  it('takes PostgreSQL from --database or NOTIFY_RELAY_DATABASE, and then needs no --data', () => {
+    const url = 'postgres://relay@db.example/relay?sslmode=verify-full';
+    for (const parsed of [
+      parseRelayArgs(['--database', url]),
+      parseRelayArgs([], { NOTIFY_RELAY_DATABASE: url }),
+    ]) {
+      assert.ok(parsed.kind === 'run');
+      assert.equal(parsed.options.database, url);
+    }
+    assert.deepEqual(parseRelayArgs(['--database', 'mysql://x/y']), {
+      kind: 'error',
+      message: '--database must be a postgres:// URL (NOTIFY_RELAY_DATABASE too).',
+    });
+  });
+
+  it('parses migrate [--check], export and import with --data or --database', () => {
+    assert.deepEqual(parseRelayArgs(['migrate', '--check', '--data', 'd']), {
+      kind: 'migrate',
+      target: { data: 'd' },
+      check: true,
+    });
+    assert.deepEqual(parseRelayArgs(['export', '--data=d']), { kind: 'export', target: { data: 'd' } });
+    assert.deepEqual(parseRelayArgs(['import'], { NOTIFY_RELAY_DATABASE: 'postgresql://h/db' }), {
+      kind: 'import',
+      target: { database: 'postgresql://h/db' },
+    });
+    assert.deepEqual(parseRelayArgs(['import']), {
+      kind: 'error',
+      message: 'import needs --data FOLDER or --database URL.',
+    });
+    assert.deepEqual(parseRelayArgs(['export', '--check', '--data', 'd']), {
+      kind: 'error',
+      message: 'Unknown option for export: --check',
+    });
   });
 });

@@ -3,8 +3,15 @@
 export const RELAY_USAGE = `notify-relay: the Notify relay server (docs/relay.md), in the foreground.
 
 Usage: notify-relay --data FOLDER [options]
+       notify-relay --database postgres://... [options]
+       notify-relay migrate [--check] (--data FOLDER | --database URL)
+       notify-relay export (--data FOLDER | --database URL) > relay.jsonl
+       notify-relay import (--data FOLDER | --database URL) < relay.jsonl
 
-  --data FOLDER          where relay.db lives (created, owner-only)            (required)
+  --data FOLDER          where relay.db lives (created, owner-only)            (required without --database)
+  --database URL         PostgreSQL instead of relay.db (postgres://user@host/db?sslmode=verify-full);
+                         any number of relay processes may share it. Also NOTIFY_RELAY_DATABASE (keep the
+                         password there, in PGPASSWORD or ~/.pgpass: a command line is visible to all)
   --port N               port to listen on (0 = any free port)                 default 8787
   --host ADDRESS         address to listen on                                  default 127.0.0.1
   --name NAME            the relay's display name (1-100 characters)           default notify-relay on <host name>
@@ -13,6 +20,8 @@ Usage: notify-relay --data FOLDER [options]
   --tls-key FILE         ... and this private key (PEM)
   --trust-proxy          honour X-Forwarded-For/-Proto/-Host (only behind your own reverse proxy)
   --delivery-rate N      deliveries per minute per installation                default 600
+  --processes N          relay processes sharing the database behind one balancer: each process
+                         enforces 1/N of every rate limit (docs/relay.md "Many people")   default 1
   --request-timeout N    seconds to send a request's headers and body          default 30
   --contact URI          how push services reach the operator (mailto: or https:), sent with every phone push
                                                                                default --public-url when https
@@ -20,7 +29,11 @@ Usage: notify-relay --data FOLDER [options]
                          address): for tests and local trials only, never on a real relay
 
 Prints its URL once listening; on the first start also a one-time link to set up the operator account.
-Stops cleanly on SIGTERM or Ctrl+C.`;
+Stops cleanly on SIGTERM or Ctrl+C: requests finish, live streams close with a hint to reconnect.
+
+migrate applies the schema migrations the database lacks (the relay also does at start); --check
+applies none and exits 1 when some are missing. export writes every table as JSON lines; import loads
+them into an empty database.`;
 
 export interface RelayOptions {
   data: string;
@@ -35,10 +48,20 @@ export interface RelayOptions {
   requestTimeoutSeconds: number;
   contact: string | undefined;
   allowLoopbackPush: boolean;
+  /** How many processes share the rate limits (each enforces its share). */
+  processes: number;
+  /** PostgreSQL's URL; absent: SQLite in `data`. */
+  database?: string;
 }
+
+/** Which database a maintenance command works on. */
+export type Target = { data: string } | { database: string };
 
 export type Parsed =
   | { kind: 'run'; options: RelayOptions }
+  | { kind: 'migrate'; target: Target; check: boolean }
+  | { kind: 'export'; target: Target }
+  | { kind: 'import'; target: Target }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'error'; message: string };
@@ -54,11 +77,57 @@ const VALUED = [
   '--delivery-rate',
   '--request-timeout',
   '--contact',
+  '--database',
+  '--processes',
 ];
 
-export function parseRelayArgs(argv: string[]): Parsed {
+const COMMANDS = ['migrate', 'export', 'import'] as const;
+
+function databaseUrl(value: string | undefined): string | undefined | { error: string } {
+  if (value === undefined || value === '') return undefined;
+  return /^postgres(ql)?:\/\/./.test(value)
+    ? value
+    : { error: '--database must be a postgres:// URL (NOTIFY_RELAY_DATABASE too).' };
+}
+
+/** `migrate`, `export` and `import`: only --data or --database (and --check for migrate). */
+function parseCommand(
+  command: (typeof COMMANDS)[number],
+  argv: string[],
+  env: Record<string, string | undefined>,
+): Parsed {
+  let check = false;
+  let data: string | undefined;
+  let database = env['NOTIFY_RELAY_DATABASE'];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    if (flag === '--check' && command === 'migrate') {
+      check = true;
+      continue;
+    }
+    if (flag !== '--data' && flag !== '--database')
+      return { kind: 'error', message: `Unknown option for ${command}: ${arg}` };
+    const value = inline ?? argv[++index];
+    if (value === undefined || value === '') return { kind: 'error', message: `${flag} needs a value.` };
+    if (flag === '--data') data = value;
+    else database = value;
+  }
+  const url = databaseUrl(database);
+  if (typeof url === 'object') return { kind: 'error', message: url.error };
+  const target = url !== undefined ? { database: url } : data !== undefined ? { data } : undefined;
+  if (!target) return { kind: 'error', message: `${command} needs --data FOLDER or --database URL.` };
+  if (command === 'migrate') return { kind: 'migrate', target, check };
+  return command === 'export' ? { kind: 'export', target } : { kind: 'import', target };
+}
+
+export function parseRelayArgs(argv: string[], env: Record<string, string | undefined> = {}): Parsed {
   if (argv.includes('--help') || argv.includes('-h')) return { kind: 'help' };
   if (argv.includes('--version')) return { kind: 'version' };
+  const command = COMMANDS.find((name) => name === argv[0]);
+  if (command) return parseCommand(command, argv.slice(1), env);
   const values = new Map<string, string>();
   let trustProxy = false;
   let allowLoopbackPush = false;
@@ -80,8 +149,11 @@ export function parseRelayArgs(argv: string[]): Parsed {
     if (value === undefined || value === '') return { kind: 'error', message: `${flag} needs a value.` };
     values.set(flag, value);
   }
-  const data = values.get('--data');
-  if (!data) return { kind: 'error', message: '--data FOLDER is required: the folder that holds relay.db.' };
+  const database = databaseUrl(values.get('--database') ?? env['NOTIFY_RELAY_DATABASE']);
+  if (typeof database === 'object') return { kind: 'error', message: database.error };
+  const data = values.get('--data') ?? (database === undefined ? undefined : '');
+  if (data === undefined)
+    return { kind: 'error', message: '--data FOLDER is required: the folder that holds relay.db.' };
   const port = Number(values.get('--port') ?? '8787');
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     return { kind: 'error', message: '--port must be an integer 0-65535.' };
@@ -91,6 +163,9 @@ export function parseRelayArgs(argv: string[]): Parsed {
   const requestTimeoutSeconds = Number(values.get('--request-timeout') ?? '30');
   if (!Number.isInteger(requestTimeoutSeconds) || requestTimeoutSeconds < 1 || requestTimeoutSeconds > 3600)
     return { kind: 'error', message: '--request-timeout must be an integer 1-3600 (seconds).' };
+  const processes = Number(values.get('--processes') ?? '1');
+  if (!Number.isInteger(processes) || processes < 1 || processes > 64)
+    return { kind: 'error', message: '--processes must be an integer 1-64.' };
   const name = values.get('--name');
   if (name !== undefined && (name.trim().length < 1 || name.length > 100))
     return { kind: 'error', message: '--name must be 1-100 characters.' };
@@ -128,6 +203,8 @@ export function parseRelayArgs(argv: string[]): Parsed {
       requestTimeoutSeconds,
       contact,
       allowLoopbackPush,
+      processes,
+      ...(database !== undefined && { database }),
     },
   };
 }

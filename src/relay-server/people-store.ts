@@ -1,5 +1,5 @@
 /** The SQL of people management: a person's sessions, their password, removing them, open invitations. */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql-database.js';
 
 export interface SessionRow {
   /** The row's own number: names the session on the page without its token or hash. */
@@ -15,34 +15,22 @@ export interface InviteRow {
   expiresAt: number;
 }
 
-type Row = Record<string, unknown>;
-
 export class PeopleStore {
-  private readonly statements;
+  /** SQLite's rowid names a session or an invitation; PostgreSQL has an id column for it. */
+  private readonly rowId: string;
 
-  constructor(private readonly db: Database.Database) {
-    this.statements = {
-      sessionsOf: db.prepare(
-        `SELECT rowid AS id, token_hash, created_at, last_used_at FROM sessions
-         WHERE user_id = ? AND expires_at > ? AND last_used_at > ? ORDER BY last_used_at DESC, rowid DESC`,
-      ),
-      deleteSession: db.prepare('DELETE FROM sessions WHERE rowid = ? AND user_id = ?'),
-      deleteOtherSessions: db.prepare('DELETE FROM sessions WHERE user_id = ? AND token_hash != ?'),
-      setPassword: db.prepare('UPDATE users SET password_hash = ? WHERE id = ?'),
-      userById: db.prepare('SELECT username, is_operator FROM users WHERE id = ?'),
-      // Approved pairings not yet collected would otherwise make an installation for nobody.
-      deletePairingsOf: db.prepare('DELETE FROM pairings WHERE approved_by = ?'),
-      deleteUser: db.prepare('DELETE FROM users WHERE id = ? AND is_operator = 0'),
-      openInvites: db.prepare(
-        'SELECT rowid AS id, created_at, expires_at FROM invites WHERE expires_at > ? ORDER BY created_at',
-      ),
-      deleteInvite: db.prepare('DELETE FROM invites WHERE rowid = ?'),
-    };
+  constructor(private readonly db: SqlDatabase) {
+    this.rowId = db.dialect === 'sqlite' ? 'rowid' : 'id';
   }
 
   /** The person's sessions still within their lifetime (`now`) and idle limit (`usedAfter`), last used first. */
-  sessionsOf(userId: string, now: number, usedAfter: number): SessionRow[] {
-    return (this.statements.sessionsOf.all(userId, now, usedAfter) as Row[]).map((row) => ({
+  async sessionsOf(userId: string, now: number, usedAfter: number): Promise<SessionRow[]> {
+    const rows = await this.db.all(
+      `SELECT ${this.rowId} AS id, token_hash, created_at, last_used_at FROM sessions
+       WHERE user_id = ? AND expires_at > ? AND last_used_at > ? ORDER BY last_used_at DESC, ${this.rowId} DESC`,
+      [userId, now, usedAfter],
+    );
+    return rows.map((row) => ({
       id: row['id'] as number,
       tokenHash: row['token_hash'] as string,
       createdAt: row['created_at'] as number,
@@ -50,24 +38,26 @@ export class PeopleStore {
     }));
   }
 
-  deleteSession(userId: string, id: number): boolean {
-    return this.statements.deleteSession.run(id, userId).changes === 1;
+  async deleteSession(userId: string, id: number): Promise<boolean> {
+    return (
+      (await this.db.run(`DELETE FROM sessions WHERE ${this.rowId} = ? AND user_id = ?`, [id, userId])) === 1
+    );
   }
 
-  deleteOtherSessions(userId: string, keepTokenHash: string): number {
-    return this.statements.deleteOtherSessions.run(userId, keepTokenHash).changes;
+  deleteOtherSessions(userId: string, keepTokenHash: string): Promise<number> {
+    return this.db.run('DELETE FROM sessions WHERE user_id = ? AND token_hash != ?', [userId, keepTokenHash]);
   }
 
   /** The new hash, and every other session of the person ended, together. */
-  setPassword(userId: string, passwordHash: string, keepTokenHash: string): void {
-    this.db.transaction(() => {
-      this.statements.setPassword.run(passwordHash, userId);
-      this.statements.deleteOtherSessions.run(userId, keepTokenHash);
-    })();
+  setPassword(userId: string, passwordHash: string, keepTokenHash: string): Promise<void> {
+    return this.db.transaction(async () => {
+      await this.db.run('UPDATE users SET password_hash = ? WHERE id = ?', [passwordHash, userId]);
+      await this.deleteOtherSessions(userId, keepTokenHash);
+    });
   }
 
-  userById(userId: string): { username: string; isOperator: boolean } | undefined {
-    const row = this.statements.userById.get(userId) as Row | undefined;
+  async userById(userId: string): Promise<{ username: string; isOperator: boolean } | undefined> {
+    const row = await this.db.get('SELECT username, is_operator FROM users WHERE id = ?', [userId]);
     return row && { username: row['username'] as string, isOperator: row['is_operator'] === 1 };
   }
 
@@ -75,23 +65,29 @@ export class PeopleStore {
    * Deletes a person who is not the operator, with their sessions, installations and all those
    * delivered (the tables' ON DELETE CASCADE), and the pairings they approved. false: no such person.
    */
-  deleteUser(userId: string): boolean {
-    return this.db.transaction(() => {
-      if (this.statements.deleteUser.run(userId).changes !== 1) return false;
-      this.statements.deletePairingsOf.run(userId);
+  deleteUser(userId: string): Promise<boolean> {
+    return this.db.transaction(async () => {
+      if ((await this.db.run('DELETE FROM users WHERE id = ? AND is_operator = 0', [userId])) !== 1)
+        return false;
+      // Approved pairings not yet collected would otherwise make an installation for nobody.
+      await this.db.run('DELETE FROM pairings WHERE approved_by = ?', [userId]);
       return true;
-    })();
+    });
   }
 
-  openInvites(now: number): InviteRow[] {
-    return (this.statements.openInvites.all(now) as Row[]).map((row) => ({
+  async openInvites(now: number): Promise<InviteRow[]> {
+    const rows = await this.db.all(
+      `SELECT ${this.rowId} AS id, created_at, expires_at FROM invites WHERE expires_at > ? ORDER BY created_at`,
+      [now],
+    );
+    return rows.map((row) => ({
       id: row['id'] as number,
       createdAt: row['created_at'] as number,
       expiresAt: row['expires_at'] as number,
     }));
   }
 
-  deleteInvite(id: number): boolean {
-    return this.statements.deleteInvite.run(id).changes === 1;
+  async deleteInvite(id: number): Promise<boolean> {
+    return (await this.db.run(`DELETE FROM invites WHERE ${this.rowId} = ?`, [id])) === 1;
   }
 }

@@ -23,10 +23,10 @@ export class People {
     private readonly clock: Clock,
   ) {}
 
-  sessions(user: User, currentToken: string): SessionView[] {
+  async sessions(user: User, currentToken: string): Promise<SessionView[]> {
     const now = this.clock();
     const currentHash = hashSecret(currentToken);
-    return this.store.people.sessionsOf(user.id, now, now - SESSION_IDLE_MS).map((session) => ({
+    return (await this.store.people.sessionsOf(user.id, now, now - SESSION_IDLE_MS)).map((session) => ({
       id: session.id,
       createdAt: session.createdAt,
       lastUsedAt: session.lastUsedAt,
@@ -35,15 +35,15 @@ export class People {
   }
 
   /** Ends one of the person's own sessions; false when it is not theirs (or gone already). */
-  revokeSession(user: User, sessionId: number): boolean {
-    const revoked = this.store.people.deleteSession(user.id, sessionId);
+  async revokeSession(user: User, sessionId: number): Promise<boolean> {
+    const revoked = await this.store.people.deleteSession(user.id, sessionId);
     if (revoked) this.hub.emitSessionsEnded(user.id);
     return revoked;
   }
 
   /** Ends every session of the person but the one asking; how many ended. */
-  revokeOtherSessions(user: User, currentToken: string): number {
-    const ended = this.store.people.deleteOtherSessions(user.id, hashSecret(currentToken));
+  async revokeOtherSessions(user: User, currentToken: string): Promise<number> {
+    const ended = await this.store.people.deleteOtherSessions(user.id, hashSecret(currentToken));
     if (ended > 0) this.hub.emitSessionsEnded(user.id);
     return ended;
   }
@@ -52,7 +52,7 @@ export class People {
   async changePassword(user: User, currentToken: string, current: string, next: string): Promise<boolean> {
     if (!(await verifyPassword(current, user.passwordHash))) return false;
     const passwordHash = await hashPassword(next);
-    this.store.people.setPassword(user.id, passwordHash, hashSecret(currentToken));
+    await this.store.people.setPassword(user.id, passwordHash, hashSecret(currentToken));
     this.hub.emitSessionsEnded(user.id);
     return true;
   }
@@ -61,22 +61,22 @@ export class People {
    * The operator removes a person: their sessions end and their installations are revoked (open
    * event streams closed, credentials refused, what they delivered deleted). The operator stays.
    */
-  remove(userId: string): { result: Removal; username?: string } {
-    const target = this.store.people.userById(userId);
+  async remove(userId: string): Promise<{ result: Removal; username?: string }> {
+    const target = await this.store.people.userById(userId);
     if (!target) return { result: 'not_found' };
     if (target.isOperator) return { result: 'operator', username: target.username };
-    const installations = this.store.installationsOf(userId);
-    if (!this.store.people.deleteUser(userId)) return { result: 'not_found' };
+    const installations = await this.store.installationsOf(userId);
+    if (!(await this.store.people.deleteUser(userId))) return { result: 'not_found' };
     for (const installation of installations) this.hub.emitRevoked(installation.id);
     this.hub.emitSessionsEnded(userId);
     return { result: 'removed', username: target.username };
   }
 
-  openInvites(): InviteRow[] {
+  openInvites(): Promise<InviteRow[]> {
     return this.store.people.openInvites(this.clock());
   }
 
-  withdrawInvite(inviteId: number): boolean {
+  withdrawInvite(inviteId: number): Promise<boolean> {
     return this.store.people.deleteInvite(inviteId);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Sends the push queue in relay.db (docs/relay.md "Phone push"): RFC 8030 requests, the payload
+ * Sends the relay's push queue (docs/relay.md "Phone push"): RFC 8030 requests, the payload
  * encrypted (RFC 8291 aes128gcm) and signed for (RFC 8292 VAPID) by the `web-push` library. A row
  * leaves the queue only when the push service took it or it cannot be sent, so a restart loses none.
  */
@@ -47,6 +47,9 @@ export class PushSender {
   private readonly inFlight = new Map<number, AbortController>();
   private readonly dispatcher = new Agent({ connect: { timeout: TIMEOUT_MS } });
   private timer: NodeJS.Timeout | undefined;
+  /** undefined: no look at the queue is running; true: another is wanted after it. */
+  private pumpAgain: boolean | undefined;
+  private pumping: Promise<void> = Promise.resolve();
   private stopped = false;
   private unsubscribe: (() => void) | undefined;
 
@@ -63,23 +66,43 @@ export class PushSender {
     this.pump();
   }
 
-  /** Stops sending; pushes in flight are abandoned and stay queued for the next start. */
+  /** Stops sending; pushes in flight are abandoned and queued again for the next start (or another process). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
     for (const controller of this.inFlight.values()) controller.abort();
+    await this.pumping;
+    const now = this.clock();
+    for (const jobId of this.inFlight.keys())
+      await this.store.push.release(jobId, now).catch(() => undefined);
     await this.dispatcher.close().catch(() => undefined);
   }
 
+  /** Looks at the queue now; a look asked for while one runs makes one more after it. */
   private pump(): void {
     if (this.stopped) return;
+    if (this.pumpAgain !== undefined) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumpAgain = false;
+    this.pumping = this.look()
+      .catch((error: unknown) => {
+        console.error(`${new Date().toISOString()} [ERROR] push: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        const again = this.pumpAgain;
+        this.pumpAgain = undefined;
+        if (again) this.pump();
+      });
+  }
+
+  private async look(): Promise<void> {
     const now = this.clock();
     const room = CONCURRENCY - this.inFlight.size;
     if (room > 0) {
-      for (const job of this.store.push.due(now, room + this.inFlight.size)) {
-        if (this.inFlight.size >= CONCURRENCY) break;
-        if (this.inFlight.has(job.id)) continue;
+      for (const job of await this.store.push.claimDue(now, room)) {
         const controller = new AbortController();
         this.inFlight.set(job.id, controller);
         void this.send(job, controller.signal)
@@ -87,13 +110,15 @@ export class PushSender {
             console.error(`${new Date().toISOString()} [ERROR] push: ${(error as Error).message}`);
           })
           .finally(() => {
+            if (this.stopped) return;
             this.inFlight.delete(job.id);
             this.pump();
           });
       }
     }
+    if (this.stopped) return;
     clearTimeout(this.timer);
-    const next = this.store.push.nextDueAt();
+    const next = await this.store.push.nextDueAt();
     if (next === undefined) return;
     this.timer = setTimeout(() => this.pump(), Math.min(Math.max(next - now, 10), RECHECK_MS));
     this.timer.unref();
@@ -101,9 +126,9 @@ export class PushSender {
 
   private async send(job: PushJob, signal: AbortSignal): Promise<void> {
     const now = this.clock();
-    const what = this.message(job, now);
+    const what = await this.message(job, now);
     if (what === undefined) {
-      this.store.push.drop(job.id);
+      await this.store.push.drop(job.id);
       return;
     }
     let details;
@@ -124,7 +149,7 @@ export class PushSender {
         },
       );
     } catch (error) {
-      this.giveUp(job, now, `the push could not be made: ${(error as Error).message}`);
+      await this.giveUp(job, now, `the push could not be made: ${(error as Error).message}`);
       return;
     }
     let status: number;
@@ -146,19 +171,19 @@ export class PushSender {
       await response.body.dump();
     } catch {
       if (this.stopped) return;
-      this.retry(job, this.clock(), 0, 'the push service could not be reached');
+      await this.retry(job, this.clock(), 0, 'the push service could not be reached');
       return;
     }
-    this.settle(job, status, retryAfter);
+    await this.settle(job, status, retryAfter);
   }
 
   /** What this job sends now; undefined when there is nothing left to send (gone, or past its answer time). */
-  private message(
+  private async message(
     job: PushJob,
     now: number,
-  ): { payload: string; ttl: number; urgency: 'high' | 'normal'; topic?: string } | undefined {
+  ): Promise<{ payload: string; ttl: number; urgency: 'high' | 'normal'; topic?: string } | undefined> {
     if (job.inboxId === null) return { payload: testPayload(), ttl: 60, urgency: 'normal' };
-    const stored = this.store.notificationAt(job.inboxId);
+    const stored = await this.store.notificationAt(job.inboxId);
     if (!stored) return undefined;
     const ttl = pushTtlSeconds(stored, now);
     if (ttl === 0) return undefined;
@@ -166,7 +191,7 @@ export class PushSender {
       answerable(stored) && !answersWithheld(stored)
         ? {
             url: `${job.device.origin}/v1/push/notifications/${stored.inboxId}/answer`,
-            token: this.relay.answerToken(stored),
+            token: await this.relay.answerToken(stored),
           }
         : undefined;
     return {
@@ -181,38 +206,42 @@ export class PushSender {
     };
   }
 
-  private settle(job: PushJob, status: number, retryAfter: string | string[] | undefined): void {
+  private async settle(
+    job: PushJob,
+    status: number,
+    retryAfter: string | string[] | undefined,
+  ): Promise<void> {
     const now = this.clock();
     if (status >= 200 && status < 300) {
-      this.store.push.finish(job);
-      this.store.push.recordDelivery(job.device.id, now);
+      await this.store.push.finish(job, now);
+      await this.store.push.recordDelivery(job.device.id, now);
     } else if (status === 404 || status === 410) {
       // The browser unsubscribed or the subscription expired: the device is gone for good.
-      this.store.push.forgetDevice(job.device.id);
+      await this.store.push.forgetDevice(job.device.id);
       console.log(
         `${new Date(now).toISOString()} [INFO] push: device ${job.device.id} removed (the push service answered ${status})`,
       );
     } else if (status === 413 && !job.shortened) {
-      this.store.push.shorten(job.id);
+      await this.store.push.shorten(job.id, now);
     } else if (status === 429 || status >= 500) {
-      this.retry(job, now, retryAfterMs(retryAfter, now), `the push service answered ${status}`);
+      await this.retry(job, now, retryAfterMs(retryAfter, now), `the push service answered ${status}`);
     } else {
-      this.giveUp(job, now, `the push service refused it (${status})`);
+      await this.giveUp(job, now, `the push service refused it (${status})`);
     }
   }
 
-  private retry(job: PushJob, now: number, retryAfter: number, why: string): void {
+  private async retry(job: PushJob, now: number, retryAfter: number, why: string): Promise<void> {
     if (job.attempts + 1 >= MAX_ATTEMPTS) {
-      this.giveUp(job, now, why);
+      await this.giveUp(job, now, why);
       return;
     }
     const backoff = Math.min(1000 * 2 ** job.attempts, MAX_BACKOFF_MS);
-    this.store.push.retryAt(job.id, now + Math.max(retryAfter, backoff));
-    this.store.push.recordFailure(job.device.id, now, `${why}; trying again`);
+    await this.store.push.retryAt(job.id, now + Math.max(retryAfter, backoff));
+    await this.store.push.recordFailure(job.device.id, now, `${why}; trying again`);
   }
 
-  private giveUp(job: PushJob, now: number, why: string): void {
-    this.store.push.drop(job.id);
-    this.store.push.recordFailure(job.device.id, now, why);
+  private async giveUp(job: PushJob, now: number, why: string): Promise<void> {
+    await this.store.push.drop(job.id);
+    await this.store.push.recordFailure(job.device.id, now, why);
   }
 }

@@ -1,5 +1,5 @@
-/** The SQL of phone push: VAPID keys, devices, the durable push queue and the answer tokens (relay.db). */
-import type Database from 'better-sqlite3';
+/** The SQL of phone push: VAPID keys, devices, the durable push queue and the answer tokens. */
+import type { Row, SqlDatabase } from './sql-database.js';
 import type { PushPrivacy } from './domain/push-payload.js';
 import type { NewSubscription } from './domain/push-subscription.js';
 
@@ -42,8 +42,6 @@ export interface AnswerToken {
   usedAt: number | null;
 }
 
-type Row = Record<string, unknown>;
-
 function deviceOf(row: Row): PushDevice {
   return {
     id: row['id'] as string,
@@ -60,160 +58,199 @@ function deviceOf(row: Row): PushDevice {
   };
 }
 
+/** How long a claimed push is its sender's alone: past it, another process (or a restart) sends it. */
+export const PUSH_CLAIM_MS = 30_000;
+
 export class PushStore {
-  private readonly statements;
+  constructor(private readonly db: SqlDatabase) {}
 
-  constructor(db: Database.Database) {
-    this.statements = {
-      keys: db.prepare('SELECT public_key, private_key FROM push_keys WHERE id = 1'),
-      insertKeys: db.prepare(
-        'INSERT OR IGNORE INTO push_keys (id, public_key, private_key, created_at) VALUES (1, ?, ?, ?)',
-      ),
-      devicesOf: db.prepare('SELECT * FROM push_subscriptions WHERE user_id = ? ORDER BY created_at, id'),
-      countDevices: db.prepare('SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?'),
-      deviceByEndpoint: db.prepare('SELECT * FROM push_subscriptions WHERE endpoint = ?'),
-      insertDevice: db.prepare(
-        `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, name, origin, created_at)
-         VALUES (@id, @userId, @endpoint, @p256dh, @auth, @name, @origin, @now)`,
-      ),
-      // The same browser registering again (new keys, another person signed in): it is that device now.
-      replaceDevice: db.prepare(
-        `UPDATE push_subscriptions SET user_id = @userId, p256dh = @p256dh, auth = @auth, name = @name,
-           origin = @origin, last_failure = NULL, last_failure_at = NULL WHERE id = @id`,
-      ),
-      deleteDevice: db.prepare('DELETE FROM push_subscriptions WHERE id = ? AND user_id = ?'),
-      forgetDevice: db.prepare('DELETE FROM push_subscriptions WHERE id = ?'),
-      enqueueForUser: db.prepare(
-        `INSERT INTO push_queue (subscription_id, inbox_id, next_attempt_at, created_at)
-           SELECT id, @inboxId, @now, @now FROM push_subscriptions WHERE user_id = @userId
-         ON CONFLICT (subscription_id, inbox_id) DO UPDATE SET generation = generation + 1, shortened = 0`,
-      ),
-      enqueueTest: db.prepare(
-        'INSERT INTO push_queue (subscription_id, inbox_id, next_attempt_at, created_at) VALUES (?, NULL, ?, ?)',
-      ),
-      due: db.prepare(
-        `SELECT push_queue.id AS job_id, generation, attempts, shortened, inbox_id, users.push_privacy,
-           push_subscriptions.*
-         FROM push_queue JOIN push_subscriptions ON push_subscriptions.id = subscription_id
-           JOIN users ON users.id = push_subscriptions.user_id
-         WHERE next_attempt_at <= ? ORDER BY next_attempt_at, push_queue.id LIMIT ?`,
-      ),
-      nextDue: db.prepare('SELECT MIN(next_attempt_at) AS at FROM push_queue'),
-      finish: db.prepare('DELETE FROM push_queue WHERE id = ? AND generation = ?'),
-      drop: db.prepare('DELETE FROM push_queue WHERE id = ?'),
-      retry: db.prepare('UPDATE push_queue SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?'),
-      shorten: db.prepare('UPDATE push_queue SET shortened = 1 WHERE id = ?'),
-      delivered: db.prepare('UPDATE push_subscriptions SET last_delivery_at = ? WHERE id = ?'),
-      failed: db.prepare('UPDATE push_subscriptions SET last_failure_at = ?, last_failure = ? WHERE id = ?'),
-      insertToken: db.prepare(
-        'INSERT INTO push_tokens (token_hash, inbox_id, lifecycle, revision, created_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      token: db.prepare(
-        'SELECT inbox_id, lifecycle, revision, used_at FROM push_tokens WHERE token_hash = ?',
-      ),
-      useToken: db.prepare('UPDATE push_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
-      privacy: db.prepare('SELECT push_privacy FROM users WHERE id = ?'),
-      setPrivacy: db.prepare('UPDATE users SET push_privacy = ? WHERE id = ?'),
-    };
-  }
-
-  vapidKeys(): VapidKeys | undefined {
-    const row = this.statements.keys.get() as Row | undefined;
+  async vapidKeys(): Promise<VapidKeys | undefined> {
+    const row = await this.db.get('SELECT public_key, private_key FROM push_keys WHERE id = 1');
     return row && { publicKey: row['public_key'] as string, privateKey: row['private_key'] as string };
   }
 
   /** Keeps these keys unless a pair is stored already; the stored pair either way. */
-  keepVapidKeys(keys: VapidKeys, now: number): VapidKeys {
-    this.statements.insertKeys.run(keys.publicKey, keys.privateKey, now);
-    return this.vapidKeys()!;
+  async keepVapidKeys(keys: VapidKeys, now: number): Promise<VapidKeys> {
+    await this.db.run(
+      'INSERT INTO push_keys (id, public_key, private_key, created_at) VALUES (1, ?, ?, ?) ON CONFLICT DO NOTHING',
+      [keys.publicKey, keys.privateKey, now],
+    );
+    return (await this.vapidKeys())!;
   }
 
-  devicesOf(userId: string): PushDevice[] {
-    return (this.statements.devicesOf.all(userId) as Row[]).map(deviceOf);
+  async devicesOf(userId: string): Promise<PushDevice[]> {
+    return (
+      await this.db.all('SELECT * FROM push_subscriptions WHERE user_id = ? ORDER BY created_at, id', [
+        userId,
+      ])
+    ).map(deviceOf);
   }
 
-  countDevices(userId: string): number {
-    return (this.statements.countDevices.get(userId) as { n: number }).n;
+  async countDevices(userId: string): Promise<number> {
+    return (await this.db.get('SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?', [userId]))![
+      'n'
+    ] as number;
   }
 
-  deviceByEndpoint(endpoint: string): PushDevice | undefined {
-    const row = this.statements.deviceByEndpoint.get(endpoint) as Row | undefined;
+  async deviceByEndpoint(endpoint: string): Promise<PushDevice | undefined> {
+    const row = await this.db.get('SELECT * FROM push_subscriptions WHERE endpoint = ?', [endpoint]);
     return row && deviceOf(row);
   }
 
-  insertDevice(id: string, userId: string, device: NewSubscription, origin: string, now: number): void {
-    this.statements.insertDevice.run({ id, userId, ...device, origin, now });
+  async insertDevice(
+    id: string,
+    userId: string,
+    device: NewSubscription,
+    origin: string,
+    now: number,
+  ): Promise<void> {
+    await this.db.run(
+      `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, name, origin, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, userId, device.endpoint, device.p256dh, device.auth, device.name, origin, now],
+    );
   }
 
-  replaceDevice(id: string, userId: string, device: NewSubscription, origin: string): void {
-    this.statements.replaceDevice.run({ id, userId, ...device, origin });
+  /** The same browser registering again (new keys, another person signed in): it is that device now. */
+  async replaceDevice(id: string, userId: string, device: NewSubscription, origin: string): Promise<void> {
+    await this.db.run(
+      `UPDATE push_subscriptions SET user_id = ?, p256dh = ?, auth = ?, name = ?, origin = ?,
+         last_failure = NULL, last_failure_at = NULL WHERE id = ?`,
+      [userId, device.p256dh, device.auth, device.name, origin, id],
+    );
   }
 
-  deleteDevice(id: string, userId: string): boolean {
-    return this.statements.deleteDevice.run(id, userId).changes === 1;
+  async deleteDevice(id: string, userId: string): Promise<boolean> {
+    return (
+      (await this.db.run('DELETE FROM push_subscriptions WHERE id = ? AND user_id = ?', [id, userId])) === 1
+    );
   }
 
   /** The push service says the device is gone (404/410): it and its queued pushes go. */
-  forgetDevice(id: string): void {
-    this.statements.forgetDevice.run(id);
+  async forgetDevice(id: string): Promise<void> {
+    await this.db.run('DELETE FROM push_subscriptions WHERE id = ?', [id]);
   }
 
   /** A push of this notification to each of the person's devices; one still queued is replaced. */
-  enqueueForUser(userId: string, inboxId: number, now: number): number {
-    return this.statements.enqueueForUser.run({ userId, inboxId, now }).changes;
+  enqueueForUser(userId: string, inboxId: number, now: number): Promise<number> {
+    return this.db.run(
+      `INSERT INTO push_queue (subscription_id, inbox_id, next_attempt_at, created_at)
+         SELECT id, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM push_subscriptions
+         WHERE user_id = ?
+       ON CONFLICT (subscription_id, inbox_id) DO UPDATE SET generation = push_queue.generation + 1,
+         shortened = 0`,
+      [inboxId, now, now, userId],
+    );
   }
 
-  enqueueTest(deviceId: string, now: number): void {
-    this.statements.enqueueTest.run(deviceId, now, now);
+  async enqueueTest(deviceId: string, now: number): Promise<void> {
+    await this.db.run(
+      'INSERT INTO push_queue (subscription_id, inbox_id, next_attempt_at, created_at) VALUES (?, NULL, ?, ?)',
+      [deviceId, now, now],
+    );
   }
 
-  due(now: number, limit: number): PushJob[] {
-    return (this.statements.due.all(now, limit) as Row[]).map((row) => ({
-      id: row['job_id'] as number,
-      generation: row['generation'] as number,
-      attempts: row['attempts'] as number,
-      shortened: row['shortened'] === 1,
-      inboxId: row['inbox_id'] as number | null,
-      device: deviceOf(row),
-      privacy: row['push_privacy'] as PushPrivacy,
-    }));
+  /**
+   * Takes up to `limit` due pushes for this process: each is due again only PUSH_CLAIM_MS later, so a
+   * process that dies while sending leaves it to another. On PostgreSQL rows another process is
+   * claiming are skipped (FOR UPDATE SKIP LOCKED), so each push goes out once.
+   */
+  claimDue(now: number, limit: number): Promise<PushJob[]> {
+    const skipLocked = this.db.dialect === 'postgres' ? ' FOR UPDATE OF push_queue SKIP LOCKED' : '';
+    return this.db.transaction(async () => {
+      const rows = await this.db.all(
+        `SELECT push_queue.id AS job_id, generation, attempts, shortened, inbox_id, users.push_privacy,
+           push_subscriptions.*
+         FROM push_queue JOIN push_subscriptions ON push_subscriptions.id = subscription_id
+           JOIN users ON users.id = push_subscriptions.user_id
+         WHERE next_attempt_at <= ? ORDER BY next_attempt_at, push_queue.id LIMIT ?${skipLocked}`,
+        [now, limit],
+      );
+      for (const row of rows)
+        await this.db.run('UPDATE push_queue SET next_attempt_at = ? WHERE id = ?', [
+          now + PUSH_CLAIM_MS,
+          row['job_id'] as number,
+        ]);
+      return rows.map((row) => ({
+        id: row['job_id'] as number,
+        generation: row['generation'] as number,
+        attempts: row['attempts'] as number,
+        shortened: row['shortened'] === 1,
+        inboxId: row['inbox_id'] as number | null,
+        device: deviceOf(row),
+        privacy: row['push_privacy'] as PushPrivacy,
+      }));
+    });
   }
 
-  nextDueAt(): number | undefined {
-    return (this.statements.nextDue.get() as { at: number | null }).at ?? undefined;
+  async nextDueAt(): Promise<number | undefined> {
+    return ((await this.db.get('SELECT MIN(next_attempt_at) AS at FROM push_queue'))?.['at'] ?? undefined) as
+      number | undefined;
   }
 
-  /** Sent: gone from the queue, unless the notification changed meanwhile (then it goes again). */
-  finish(job: PushJob): void {
-    this.statements.finish.run(job.id, job.generation);
+  /**
+   * Sent: gone from the queue, unless the notification changed meanwhile (then it goes again, now).
+   */
+  async finish(job: PushJob, now: number): Promise<void> {
+    if (
+      (await this.db.run('DELETE FROM push_queue WHERE id = ? AND generation = ?', [
+        job.id,
+        job.generation,
+      ])) === 0
+    )
+      await this.release(job.id, now);
   }
 
-  drop(jobId: number): void {
-    this.statements.drop.run(jobId);
+  /** A claimed push not sent (the relay stopping, a shorter one to go): due again at `now`. */
+  async release(jobId: number, now: number): Promise<void> {
+    await this.db.run('UPDATE push_queue SET next_attempt_at = ? WHERE id = ?', [now, jobId]);
   }
 
-  retryAt(jobId: number, at: number): void {
-    this.statements.retry.run(at, jobId);
+  async drop(jobId: number): Promise<void> {
+    await this.db.run('DELETE FROM push_queue WHERE id = ?', [jobId]);
   }
 
-  shorten(jobId: number): void {
-    this.statements.shorten.run(jobId);
+  async retryAt(jobId: number, at: number): Promise<void> {
+    await this.db.run('UPDATE push_queue SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?', [
+      at,
+      jobId,
+    ]);
   }
 
-  recordDelivery(deviceId: string, now: number): void {
-    this.statements.delivered.run(now, deviceId);
+  async shorten(jobId: number, now: number): Promise<void> {
+    await this.db.run('UPDATE push_queue SET shortened = 1, next_attempt_at = ? WHERE id = ?', [now, jobId]);
   }
 
-  recordFailure(deviceId: string, now: number, why: string): void {
-    this.statements.failed.run(now, why, deviceId);
+  async recordDelivery(deviceId: string, now: number): Promise<void> {
+    await this.db.run('UPDATE push_subscriptions SET last_delivery_at = ? WHERE id = ?', [now, deviceId]);
   }
 
-  insertToken(tokenHash: string, inboxId: number, lifecycle: number, revision: number, now: number): void {
-    this.statements.insertToken.run(tokenHash, inboxId, lifecycle, revision, now);
+  async recordFailure(deviceId: string, now: number, why: string): Promise<void> {
+    await this.db.run('UPDATE push_subscriptions SET last_failure_at = ?, last_failure = ? WHERE id = ?', [
+      now,
+      why,
+      deviceId,
+    ]);
   }
 
-  token(tokenHash: string): AnswerToken | undefined {
-    const row = this.statements.token.get(tokenHash) as Row | undefined;
+  async insertToken(
+    tokenHash: string,
+    inboxId: number,
+    lifecycle: number,
+    revision: number,
+    now: number,
+  ): Promise<void> {
+    await this.db.run(
+      'INSERT INTO push_tokens (token_hash, inbox_id, lifecycle, revision, created_at) VALUES (?, ?, ?, ?, ?)',
+      [tokenHash, inboxId, lifecycle, revision, now],
+    );
+  }
+
+  async token(tokenHash: string): Promise<AnswerToken | undefined> {
+    const row = await this.db.get(
+      'SELECT inbox_id, lifecycle, revision, used_at FROM push_tokens WHERE token_hash = ?',
+      [tokenHash],
+    );
     return (
       row && {
         inboxId: row['inbox_id'] as number,
@@ -225,16 +262,21 @@ export class PushStore {
   }
 
   /** true: it was unused until now (two taps at once cannot both use it). */
-  useToken(tokenHash: string, now: number): boolean {
-    return this.statements.useToken.run(now, tokenHash).changes === 1;
+  async useToken(tokenHash: string, now: number): Promise<boolean> {
+    return (
+      (await this.db.run('UPDATE push_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [
+        now,
+        tokenHash,
+      ])) === 1
+    );
   }
 
-  privacy(userId: string): PushPrivacy {
-    return ((this.statements.privacy.get(userId) as Row | undefined)?.['push_privacy'] ??
+  async privacy(userId: string): Promise<PushPrivacy> {
+    return ((await this.db.get('SELECT push_privacy FROM users WHERE id = ?', [userId]))?.['push_privacy'] ??
       'full') as PushPrivacy;
   }
 
-  setPrivacy(userId: string, privacy: PushPrivacy): void {
-    this.statements.setPrivacy.run(privacy, userId);
+  async setPrivacy(userId: string, privacy: PushPrivacy): Promise<void> {
+    await this.db.run('UPDATE users SET push_privacy = ? WHERE id = ?', [privacy, userId]);
   }
 }

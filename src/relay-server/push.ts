@@ -41,50 +41,54 @@ export class Push {
     readonly allowLoopback: boolean,
   ) {}
 
-  devices(user: User): DeviceView[] {
-    return this.store.push.devicesOf(user.id).map(view);
+  async devices(user: User): Promise<DeviceView[]> {
+    return (await this.store.push.devicesOf(user.id)).map(view);
   }
 
   /**
    * The device's id; 'full' when the person has MAX_SUBSCRIPTIONS_PER_PERSON already. The same browser
    * registering again keeps its id (and becomes this person's device if another had it).
    */
-  subscribe(user: User, device: NewSubscription, origin: string): { id: string; created: boolean } | 'full' {
-    return this.store.transaction(() => {
-      const existing = this.store.push.deviceByEndpoint(device.endpoint);
+  subscribe(
+    user: User,
+    device: NewSubscription,
+    origin: string,
+  ): Promise<{ id: string; created: boolean } | 'full'> {
+    return this.store.transaction(async () => {
+      const existing = await this.store.push.deviceByEndpoint(device.endpoint);
       if (existing) {
         if (
           existing.userId !== user.id &&
-          this.store.push.countDevices(user.id) >= MAX_SUBSCRIPTIONS_PER_PERSON
+          (await this.store.push.countDevices(user.id)) >= MAX_SUBSCRIPTIONS_PER_PERSON
         )
           return 'full';
-        this.store.push.replaceDevice(existing.id, user.id, device, origin);
+        await this.store.push.replaceDevice(existing.id, user.id, device, origin);
         return { id: existing.id, created: false };
       }
-      if (this.store.push.countDevices(user.id) >= MAX_SUBSCRIPTIONS_PER_PERSON) return 'full';
+      if ((await this.store.push.countDevices(user.id)) >= MAX_SUBSCRIPTIONS_PER_PERSON) return 'full';
       const id = newId('d_');
-      this.store.push.insertDevice(id, user.id, device, origin, this.clock());
+      await this.store.push.insertDevice(id, user.id, device, origin, this.clock());
       return { id, created: true };
     });
   }
 
-  remove(user: User, deviceId: string): boolean {
+  remove(user: User, deviceId: string): Promise<boolean> {
     return this.store.push.deleteDevice(deviceId, user.id);
   }
 
   /** Queues "Send test" for one of the person's devices; false when it is not theirs. */
-  sendTest(user: User, deviceId: string): boolean {
-    if (!this.store.push.devicesOf(user.id).some((device) => device.id === deviceId)) return false;
-    this.store.push.enqueueTest(deviceId, this.clock());
+  async sendTest(user: User, deviceId: string): Promise<boolean> {
+    if (!(await this.store.push.devicesOf(user.id)).some((device) => device.id === deviceId)) return false;
+    await this.store.push.enqueueTest(deviceId, this.clock());
     this.hub.emitPushQueued();
     return true;
   }
 
-  privacy(user: User): PushPrivacy {
+  privacy(user: User): Promise<PushPrivacy> {
     return this.store.push.privacy(user.id);
   }
 
-  setPrivacy(user: User, privacy: PushPrivacy): void {
-    this.store.push.setPrivacy(user.id, privacy);
+  setPrivacy(user: User, privacy: PushPrivacy): Promise<void> {
+    return this.store.push.setPrivacy(user.id, privacy);
   }
 }

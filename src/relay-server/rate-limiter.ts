@@ -5,6 +5,14 @@ export interface Limit {
   windowMs: number;
 }
 
+/**
+ * One process's share of a limit that several relay processes behind one balancer enforce together:
+ * round-robin sends each process about 1/processes of a client's requests (docs/relay.md "Many people").
+ */
+export function shareOf(limit: Limit, processes: number): Limit {
+  return { ...limit, max: Math.max(1, Math.ceil(limit.max / processes)) };
+}
+
 export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 interface Window {
@@ -12,7 +20,7 @@ interface Window {
   count: number;
 }
 
-/** Fixed windows per key, in memory: enough for one relay process; counters vanish with their window. */
+/** Fixed windows per key, in memory, per process (shareOf for several); counters vanish with their window. */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
 

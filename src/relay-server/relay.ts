@@ -63,7 +63,10 @@ export class Relay {
 
   // Pairing
 
-  createPairing(senderName: string, client: string | null): { pairing: Pairing; pollSecret: string } {
+  async createPairing(
+    senderName: string,
+    client: string | null,
+  ): Promise<{ pairing: Pairing; pollSecret: string }> {
     const now = this.clock();
     const pollSecret = newSecret('nrp_');
     for (;;) {
@@ -82,22 +85,22 @@ export class Relay {
         approvedBy: null,
       };
       // Two open pairings never share a code: the page finds a pairing by its code alone.
-      if (this.store.openPairingByCode(pairing.userCode, now)) continue;
-      this.store.insertPairing(pairing);
+      if (await this.store.openPairingByCode(pairing.userCode, now)) continue;
+      await this.store.insertPairing(pairing);
       return { pairing, pollSecret };
     }
   }
 
   /** undefined: the pairing is unknown or the secret is wrong (the caller answers 401 either way). */
-  poll(pairingId: string, pollSecret: string): PollAnswer | undefined {
-    return this.store.transaction(() => {
+  poll(pairingId: string, pollSecret: string): Promise<PollAnswer | undefined> {
+    return this.store.transaction(async () => {
       const now = this.clock();
-      const pairing = this.store.pairing(pairingId);
+      const pairing = await this.store.pairing(pairingId);
       if (!pairing || isForgotten(pairing, now)) return undefined;
       if (!sameSecret(pairing.secretHash, hashSecret(pollSecret))) return undefined;
       const outcome = pollOutcome(pairing, now);
       const interval = outcome.status === 'slow_down' ? outcome.interval : pairing.intervalSeconds;
-      this.store.recordPoll(pairing.id, now, interval);
+      await this.store.recordPoll(pairing.id, now, interval);
       if (outcome.status !== 'collect') return outcome;
       const credential = newSecret('nrc_');
       const installation: Installation = {
@@ -107,8 +110,8 @@ export class Relay {
         client: pairing.client,
         createdAt: now,
       };
-      this.store.insertInstallation(installation, hashSecret(credential));
-      this.store.consumePairing(pairing.id, now, pairing.approvedBy!);
+      await this.store.insertInstallation(installation, hashSecret(credential));
+      await this.store.consumePairing(pairing.id, now, pairing.approvedBy!);
       return {
         status: 'approved',
         credential,
@@ -117,15 +120,15 @@ export class Relay {
     });
   }
 
-  openPairing(userCode: string): Pairing | undefined {
+  openPairing(userCode: string): Promise<Pairing | undefined> {
     return this.store.openPairingByCode(userCode, this.clock());
   }
 
   /** false: the pairing is no longer open (decided elsewhere, expired). */
-  decide(pairingId: string, user: User, approve: boolean): boolean {
-    return this.store.transaction(() => {
+  decide(pairingId: string, user: User, approve: boolean): Promise<boolean> {
+    return this.store.transaction(async () => {
       const now = this.clock();
-      const pairing = this.store.pairing(pairingId);
+      const pairing = await this.store.pairing(pairingId);
       if (!pairing || !isOpen(pairing, now)) return false;
       return approve
         ? this.store.approvePairing(pairing.id, user.id)
@@ -135,18 +138,18 @@ export class Relay {
 
   // Installations
 
-  authenticate(credential: string): Installation | undefined {
+  async authenticate(credential: string): Promise<Installation | undefined> {
     const hash = hashSecret(credential);
-    const found = this.store.installationByCredential(hash);
+    const found = await this.store.installationByCredential(hash);
     return found && sameSecret(found.storedHash, hash) ? found.installation : undefined;
   }
 
-  installationsOf(user: User): Installation[] {
+  installationsOf(user: User): Promise<Installation[]> {
     return this.store.installationsOf(user.id);
   }
 
-  revoke(user: User, installationId: string): boolean {
-    const revoked = this.store.deleteInstallation(installationId, user.id);
+  async revoke(user: User, installationId: string): Promise<boolean> {
+    const revoked = await this.store.deleteInstallation(installationId, user.id);
     if (revoked) {
       this.hub.emitRevoked(installationId);
       this.hub.emitInbox(user.id, { kind: 'removed', installationId });
@@ -156,64 +159,83 @@ export class Relay {
 
   // Delivery
 
-  deliver(
+  async deliver(
     installation: Installation,
     notificationId: string,
     delivered: Delivered,
     idempotency: { key: string; requestHash: string },
-  ): DeliveryAnswer | 'key_reused' | 'storage_full' {
+  ): Promise<DeliveryAnswer | 'key_reused' | 'storage_full'> {
     let changed: Stored | undefined;
     let pushed = false;
-    const answer = this.store.transaction((): DeliveryAnswer | 'key_reused' | 'storage_full' => {
-      const now = this.clock();
-      const replay = this.store.replay(installation.id, idempotency.key);
-      if (replay) {
-        return replay.requestHash === idempotency.requestHash
-          ? { status: replay.status, body: replay.body }
-          : 'key_reused';
-      }
-      const stored = this.store.notification(installation.id, notificationId);
-      const effect = putEffect(stored, delivered);
-      let result: Stored;
-      if (effect === 'insert') {
-        if (!this.store.makeRoom(installation.id, MAX_NOTIFICATIONS_PER_INSTALLATION)) return 'storage_full';
-        result = this.store.insertNotification(installation.id, notificationId, delivered, now);
-      } else if (effect === 'stale') {
-        result = stored!;
-      } else {
-        const newLifecycle = effect === 'new_lifecycle';
-        result = {
-          ...stored!,
-          ...delivered,
-          lifecycle: stored!.lifecycle + (newLifecycle ? 1 : 0),
-          revision: revisionAfter(stored!, delivered, effect),
-          answerAction: newLifecycle ? null : stored!.answerAction,
-          answeredAt: newLifecycle ? null : stored!.answeredAt,
-          receivedAt: newLifecycle ? now : stored!.receivedAt,
-        };
-        this.store.replaceNotification(result, now);
-      }
-      if (effect !== 'stale') changed = result;
-      if (pushWorthy(stored, result)) pushed = this.queuePush(installation.userId, result.inboxId, now);
-      const status = effect === 'insert' || effect === 'new_lifecycle' ? 201 : 200;
-      const body = JSON.stringify({ id: notificationId, lifecycle: result.lifecycle, status: result.status });
-      this.store.insertReplay(installation.id, idempotency.key, { ...idempotency, status, body }, now);
-      return { status, body };
-    });
+    const answer = await this.store.transaction(
+      async (): Promise<DeliveryAnswer | 'key_reused' | 'storage_full'> => {
+        changed = undefined;
+        pushed = false;
+        const now = this.clock();
+        const replay = await this.store.replay(installation.id, idempotency.key);
+        if (replay) {
+          return replay.requestHash === idempotency.requestHash
+            ? { status: replay.status, body: replay.body }
+            : 'key_reused';
+        }
+        const stored = await this.store.notification(installation.id, notificationId);
+        const effect = putEffect(stored, delivered);
+        let result: Stored;
+        if (effect === 'insert') {
+          if (!(await this.store.makeRoom(installation.id, MAX_NOTIFICATIONS_PER_INSTALLATION)))
+            return 'storage_full';
+          result = await this.store.insertNotification(installation.id, notificationId, delivered, now);
+        } else if (effect === 'stale') {
+          result = stored!;
+        } else {
+          const newLifecycle = effect === 'new_lifecycle';
+          result = {
+            ...stored!,
+            ...delivered,
+            lifecycle: stored!.lifecycle + (newLifecycle ? 1 : 0),
+            revision: revisionAfter(stored!, delivered, effect),
+            answerAction: newLifecycle ? null : stored!.answerAction,
+            answeredAt: newLifecycle ? null : stored!.answeredAt,
+            receivedAt: newLifecycle ? now : stored!.receivedAt,
+          };
+          await this.store.replaceNotification(result, now);
+        }
+        if (effect !== 'stale') changed = result;
+        if (pushWorthy(stored, result))
+          pushed = await this.queuePush(installation.userId, result.inboxId, now);
+        const status = effect === 'insert' || effect === 'new_lifecycle' ? 201 : 200;
+        const body = JSON.stringify({
+          id: notificationId,
+          lifecycle: result.lifecycle,
+          status: result.status,
+        });
+        await this.store.insertReplay(
+          installation.id,
+          idempotency.key,
+          { ...idempotency, status, body },
+          now,
+        );
+        return { status, body };
+      },
+    );
     if (changed) this.announce(installation.userId, changed, installation.name);
     if (pushed) this.hub.emitPushQueued();
     return answer;
   }
 
   /** A sender's resolve or dismiss; undefined when it never delivered that id. */
-  senderStatus(installation: Installation, notificationId: string, status: RelayStatus): Stored | undefined {
+  async senderStatus(
+    installation: Installation,
+    notificationId: string,
+    status: RelayStatus,
+  ): Promise<Stored | undefined> {
     let changed = false;
-    const result = this.store.transaction(() => {
-      const stored = this.store.notification(installation.id, notificationId);
+    const result = await this.store.transaction(async () => {
+      const stored = await this.store.notification(installation.id, notificationId);
       if (!stored || stored.status !== 'active') return stored;
       const now = this.clock();
-      this.store.setStatus(stored.inboxId, status, now);
-      this.queuePush(installation.userId, stored.inboxId, now);
+      await this.store.setStatus(stored.inboxId, status, now);
+      await this.queuePush(installation.userId, stored.inboxId, now);
       changed = true;
       return { ...stored, status };
     });
@@ -224,29 +246,29 @@ export class Relay {
     return result;
   }
 
-  eventsAfter(installationId: string, afterId: number): StoredEvent[] {
+  eventsAfter(installationId: string, afterId: number): Promise<StoredEvent[]> {
     return this.store.eventsAfter(installationId, afterId);
   }
 
   // Inbox
 
-  inbox(user: User): InboxItem[] {
-    return this.store.inbox(user.id, 200).map((stored) => inboxItem(stored, stored.installationName));
+  async inbox(user: User): Promise<InboxItem[]> {
+    return (await this.store.inbox(user.id, 200)).map((stored) => inboxItem(stored, stored.installationName));
   }
 
-  answer(
+  async answer(
     user: User,
     inboxId: number,
     action: string,
     lifecycle: number,
     revision: number,
-  ): InboxItem | AnswerRefusal | 'not_found' {
-    const result = this.store.transaction((): Answered | AnswerRefusal | 'not_found' => {
-      const stored = this.store.notificationOfUser(inboxId, user.id);
+  ): Promise<InboxItem | AnswerRefusal | 'not_found'> {
+    const result = await this.store.transaction(async (): Promise<Answered | AnswerRefusal | 'not_found'> => {
+      const stored = await this.store.notificationOfUser(inboxId, user.id);
       if (!stored) return 'not_found';
       const refusal = answerRefusal(stored, action, lifecycle, revision);
       if (refusal) return refusal;
-      return this.recordAnswer(stored, action, user.id);
+      return await this.recordAnswer(stored, action, user.id);
     });
     return typeof result === 'string' ? result : this.afterAnswer(user.id, result);
   }
@@ -255,30 +277,32 @@ export class Relay {
    * An answer from a push (docs/relay-protocol.md "Phone push"): the token is the capability, no
    * session. 'foreign': no such token, or one for another notification; 'used': answered with it before.
    */
-  answerWithToken(
+  async answerWithToken(
     inboxId: number,
     token: string,
     action: string,
-  ): InboxItem | AnswerRefusal | 'foreign' | 'used' {
-    const result = this.store.transaction((): Answered | AnswerRefusal | 'foreign' | 'used' => {
-      const tokenHash = hashSecret(token);
-      const found = this.store.push.token(tokenHash);
-      const stored = this.store.notificationAt(inboxId);
-      if (!found || found.inboxId !== inboxId || !stored) return 'foreign';
-      if (found.usedAt !== null) return 'used';
-      const refusal = answerRefusal(stored, action, found.lifecycle, found.revision);
-      if (refusal) return refusal;
-      this.store.push.useToken(tokenHash, this.clock());
-      const owner = this.store.ownerOfInstallation(stored.installationId)!;
-      return this.recordAnswer(stored, action, owner);
-    });
+  ): Promise<InboxItem | AnswerRefusal | 'foreign' | 'used'> {
+    const result = await this.store.transaction(
+      async (): Promise<Answered | AnswerRefusal | 'foreign' | 'used'> => {
+        const tokenHash = hashSecret(token);
+        const found = await this.store.push.token(tokenHash);
+        const stored = await this.store.notificationAt(inboxId);
+        if (!found || found.inboxId !== inboxId || !stored) return 'foreign';
+        if (found.usedAt !== null) return 'used';
+        const refusal = answerRefusal(stored, action, found.lifecycle, found.revision);
+        if (refusal) return refusal;
+        await this.store.push.useToken(tokenHash, this.clock());
+        const owner = (await this.store.ownerOfInstallation(stored.installationId))!;
+        return await this.recordAnswer(stored, action, owner);
+      },
+    );
     return typeof result === 'string' ? result : this.afterAnswer(result.userId, result);
   }
 
   /** A single-use answer token for what a push shows now (its hash is stored; the token goes in the push). */
-  answerToken(stored: Stored): string {
+  async answerToken(stored: Stored): Promise<string> {
     const token = newSecret('nrt_');
-    this.store.push.insertToken(
+    await this.store.push.insertToken(
       hashSecret(token),
       stored.inboxId,
       stored.lifecycle,
@@ -288,10 +312,10 @@ export class Relay {
     return token;
   }
 
-  private recordAnswer(stored: Stored, action: string, userId: string): Answered {
+  private async recordAnswer(stored: Stored, action: string, userId: string): Promise<Answered> {
     const now = this.clock();
     const answeredAt = new Date(now).toISOString();
-    this.store.setAnswer(stored.inboxId, action, answeredAt, now);
+    await this.store.setAnswer(stored.inboxId, action, answeredAt, now);
     const data = JSON.stringify({
       notification_id: stored.notificationId,
       lifecycle: stored.lifecycle,
@@ -301,66 +325,69 @@ export class Relay {
       answered_at: answeredAt,
     });
     const event: StoredEvent = {
-      id: this.store.insertEvent(stored.installationId, 'answer', data, now),
+      id: await this.store.insertEvent(stored.installationId, 'answer', data, now),
       installationId: stored.installationId,
       type: 'answer',
       data,
     };
     // The person's other devices close their alert for it.
-    this.queuePush(userId, stored.inboxId, now);
+    await this.queuePush(userId, stored.inboxId, now);
     return { stored: { ...stored, status: 'resolved', answerAction: action, answeredAt }, event, userId };
   }
 
-  private afterAnswer(userId: string, answered: Answered): InboxItem {
+  private async afterAnswer(userId: string, answered: Answered): Promise<InboxItem> {
     this.hub.emitEvent(answered.event);
     this.hub.emitPushQueued();
     return this.announce(
       userId,
       answered.stored,
-      this.store.installationName(answered.stored.installationId) ?? '',
+      (await this.store.installationName(answered.stored.installationId)) ?? '',
     );
   }
 
   /** Queues a push of this notification to each of the person's devices; true when there are any. */
-  private queuePush(userId: string, inboxId: number, now: number): boolean {
-    return this.store.push.enqueueForUser(userId, inboxId, now) > 0;
+  private async queuePush(userId: string, inboxId: number, now: number): Promise<boolean> {
+    return (await this.store.push.enqueueForUser(userId, inboxId, now)) > 0;
   }
 
-  inboxStatus(
+  async inboxStatus(
     user: User,
     inboxId: number,
     status: 'resolved' | 'dismissed',
     lifecycle: number,
-  ): InboxItem | 'not_found' | 'other_lifecycle' {
+  ): Promise<InboxItem | 'not_found' | 'other_lifecycle'> {
     let event: StoredEvent | undefined;
-    const result = this.store.transaction((): Stored | 'not_found' | 'other_lifecycle' => {
-      const stored = this.store.notificationOfUser(inboxId, user.id);
-      if (!stored) return 'not_found';
-      if (stored.lifecycle !== lifecycle) return 'other_lifecycle';
-      if (stored.status !== 'active') return stored;
-      const now = this.clock();
-      this.store.setStatus(stored.inboxId, status, now);
-      this.queuePush(user.id, stored.inboxId, now);
-      const data = JSON.stringify({
-        notification_id: stored.notificationId,
-        lifecycle: stored.lifecycle,
-        status,
-        changed_at: new Date(now).toISOString(),
-      });
-      event = {
-        id: this.store.insertEvent(stored.installationId, 'status', data, now),
-        installationId: stored.installationId,
-        type: 'status',
-        data,
-      };
-      return { ...stored, status };
-    });
+    const result = await this.store.transaction(
+      async (): Promise<Stored | 'not_found' | 'other_lifecycle'> => {
+        event = undefined;
+        const stored = await this.store.notificationOfUser(inboxId, user.id);
+        if (!stored) return 'not_found';
+        if (stored.lifecycle !== lifecycle) return 'other_lifecycle';
+        if (stored.status !== 'active') return stored;
+        const now = this.clock();
+        await this.store.setStatus(stored.inboxId, status, now);
+        await this.queuePush(user.id, stored.inboxId, now);
+        const data = JSON.stringify({
+          notification_id: stored.notificationId,
+          lifecycle: stored.lifecycle,
+          status,
+          changed_at: new Date(now).toISOString(),
+        });
+        event = {
+          id: await this.store.insertEvent(stored.installationId, 'status', data, now),
+          installationId: stored.installationId,
+          type: 'status',
+          data,
+        };
+        return { ...stored, status };
+      },
+    );
     if (typeof result === 'string') return result;
     if (event) {
       this.hub.emitEvent(event);
       this.hub.emitPushQueued();
     }
-    return this.announce(user.id, result, this.store.installationName(result.installationId) ?? '');
+    return this.announce(user.id, result, (await this.store.installationName(result.installationId)) ?? '');
   }
 
   private announce(userId: string, stored: Stored, installationName: string): InboxItem {
@@ -371,22 +398,22 @@ export class Relay {
 
   // Accounts
 
-  hasUsers(): boolean {
-    return this.store.countUsers() > 0;
+  async hasUsers(): Promise<boolean> {
+    return (await this.store.countUsers()) > 0;
   }
 
-  users(): User[] {
+  users(): Promise<User[]> {
     return this.store.users();
   }
 
   /** The person whose account the installation belongs to: who approved its pairing. */
-  ownerOf(installation: Installation): User | undefined {
+  ownerOf(installation: Installation): Promise<User | undefined> {
     return this.store.userById(installation.userId);
   }
 
   /** Whether a user has this name, in any case (`Ada` is taken when `ada` exists). */
-  nameTaken(username: string): boolean {
-    return this.store.userByName(username) !== undefined;
+  async nameTaken(username: string): Promise<boolean> {
+    return (await this.store.userByName(username)) !== undefined;
   }
 
   /**
@@ -397,45 +424,45 @@ export class Relay {
   async createUser(username: string, password: string, isOperator: boolean): Promise<User | undefined> {
     const passwordHash = await hashPassword(password);
     const user: User = { id: newId('u_'), username, passwordHash, isOperator, createdAt: this.clock() };
-    return this.store.insertUserIfFree(user, isOperator) ? user : undefined;
+    return (await this.store.insertUserIfFree(user, isOperator)) ? user : undefined;
   }
 
   /** Always costs one scrypt, known user or not, so the time taken does not tell which names exist. */
   async checkPassword(username: string, password: string): Promise<User | undefined> {
-    const user = this.store.userByName(username);
+    const user = await this.store.userByName(username);
     const matches = await verifyPassword(password, user?.passwordHash ?? (await DECOY_HASH_PROMISE));
     return user && matches ? user : undefined;
   }
 
-  startSession(user: User): string {
+  async startSession(user: User): Promise<string> {
     const token = newSecret('nrs_');
-    this.store.insertSession(hashSecret(token), user.id, this.clock());
+    await this.store.insertSession(hashSecret(token), user.id, this.clock());
     return token;
   }
 
-  sessionUser(token: string): User | undefined {
+  sessionUser(token: string): Promise<User | undefined> {
     return this.store.sessionUser(hashSecret(token), this.clock());
   }
 
-  endSession(token: string): void {
-    this.store.deleteSession(hashSecret(token));
+  endSession(token: string): Promise<void> {
+    return this.store.deleteSession(hashSecret(token));
   }
 
-  createInvite(user: User): string {
+  async createInvite(user: User): Promise<string> {
     const token = newSecret('nri_');
-    this.store.insertInvite(hashSecret(token), user.id, this.clock());
+    await this.store.insertInvite(hashSecret(token), user.id, this.clock());
     return token;
   }
 
-  isLiveInvite(token: string): boolean {
+  isLiveInvite(token: string): Promise<boolean> {
     return this.store.isLiveInvite(hashSecret(token), this.clock());
   }
 
-  takeInvite(token: string): boolean {
+  takeInvite(token: string): Promise<boolean> {
     return this.store.takeInvite(hashSecret(token), this.clock());
   }
 
-  purge(): void {
-    this.store.purge(this.clock(), ENDED_PAIRING_RETENTION_MS);
+  purge(): Promise<void> {
+    return this.store.purge(this.clock(), ENDED_PAIRING_RETENTION_MS);
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, shareOf } from './rate-limiter.js';
 
 const MINUTE = 60_000;
 const WINDOW_MS = 15 * MINUTE;
@@ -41,10 +41,17 @@ export class SignInGuard {
   private readonly names = new Map<string, NameState>();
   private checking = 0;
 
-  constructor(private readonly clock: Clock) {
-    this.byAddress = new RateLimiter({ max: SIGN_IN_FAILURES_PER_ADDRESS, windowMs: WINDOW_MS }, clock);
+  /** processes: relay processes behind one balancer; this one counts its share of each address limit. */
+  constructor(
+    private readonly clock: Clock,
+    processes = 1,
+  ) {
+    this.byAddress = new RateLimiter(
+      shareOf({ max: SIGN_IN_FAILURES_PER_ADDRESS, windowMs: WINDOW_MS }, processes),
+      clock,
+    );
     this.byNameAndAddress = new RateLimiter(
-      { max: SIGN_IN_FAILURES_PER_NAME_AND_ADDRESS, windowMs: WINDOW_MS },
+      shareOf({ max: SIGN_IN_FAILURES_PER_NAME_AND_ADDRESS, windowMs: WINDOW_MS }, processes),
       clock,
     );
   }

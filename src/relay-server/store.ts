@@ -1,48 +1,13 @@
-/** All of the relay's SQL: one SQLite file in the --data folder (relay.db). */
-import Database from 'better-sqlite3';
-import { chmodSync } from 'node:fs';
+/**
+ * All of the relay's SQL, on SQLite (one file in the --data folder, relay.db) or PostgreSQL (--database),
+ * through one SqlDatabase; people-store.ts and push-store.ts hold the rest.
+ */
 import type { Action, Delivered, RelayStatus, Stored } from './domain/delivery.js';
 import type { Pairing, PairingState } from './domain/pairing.js';
 import { PeopleStore } from './people-store.js';
 import { PushStore } from './push-store.js';
+import type { Parameter, Row, SqlDatabase } from './sql-database.js';
 import { migrate } from './store-migrations.js';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS users (
-  id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
-  is_operator INTEGER NOT NULL, created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS sessions (
-  token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, last_used_at INTEGER);
-CREATE TABLE IF NOT EXISTS invites (
-  token_hash TEXT PRIMARY KEY, created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS pairings (
-  id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, user_code TEXT NOT NULL, sender_name TEXT NOT NULL,
-  client TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, interval_seconds INTEGER NOT NULL,
-  last_poll_at INTEGER, state TEXT NOT NULL, ended_at INTEGER, approved_by TEXT);
-CREATE INDEX IF NOT EXISTS pairings_by_code ON pairings (user_code);
-CREATE TABLE IF NOT EXISTS installations (
-  id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, name TEXT NOT NULL,
-  client TEXT, credential_hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS notifications (
-  inbox_id INTEGER PRIMARY KEY AUTOINCREMENT,
-  installation_id TEXT NOT NULL REFERENCES installations(id) ON DELETE CASCADE,
-  notification_id TEXT NOT NULL, lifecycle INTEGER NOT NULL, title TEXT NOT NULL, message TEXT NOT NULL,
-  type TEXT NOT NULL, priority TEXT NOT NULL, agent TEXT NOT NULL, project TEXT, status TEXT NOT NULL,
-  actions TEXT NOT NULL, answer_action TEXT, answered_at TEXT, created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL, changed_at INTEGER NOT NULL, received_at INTEGER,
-  UNIQUE (installation_id, notification_id));
-CREATE TABLE IF NOT EXISTS idempotency (
-  installation_id TEXT NOT NULL REFERENCES installations(id) ON DELETE CASCADE, key TEXT NOT NULL,
-  request_hash TEXT NOT NULL, status INTEGER NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL,
-  PRIMARY KEY (installation_id, key));
-CREATE TABLE IF NOT EXISTS events (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  installation_id TEXT NOT NULL REFERENCES installations(id) ON DELETE CASCADE,
-  type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS events_by_installation ON events (installation_id, id);
-`;
 
 export const SESSION_LIFETIME_MS = 7 * 24 * 3_600_000;
 /** A session unused this long ends, whatever is left of its lifetime. */
@@ -52,6 +17,7 @@ export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 const NOTIFICATION_RETENTION_MS = 30 * 24 * 3_600_000;
 const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
 const EVENT_RETENTION_MS = 7 * 24 * 3_600_000;
+const BUS_RETENTION_MS = 3_600_000;
 
 export interface User {
   id: string;
@@ -81,8 +47,6 @@ export interface Replay {
   body: string;
   requestHash: string;
 }
-
-type Row = Record<string, unknown>;
 
 function userOf(row: Row | undefined): User | undefined {
   if (!row) return undefined;
@@ -151,337 +115,308 @@ function storedOf(row: Row | undefined): Stored | undefined {
 }
 
 export class RelayStore {
-  private readonly db: Database.Database;
-  private readonly statements;
   /** People management: sessions, passwords, removal, invitations (people-store.ts). */
   readonly people: PeopleStore;
   /** Phone push: keys, devices, the push queue, answer tokens (push-store.ts). */
   readonly push: PushStore;
 
-  constructor(file: string) {
-    this.db = new Database(file);
-    chmodSync(file, 0o600);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA);
-    // User names are unique without case. A relay from before that rule may hold names differing only
-    // in case: they are kept (each signs in with its exact spelling), and then the index waits.
-    if (this.userNameCaseClashes().length === 0)
-      this.db.exec(
-        'CREATE UNIQUE INDEX IF NOT EXISTS users_by_name_nocase ON users (username COLLATE NOCASE)',
-      );
-    migrate(this.db);
-    const db = this.db;
+  private constructor(readonly db: SqlDatabase) {
     this.people = new PeopleStore(db);
     this.push = new PushStore(db);
-    this.statements = {
-      countUsers: db.prepare('SELECT COUNT(*) AS n FROM users'),
-      insertUser: db.prepare(
-        'INSERT INTO users (id, username, password_hash, is_operator, created_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      // User names compare without case; a relay from before that rule may hold two names differing
-      // only in case (docs/relay.md): the exact spelling wins, then the older account.
-      userByName: db.prepare(
-        'SELECT * FROM users WHERE username = ? COLLATE NOCASE ORDER BY username = ? DESC, created_at LIMIT 1',
-      ),
-      userById: db.prepare('SELECT * FROM users WHERE id = ?'),
-      users: db.prepare('SELECT * FROM users ORDER BY created_at'),
-      insertSession: db.prepare(
-        'INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      sessionUser: db.prepare(
-        `SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
-         WHERE token_hash = ? AND expires_at > ? AND last_used_at > ?`,
-      ),
-      // At most one write a minute per session: a busy inbox does not write on every request.
-      touchSession: db.prepare(
-        'UPDATE sessions SET last_used_at = ? WHERE token_hash = ? AND last_used_at <= ?',
-      ),
-      deleteSession: db.prepare('DELETE FROM sessions WHERE token_hash = ?'),
-      insertInvite: db.prepare(
-        'INSERT INTO invites (token_hash, created_by, created_at, expires_at) VALUES (?, ?, ?, ?)',
-      ),
-      liveInvite: db.prepare('SELECT token_hash FROM invites WHERE token_hash = ? AND expires_at > ?'),
-      deleteInvite: db.prepare('DELETE FROM invites WHERE token_hash = ?'),
-      insertPairing: db.prepare(
-        `INSERT INTO pairings (id, secret_hash, user_code, sender_name, client, created_at, expires_at,
-           interval_seconds, last_poll_at, state, ended_at, approved_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, NULL)`,
-      ),
-      pairingById: db.prepare('SELECT * FROM pairings WHERE id = ?'),
-      openPairingByCode: db.prepare(
-        "SELECT * FROM pairings WHERE user_code = ? AND state = 'pending' AND expires_at > ?",
-      ),
-      recordPoll: db.prepare('UPDATE pairings SET last_poll_at = ?, interval_seconds = ? WHERE id = ?'),
-      endPairing: db.prepare('UPDATE pairings SET state = ?, ended_at = ?, approved_by = ? WHERE id = ?'),
-      approvePairing: db.prepare(
-        "UPDATE pairings SET state = 'approved', approved_by = ? WHERE id = ? AND state = 'pending'",
-      ),
-      rejectPairing: db.prepare(
-        "UPDATE pairings SET state = 'rejected', ended_at = ?, approved_by = ? WHERE id = ? AND state = 'pending'",
-      ),
-      insertInstallation: db.prepare(
-        'INSERT INTO installations (id, user_id, name, client, credential_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      installationByCredential: db.prepare('SELECT * FROM installations WHERE credential_hash = ?'),
-      credentialHashOf: db.prepare('SELECT credential_hash FROM installations WHERE id = ?'),
-      installationsOf: db.prepare('SELECT * FROM installations WHERE user_id = ? ORDER BY created_at DESC'),
-      deleteInstallation: db.prepare('DELETE FROM installations WHERE id = ? AND user_id = ?'),
-      notification: db.prepare(
-        'SELECT * FROM notifications WHERE installation_id = ? AND notification_id = ?',
-      ),
-      notificationAt: db.prepare('SELECT * FROM notifications WHERE inbox_id = ?'),
-      notificationByInboxId: db.prepare(
-        `SELECT notifications.* FROM notifications JOIN installations ON installations.id = installation_id
-         WHERE inbox_id = ? AND installations.user_id = ?`,
-      ),
-      insertNotification: db.prepare(
-        `INSERT INTO notifications (installation_id, notification_id, lifecycle, title, message, type, priority,
-           agent, project, status, actions, answer_action, answered_at, created_at, updated_at, changed_at,
-           received_at, revision, sender_revision, message_included)
-         VALUES (@installationId, @notificationId, 1, @title, @message, @type, @priority, @agent, @project,
-           @status, @actions, NULL, NULL, @createdAt, @updatedAt, @now, @now, 1, @senderRevision,
-           @messageIncluded)`,
-      ),
-      replaceNotification: db.prepare(
-        `UPDATE notifications SET lifecycle = @lifecycle, title = @title, message = @message, type = @type,
-           priority = @priority, agent = @agent, project = @project, status = @status, actions = @actions,
-           answer_action = @answerAction, answered_at = @answeredAt, created_at = @createdAt,
-           updated_at = @updatedAt, changed_at = @now, received_at = @receivedAt, revision = @revision,
-           sender_revision = @senderRevision, message_included = @messageIncluded
-         WHERE inbox_id = @inboxId`,
-      ),
-      setStatus: db.prepare('UPDATE notifications SET status = ?, changed_at = ? WHERE inbox_id = ?'),
-      setAnswer: db.prepare(
-        "UPDATE notifications SET answer_action = ?, answered_at = ?, status = 'resolved', changed_at = ? WHERE inbox_id = ?",
-      ),
-      inbox: db.prepare(
-        `SELECT notifications.*, installations.name AS installation_name FROM notifications
-         JOIN installations ON installations.id = installation_id WHERE installations.user_id = ?
-         ORDER BY status = 'active' DESC, received_at DESC, inbox_id DESC LIMIT ?`,
-      ),
-      installationName: db.prepare('SELECT name FROM installations WHERE id = ?'),
-      installationOwner: db.prepare('SELECT user_id FROM installations WHERE id = ?'),
-      countNotifications: db.prepare(
-        "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE status != 'active') AS ended FROM notifications WHERE installation_id = ?",
-      ),
-      dropOldestEnded: db.prepare(
-        `DELETE FROM notifications WHERE inbox_id IN (SELECT inbox_id FROM notifications
-           WHERE installation_id = ? AND status != 'active' ORDER BY changed_at, inbox_id LIMIT ?)`,
-      ),
-      replay: db.prepare(
-        'SELECT request_hash, status, body FROM idempotency WHERE installation_id = ? AND key = ?',
-      ),
-      insertReplay: db.prepare(
-        'INSERT INTO idempotency (installation_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      insertEvent: db.prepare(
-        'INSERT INTO events (installation_id, type, data, created_at) VALUES (?, ?, ?, ?)',
-      ),
-      eventsAfter: db.prepare(
-        'SELECT id, installation_id, type, data FROM events WHERE installation_id = ? AND id > ? ORDER BY id LIMIT 1000',
-      ),
-      purgeSessions: db.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_used_at <= ?'),
-      purgeInvites: db.prepare('DELETE FROM invites WHERE expires_at <= ?'),
-      purgePairings: db.prepare(
-        "DELETE FROM pairings WHERE (CASE WHEN state IN ('rejected', 'consumed') THEN ended_at ELSE expires_at END) <= ?",
-      ),
-      purgeNotifications: db.prepare('DELETE FROM notifications WHERE changed_at <= ?'),
-      purgeReplays: db.prepare('DELETE FROM idempotency WHERE created_at <= ?'),
-      purgeEvents: db.prepare('DELETE FROM events WHERE created_at <= ?'),
-    };
   }
 
-  close(): void {
-    this.db.close();
+  /** The store on this database, its schema migrated to the current version first. */
+  static async open(db: SqlDatabase): Promise<RelayStore> {
+    await migrate(db);
+    const store = new RelayStore(db);
+    // User names are unique without case. A relay from before that rule may hold names differing only
+    // in case: they are kept (each signs in with its exact spelling), and then the index waits.
+    if (db.dialect === 'sqlite' && (await store.userNameCaseClashes()).length === 0)
+      await db.exec(
+        'CREATE UNIQUE INDEX IF NOT EXISTS users_by_name_nocase ON users (username COLLATE NOCASE)',
+      );
+    return store;
   }
 
-  transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+  close(): Promise<void> {
+    return this.db.close();
   }
 
-  countUsers(): number {
-    return (this.statements.countUsers.get() as { n: number }).n;
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
-  insertUser(user: User): void {
-    this.statements.insertUser.run(
-      user.id,
-      user.username,
-      user.passwordHash,
-      user.isOperator ? 1 : 0,
-      user.createdAt,
+  async countUsers(): Promise<number> {
+    return (await this.db.get('SELECT COUNT(*) AS n FROM users'))!['n'] as number;
+  }
+
+  async insertUser(user: User): Promise<void> {
+    await this.db.run(
+      'INSERT INTO users (id, username, password_hash, is_operator, created_at) VALUES (?, ?, ?, ?, ?)',
+      [user.id, user.username, user.passwordHash, user.isOperator ? 1 : 0, user.createdAt],
     );
   }
 
-  userByName(username: string): User | undefined {
-    return userOf(this.statements.userByName.get(username, username) as Row | undefined);
+  /**
+   * User names compare without case; a relay from before that rule may hold two names differing only
+   * in case (docs/relay.md): the exact spelling wins, then the older account.
+   */
+  async userByName(username: string): Promise<User | undefined> {
+    const sameName =
+      this.db.dialect === 'sqlite' ? 'username = ? COLLATE NOCASE' : 'lower(username) = lower(?)';
+    return userOf(
+      await this.db.get(
+        `SELECT * FROM users WHERE ${sameName} ORDER BY (username = ?) DESC, created_at LIMIT 1`,
+        [username, username],
+      ),
+    );
   }
 
   /** Groups of user names that differ only in case (kept from before names compared without case). */
-  userNameCaseClashes(): string[][] {
-    const rows = this.db
-      .prepare(
-        'SELECT group_concat(username, char(10)) AS names FROM users GROUP BY lower(username) HAVING COUNT(*) > 1',
-      )
-      .all() as { names: string }[];
-    return rows.map((row) => row.names.split('\n'));
+  async userNameCaseClashes(): Promise<string[][]> {
+    const names =
+      this.db.dialect === 'sqlite' ? 'group_concat(username, char(10))' : "string_agg(username, E'\\n')";
+    const rows = await this.db.all(
+      `SELECT ${names} AS names FROM users GROUP BY lower(username) HAVING COUNT(*) > 1`,
+    );
+    return rows.map((row) => (row['names'] as string).split('\n'));
   }
 
   /** Inserts the user unless its name is taken in any case, or (onlyIfFirst) any account exists. */
-  insertUserIfFree(user: User, onlyIfFirst: boolean): boolean {
-    return this.transaction(() => {
-      if (onlyIfFirst && this.countUsers() > 0) return false;
-      if (this.userByName(user.username)) return false;
-      this.insertUser(user);
+  insertUserIfFree(user: User, onlyIfFirst: boolean): Promise<boolean> {
+    return this.transaction(async () => {
+      if (onlyIfFirst && (await this.countUsers()) > 0) return false;
+      if (await this.userByName(user.username)) return false;
+      await this.insertUser(user);
       return true;
     });
   }
 
-  userById(id: string): User | undefined {
-    return userOf(this.statements.userById.get(id) as Row | undefined);
+  async userById(id: string): Promise<User | undefined> {
+    return userOf(await this.db.get('SELECT * FROM users WHERE id = ?', [id]));
   }
 
-  users(): User[] {
-    return (this.statements.users.all() as Row[]).map((row) => userOf(row)!);
+  async users(): Promise<User[]> {
+    return (await this.db.all('SELECT * FROM users ORDER BY created_at')).map((row) => userOf(row)!);
   }
 
-  insertSession(tokenHash: string, userId: string, now: number): void {
-    this.statements.insertSession.run(tokenHash, userId, now, now + SESSION_LIFETIME_MS, now);
+  async insertSession(tokenHash: string, userId: string, now: number): Promise<void> {
+    await this.db.run(
+      'INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?)',
+      [tokenHash, userId, now, now + SESSION_LIFETIME_MS, now],
+    );
   }
 
   /** The session's person while it is within both its lifetime and its idle limit; the use counts. */
-  sessionUser(tokenHash: string, now: number): User | undefined {
+  async sessionUser(tokenHash: string, now: number): Promise<User | undefined> {
     const user = userOf(
-      this.statements.sessionUser.get(tokenHash, now, now - SESSION_IDLE_MS) as Row | undefined,
+      await this.db.get(
+        `SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id
+         WHERE token_hash = ? AND expires_at > ? AND last_used_at > ?`,
+        [tokenHash, now, now - SESSION_IDLE_MS],
+      ),
     );
-    if (user) this.statements.touchSession.run(now, tokenHash, now - SESSION_TOUCH_MS);
+    // At most one write a minute per session: a busy inbox does not write on every request.
+    if (user)
+      await this.db.run('UPDATE sessions SET last_used_at = ? WHERE token_hash = ? AND last_used_at <= ?', [
+        now,
+        tokenHash,
+        now - SESSION_TOUCH_MS,
+      ]);
     return user;
   }
 
-  deleteSession(tokenHash: string): void {
-    this.statements.deleteSession.run(tokenHash);
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.db.run('DELETE FROM sessions WHERE token_hash = ?', [tokenHash]);
   }
 
-  insertInvite(tokenHash: string, createdBy: string, now: number): void {
-    this.statements.insertInvite.run(tokenHash, createdBy, now, now + INVITE_LIFETIME_MS);
-  }
-
-  isLiveInvite(tokenHash: string, now: number): boolean {
-    return this.statements.liveInvite.get(tokenHash, now) !== undefined;
-  }
-
-  /** Uses an invitation up: true when it was still there (two tabs cannot both use it). */
-  takeInvite(tokenHash: string, now: number): boolean {
-    if (!this.isLiveInvite(tokenHash, now)) return false;
-    return this.statements.deleteInvite.run(tokenHash).changes === 1;
-  }
-
-  insertPairing(pairing: Pairing): void {
-    this.statements.insertPairing.run(
-      pairing.id,
-      pairing.secretHash,
-      pairing.userCode,
-      pairing.senderName,
-      pairing.client,
-      pairing.createdAt,
-      pairing.expiresAt,
-      pairing.intervalSeconds,
+  async insertInvite(tokenHash: string, createdBy: string, now: number): Promise<void> {
+    await this.db.run(
+      'INSERT INTO invites (token_hash, created_by, created_at, expires_at) VALUES (?, ?, ?, ?)',
+      [tokenHash, createdBy, now, now + INVITE_LIFETIME_MS],
     );
   }
 
-  pairing(id: string): Pairing | undefined {
-    return pairingOf(this.statements.pairingById.get(id) as Row | undefined);
+  async isLiveInvite(tokenHash: string, now: number): Promise<boolean> {
+    return (
+      (await this.db.get('SELECT token_hash FROM invites WHERE token_hash = ? AND expires_at > ?', [
+        tokenHash,
+        now,
+      ])) !== undefined
+    );
   }
 
-  openPairingByCode(userCode: string, now: number): Pairing | undefined {
-    return pairingOf(this.statements.openPairingByCode.get(userCode, now) as Row | undefined);
+  /** Uses an invitation up: true when it was still there (two tabs cannot both use it). */
+  async takeInvite(tokenHash: string, now: number): Promise<boolean> {
+    if (!(await this.isLiveInvite(tokenHash, now))) return false;
+    return (await this.db.run('DELETE FROM invites WHERE token_hash = ?', [tokenHash])) === 1;
   }
 
-  recordPoll(id: string, now: number, intervalSeconds: number): void {
-    this.statements.recordPoll.run(now, intervalSeconds, id);
+  async insertPairing(pairing: Pairing): Promise<void> {
+    await this.db.run(
+      `INSERT INTO pairings (id, secret_hash, user_code, sender_name, client, created_at, expires_at,
+         interval_seconds, last_poll_at, state, ended_at, approved_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 'pending', NULL, NULL)`,
+      [
+        pairing.id,
+        pairing.secretHash,
+        pairing.userCode,
+        pairing.senderName,
+        pairing.client,
+        pairing.createdAt,
+        pairing.expiresAt,
+        pairing.intervalSeconds,
+      ],
+    );
   }
 
-  approvePairing(id: string, userId: string): boolean {
-    return this.statements.approvePairing.run(userId, id).changes === 1;
+  async pairing(id: string): Promise<Pairing | undefined> {
+    return pairingOf(await this.db.get('SELECT * FROM pairings WHERE id = ?', [id]));
   }
 
-  rejectPairing(id: string, userId: string, now: number): boolean {
-    return this.statements.rejectPairing.run(now, userId, id).changes === 1;
+  async openPairingByCode(userCode: string, now: number): Promise<Pairing | undefined> {
+    return pairingOf(
+      await this.db.get(
+        "SELECT * FROM pairings WHERE user_code = ? AND state = 'pending' AND expires_at > ?",
+        [userCode, now],
+      ),
+    );
   }
 
-  consumePairing(id: string, now: number, approvedBy: string): void {
-    this.statements.endPairing.run('consumed', now, approvedBy, id);
+  async recordPoll(id: string, now: number, intervalSeconds: number): Promise<void> {
+    await this.db.run('UPDATE pairings SET last_poll_at = ?, interval_seconds = ? WHERE id = ?', [
+      now,
+      intervalSeconds,
+      id,
+    ]);
   }
 
-  insertInstallation(installation: Installation, credentialHash: string): void {
-    this.statements.insertInstallation.run(
-      installation.id,
-      installation.userId,
-      installation.name,
-      installation.client,
-      credentialHash,
-      installation.createdAt,
+  async approvePairing(id: string, userId: string): Promise<boolean> {
+    const changed = await this.db.run(
+      "UPDATE pairings SET state = 'approved', approved_by = ? WHERE id = ? AND state = 'pending'",
+      [userId, id],
+    );
+    return changed === 1;
+  }
+
+  async rejectPairing(id: string, userId: string, now: number): Promise<boolean> {
+    const changed = await this.db.run(
+      "UPDATE pairings SET state = 'rejected', ended_at = ?, approved_by = ? WHERE id = ? AND state = 'pending'",
+      [now, userId, id],
+    );
+    return changed === 1;
+  }
+
+  async consumePairing(id: string, now: number, approvedBy: string): Promise<void> {
+    await this.db.run('UPDATE pairings SET state = ?, ended_at = ?, approved_by = ? WHERE id = ?', [
+      'consumed',
+      now,
+      approvedBy,
+      id,
+    ]);
+  }
+
+  async insertInstallation(installation: Installation, credentialHash: string): Promise<void> {
+    await this.db.run(
+      'INSERT INTO installations (id, user_id, name, client, credential_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [
+        installation.id,
+        installation.userId,
+        installation.name,
+        installation.client,
+        credentialHash,
+        installation.createdAt,
+      ],
     );
   }
 
   /** The installation whose stored credential hash is this one, with that stored hash for a fixed-time check. */
-  installationByCredential(
+  async installationByCredential(
     credentialHash: string,
-  ): { installation: Installation; storedHash: string } | undefined {
-    const row = this.statements.installationByCredential.get(credentialHash) as Row | undefined;
+  ): Promise<{ installation: Installation; storedHash: string } | undefined> {
+    const row = await this.db.get('SELECT * FROM installations WHERE credential_hash = ?', [credentialHash]);
     const installation = installationOf(row);
     return installation && { installation, storedHash: row!['credential_hash'] as string };
   }
 
-  installationsOf(userId: string): Installation[] {
-    return (this.statements.installationsOf.all(userId) as Row[]).map((row) => installationOf(row)!);
+  async installationsOf(userId: string): Promise<Installation[]> {
+    const rows = await this.db.all('SELECT * FROM installations WHERE user_id = ? ORDER BY created_at DESC', [
+      userId,
+    ]);
+    return rows.map((row) => installationOf(row)!);
   }
 
-  installationName(id: string): string | undefined {
-    return (this.statements.installationName.get(id) as { name: string } | undefined)?.name;
+  async installationName(id: string): Promise<string | undefined> {
+    return (await this.db.get('SELECT name FROM installations WHERE id = ?', [id]))?.['name'] as
+      string | undefined;
   }
 
-  ownerOfInstallation(id: string): string | undefined {
-    return (this.statements.installationOwner.get(id) as { user_id: string } | undefined)?.user_id;
+  async ownerOfInstallation(id: string): Promise<string | undefined> {
+    return (await this.db.get('SELECT user_id FROM installations WHERE id = ?', [id]))?.['user_id'] as
+      string | undefined;
   }
 
   /** Deletes the installation with its notifications, events and idempotency records. */
-  deleteInstallation(id: string, userId: string): boolean {
-    return this.statements.deleteInstallation.run(id, userId).changes === 1;
+  async deleteInstallation(id: string, userId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM installations WHERE id = ? AND user_id = ?', [id, userId])) === 1;
   }
 
-  notification(installationId: string, notificationId: string): Stored | undefined {
-    return storedOf(this.statements.notification.get(installationId, notificationId) as Row | undefined);
+  async notification(installationId: string, notificationId: string): Promise<Stored | undefined> {
+    return storedOf(
+      await this.db.get('SELECT * FROM notifications WHERE installation_id = ? AND notification_id = ?', [
+        installationId,
+        notificationId,
+      ]),
+    );
   }
 
-  notificationAt(inboxId: number): Stored | undefined {
-    return storedOf(this.statements.notificationAt.get(inboxId) as Row | undefined);
+  async notificationAt(inboxId: number): Promise<Stored | undefined> {
+    return storedOf(await this.db.get('SELECT * FROM notifications WHERE inbox_id = ?', [inboxId]));
   }
 
-  notificationOfUser(inboxId: number, userId: string): Stored | undefined {
-    return storedOf(this.statements.notificationByInboxId.get(inboxId, userId) as Row | undefined);
+  async notificationOfUser(inboxId: number, userId: string): Promise<Stored | undefined> {
+    return storedOf(
+      await this.db.get(
+        `SELECT notifications.* FROM notifications JOIN installations ON installations.id = installation_id
+         WHERE inbox_id = ? AND installations.user_id = ?`,
+        [inboxId, userId],
+      ),
+    );
   }
 
-  insertNotification(
+  async insertNotification(
     installationId: string,
     notificationId: string,
     delivered: Delivered,
     now: number,
-  ): Stored {
-    const inserted = this.statements.insertNotification.run({
-      ...delivered,
-      installationId,
-      notificationId,
-      actions: JSON.stringify(delivered.actions),
-      messageIncluded: delivered.messageIncluded ? 1 : 0,
-      now,
-    });
+  ): Promise<Stored> {
+    const inserted = await this.db.get(
+      `INSERT INTO notifications (installation_id, notification_id, lifecycle, title, message, type, priority,
+         agent, project, status, actions, answer_action, answered_at, created_at, updated_at, changed_at,
+         received_at, revision, sender_revision, message_included)
+       VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 1, ?, ?) RETURNING inbox_id`,
+      [
+        installationId,
+        notificationId,
+        delivered.title,
+        delivered.message,
+        delivered.type,
+        delivered.priority,
+        delivered.agent,
+        delivered.project,
+        delivered.status,
+        JSON.stringify(delivered.actions),
+        delivered.createdAt,
+        delivered.updatedAt,
+        now,
+        now,
+        delivered.senderRevision,
+        delivered.messageIncluded ? 1 : 0,
+      ],
+    );
     return {
       ...delivered,
-      inboxId: Number(inserted.lastInsertRowid),
+      inboxId: inserted!['inbox_id'] as number,
       installationId,
       notificationId,
       lifecycle: 1,
@@ -496,44 +431,86 @@ export class RelayStore {
    * Room for one more notification of this installation within `max`: drops its oldest ended ones as
    * needed. false when the others are all active (nothing was dropped then).
    */
-  makeRoom(installationId: string, max: number): boolean {
-    const { n, ended } = this.statements.countNotifications.get(installationId) as {
-      n: number;
-      ended: number;
-    };
-    const excess = n - max + 1;
+  async makeRoom(installationId: string, max: number): Promise<boolean> {
+    const counts = (await this.db.get(
+      "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE status != 'active') AS ended FROM notifications WHERE installation_id = ?",
+      [installationId],
+    ))!;
+    const excess = (counts['n'] as number) - max + 1;
     if (excess <= 0) return true;
-    if (ended < excess) return false;
-    this.statements.dropOldestEnded.run(installationId, excess);
+    if ((counts['ended'] as number) < excess) return false;
+    await this.db.run(
+      `DELETE FROM notifications WHERE inbox_id IN (SELECT inbox_id FROM notifications
+         WHERE installation_id = ? AND status != 'active' ORDER BY changed_at, inbox_id LIMIT ?)`,
+      [installationId, excess],
+    );
     return true;
   }
 
-  replaceNotification(stored: Stored, now: number): void {
-    this.statements.replaceNotification.run({
-      ...stored,
-      actions: JSON.stringify(stored.actions),
-      messageIncluded: stored.messageIncluded ? 1 : 0,
+  async replaceNotification(stored: Stored, now: number): Promise<void> {
+    await this.db.run(
+      `UPDATE notifications SET lifecycle = ?, title = ?, message = ?, type = ?, priority = ?, agent = ?,
+         project = ?, status = ?, actions = ?, answer_action = ?, answered_at = ?, created_at = ?,
+         updated_at = ?, changed_at = ?, received_at = ?, revision = ?, sender_revision = ?,
+         message_included = ?
+       WHERE inbox_id = ?`,
+      [
+        stored.lifecycle,
+        stored.title,
+        stored.message,
+        stored.type,
+        stored.priority,
+        stored.agent,
+        stored.project,
+        stored.status,
+        JSON.stringify(stored.actions),
+        stored.answerAction,
+        stored.answeredAt,
+        stored.createdAt,
+        stored.updatedAt,
+        now,
+        stored.receivedAt,
+        stored.revision,
+        stored.senderRevision,
+        stored.messageIncluded ? 1 : 0,
+        stored.inboxId,
+      ],
+    );
+  }
+
+  async setStatus(inboxId: number, status: RelayStatus, now: number): Promise<void> {
+    await this.db.run('UPDATE notifications SET status = ?, changed_at = ? WHERE inbox_id = ?', [
+      status,
       now,
-    });
+      inboxId,
+    ]);
   }
 
-  setStatus(inboxId: number, status: RelayStatus, now: number): void {
-    this.statements.setStatus.run(status, now, inboxId);
+  async setAnswer(inboxId: number, action: string, answeredAt: string, now: number): Promise<void> {
+    await this.db.run(
+      "UPDATE notifications SET answer_action = ?, answered_at = ?, status = 'resolved', changed_at = ? WHERE inbox_id = ?",
+      [action, answeredAt, now, inboxId],
+    );
   }
 
-  setAnswer(inboxId: number, action: string, answeredAt: string, now: number): void {
-    this.statements.setAnswer.run(action, answeredAt, now, inboxId);
-  }
-
-  inbox(userId: string, limit: number): (Stored & { installationName: string })[] {
-    return (this.statements.inbox.all(userId, limit) as Row[]).map((row) => ({
+  async inbox(userId: string, limit: number): Promise<(Stored & { installationName: string })[]> {
+    const rows = await this.db.all(
+      `SELECT notifications.*, installations.name AS installation_name FROM notifications
+       JOIN installations ON installations.id = installation_id WHERE installations.user_id = ?
+       ORDER BY (status = 'active') DESC, received_at DESC, inbox_id DESC LIMIT ?`,
+      [userId, limit],
+    );
+    return rows.map((row) => ({
       ...storedOf(row)!,
       installationName: row['installation_name'] as string,
     }));
   }
 
-  replay(installationId: string, key: string): Replay | undefined {
-    const row = this.statements.replay.get(installationId, key) as Row | undefined;
+  async replay(installationId: string, key: string): Promise<Replay | undefined> {
+    const row = await this.db.get(
+      'SELECT request_hash, status, body FROM idempotency WHERE installation_id = ? AND key = ?',
+      [installationId, key],
+    );
     if (!row) return undefined;
     return {
       requestHash: row['request_hash'] as string,
@@ -542,23 +519,27 @@ export class RelayStore {
     };
   }
 
-  insertReplay(installationId: string, key: string, replay: Replay, now: number): void {
-    this.statements.insertReplay.run(
-      installationId,
-      key,
-      replay.requestHash,
-      replay.status,
-      replay.body,
-      now,
+  async insertReplay(installationId: string, key: string, replay: Replay, now: number): Promise<void> {
+    await this.db.run(
+      'INSERT INTO idempotency (installation_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [installationId, key, replay.requestHash, replay.status, replay.body, now],
     );
   }
 
-  insertEvent(installationId: string, type: string, data: string, now: number): number {
-    return Number(this.statements.insertEvent.run(installationId, type, data, now).lastInsertRowid);
+  async insertEvent(installationId: string, type: string, data: string, now: number): Promise<number> {
+    const row = await this.db.get(
+      'INSERT INTO events (installation_id, type, data, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+      [installationId, type, data, now],
+    );
+    return row!['id'] as number;
   }
 
-  eventsAfter(installationId: string, afterId: number): StoredEvent[] {
-    return (this.statements.eventsAfter.all(installationId, afterId) as Row[]).map((row) => ({
+  async eventsAfter(installationId: string, afterId: number): Promise<StoredEvent[]> {
+    const rows = await this.db.all(
+      'SELECT id, installation_id, type, data FROM events WHERE installation_id = ? AND id > ? ORDER BY id LIMIT 1000',
+      [installationId, afterId],
+    );
+    return rows.map((row) => ({
       id: row['id'] as number,
       installationId: row['installation_id'] as string,
       type: row['type'] as string,
@@ -567,14 +548,22 @@ export class RelayStore {
   }
 
   /** docs/relay-protocol.md "What the relay stores, and for how long". */
-  purge(now: number, endedPairingRetentionMs: number): void {
-    this.transaction(() => {
-      this.statements.purgeSessions.run(now, now - SESSION_IDLE_MS);
-      this.statements.purgeInvites.run(now);
-      this.statements.purgePairings.run(now - endedPairingRetentionMs);
-      this.statements.purgeNotifications.run(now - NOTIFICATION_RETENTION_MS);
-      this.statements.purgeReplays.run(now - IDEMPOTENCY_RETENTION_MS);
-      this.statements.purgeEvents.run(now - EVENT_RETENTION_MS);
+  purge(now: number, endedPairingRetentionMs: number): Promise<void> {
+    const statements: [string, Parameter[]][] = [
+      ['DELETE FROM sessions WHERE expires_at <= ? OR last_used_at <= ?', [now, now - SESSION_IDLE_MS]],
+      ['DELETE FROM invites WHERE expires_at <= ?', [now]],
+      [
+        "DELETE FROM pairings WHERE (CASE WHEN state IN ('rejected', 'consumed') THEN ended_at ELSE expires_at END) <= ?",
+        [now - endedPairingRetentionMs],
+      ],
+      ['DELETE FROM notifications WHERE changed_at <= ?', [now - NOTIFICATION_RETENTION_MS]],
+      ['DELETE FROM idempotency WHERE created_at <= ?', [now - IDEMPOTENCY_RETENTION_MS]],
+      ['DELETE FROM events WHERE created_at <= ?', [now - EVENT_RETENTION_MS]],
+      // Every process heard a spilled bus message within moments of its notification.
+      ['DELETE FROM relay_bus WHERE created_at <= ?', [now - BUS_RETENTION_MS]],
+    ];
+    return this.transaction(async () => {
+      for (const [sql, parameters] of statements) await this.db.run(sql, parameters);
     });
   }
 }

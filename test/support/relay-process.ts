@@ -23,7 +23,7 @@ export interface RelayProcess {
 }
 
 export async function startRelay(
-  options: { args?: string[]; dataDir?: string; maxOpenFiles?: number } = {},
+  options: { args?: string[]; dataDir?: string; maxOpenFiles?: number; env?: Record<string, string> } = {},
 ): Promise<RelayProcess> {
   const root = mkdtempSync(join(tmpdir(), 'notify-relay-test-'));
   const dataDir = options.dataDir ?? join(root, 'data');
@@ -49,6 +49,7 @@ export async function startRelay(
     env: {
       PATH: process.env['PATH'],
       NOTIFY_RELAY_CLOCK_OFFSET_FILE: clockFile,
+      ...options.env,
       // Mutation testing (stryker.relay.config.json): the relay runs the mutant the test run was given.
       ...(process.env['__STRYKER_ACTIVE_MUTANT__'] !== undefined && {
         __STRYKER_ACTIVE_MUTANT__: process.env['__STRYKER_ACTIVE_MUTANT__'],

@@ -32,13 +32,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The installation of the request's credential, or the 401 already sent. */
-export function authenticated(
+export async function authenticated(
   context: RouteContext,
   request: FastifyRequest,
   reply: FastifyReply,
-): Installation | undefined {
+): Promise<Installation | undefined> {
   const credential = bearer(request);
-  const installation = credential === undefined ? undefined : context.relay.authenticate(credential);
+  const installation = credential === undefined ? undefined : await context.relay.authenticate(credential);
   if (!installation) {
     sendError(reply, 'invalid_auth', 'The credential is missing, unknown or revoked.');
     return undefined;
@@ -50,12 +50,12 @@ export function authenticated(
  * The installation of the request's credential while it is within its delivery rate, or undefined
  * with the 401 or 429 already sent.
  */
-function deliveringInstallation(
+async function deliveringInstallation(
   context: RouteContext,
   request: FastifyRequest,
   reply: FastifyReply,
-): Installation | undefined {
-  const installation = authenticated(context, request, reply);
+): Promise<Installation | undefined> {
+  const installation = await authenticated(context, request, reply);
   if (!installation) return undefined;
   const verdict = context.limits.delivery.take(installation.id);
   if (!verdict.allowed) {
@@ -109,7 +109,7 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
         'client must be 1-100 characters without control characters.',
       );
     }
-    const { pairing, pollSecret } = relay.createPairing(senderName, client);
+    const { pairing, pollSecret } = await relay.createPairing(senderName, client);
     const origin = originOf(request, context.publicUrl);
     const code = displayUserCode(pairing.userCode);
     return json(reply, 201, {
@@ -129,26 +129,26 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
       return sendError(reply, 'rate_limited', 'Too many polls from this address.', verdict.retryAfterSeconds);
     }
     const secret = bearer(request);
-    const answer = secret === undefined ? undefined : relay.poll(request.params.id, secret);
+    const answer = secret === undefined ? undefined : await relay.poll(request.params.id, secret);
     if (!answer)
       return sendError(reply, 'invalid_auth', 'The pairing is unknown or the poll secret is wrong.');
     return json(reply, 200, answer);
   });
 
   app.get('/v1/installation', async (request, reply) => {
-    const installation = authenticated(context, request, reply);
+    const installation = await authenticated(context, request, reply);
     if (!installation) return reply;
     return json(reply, 200, {
       id: installation.id,
       name: installation.name,
       relay_name: relay.name,
-      owner: relay.ownerOf(installation)?.username,
+      owner: (await relay.ownerOf(installation))?.username,
       created_at: new Date(installation.createdAt).toISOString(),
     });
   });
 
   app.put<{ Params: { id: string } }>('/v1/notifications/:id', async (request, reply) => {
-    const installation = deliveringInstallation(context, request, reply);
+    const installation = await deliveringInstallation(context, request, reply);
     if (!installation) return reply;
     const id = request.params.id;
     if (!NOTIFICATION_ID.test(id)) {
@@ -169,7 +169,7 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
     const checked = checkDelivered(request.body);
     if (!checked.ok) return sendError(reply, 'invalid_request', checked.message);
     const requestHash = hashSecret(`PUT ${id}\n${JSON.stringify(request.body)}`);
-    const answer = relay.deliver(installation, id, checked.value, { key, requestHash });
+    const answer = await relay.deliver(installation, id, checked.value, { key, requestHash });
     if (answer === 'key_reused') {
       return sendError(
         reply,
@@ -188,14 +188,14 @@ export function registerApiRoutes(app: FastifyInstance, context: RouteContext): 
   });
 
   app.post<{ Params: { id: string } }>('/v1/notifications/:id/status', async (request, reply) => {
-    const installation = deliveringInstallation(context, request, reply);
+    const installation = await deliveringInstallation(context, request, reply);
     if (!installation) return reply;
     const body = request.body;
     const status = isObject(body) ? body['status'] : undefined;
     if (status !== 'resolved' && status !== 'dismissed') {
       return sendError(reply, 'invalid_request', 'status must be resolved or dismissed.');
     }
-    const stored = relay.senderStatus(installation, request.params.id, status);
+    const stored = await relay.senderStatus(installation, request.params.id, status);
     if (!stored)
       return sendError(reply, 'not_found', 'This installation delivered no notification with this id.');
     return json(reply, 200, statusBody(stored));

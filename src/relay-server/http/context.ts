@@ -24,7 +24,12 @@ export interface RouteContext {
   /** The hash of the one-time setup token while no account exists. */
   setupTokenHash: string | undefined;
   keepAliveMs: number;
+  /** Each open live stream's shutdown: it closes with a hint to reconnect. */
   streams: Set<() => void>;
+  /** Whether the store is reachable and its schema current (GET /readyz). */
+  ready(): Promise<boolean>;
+  /** Set once the relay begins to stop: /readyz answers 503 so a balancer sends no more. */
+  stopping: boolean;
   /** Open event streams per installation and per session (docs/relay.md, Security). */
   streamQuota: StreamQuota;
 }

@@ -9,6 +9,8 @@ export interface EventStream {
   end(): void;
 }
 
+export const RECONNECT_AFTER_STOP_MS = 1000;
+
 /** Takes the response over for a text/event-stream with keep-alive comments, ended on shutdown too. */
 export function openEventStream(
   context: RouteContext,
@@ -32,11 +34,17 @@ export function openEventStream(
     if (ended) return;
     ended = true;
     clearInterval(keepAlive);
-    context.streams.delete(end);
+    context.streams.delete(shutDown);
     for (const cleanup of cleanups) cleanup();
     response.end();
   };
-  context.streams.add(end);
+  // The relay stopping: the client is told to come back in a second (to another process, behind a
+  // balancer), and resumes from its Last-Event-ID there.
+  const shutDown = (): void => {
+    if (!ended) response.write(`retry: ${RECONNECT_AFTER_STOP_MS}\n\n`);
+    end();
+  };
+  context.streams.add(shutDown);
   request.raw.once('close', end);
   response.once('error', end);
   return {

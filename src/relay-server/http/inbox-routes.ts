@@ -32,11 +32,11 @@ export function registerInboxRoutes(app: FastifyInstance, context: RouteContext)
   const { relay } = context;
 
   /** The signed-in person for a change, or the error already sent. */
-  function changer(
+  async function changer(
     request: ItemRequest,
     reply: FastifyReply,
-  ): { user: User; inboxId: number; lifecycle: number } | undefined {
-    const user = signedInUser(context, request);
+  ): Promise<{ user: User; inboxId: number; lifecycle: number } | undefined> {
+    const user = await signedInUser(context, request);
     if (!user) {
       sendError(reply, 'invalid_auth', 'Sign in first.');
       return undefined;
@@ -59,32 +59,38 @@ export function registerInboxRoutes(app: FastifyInstance, context: RouteContext)
   }
 
   app.get('/v1/inbox/notifications', async (request, reply) => {
-    const user = signedInUser(context, request);
+    const user = await signedInUser(context, request);
     if (!user) return sendError(reply, 'invalid_auth', 'Sign in first.');
-    return reply.header('cache-control', 'no-store').send({ notifications: relay.inbox(user) });
+    return reply.header('cache-control', 'no-store').send({ notifications: await relay.inbox(user) });
   });
 
   app.post('/v1/inbox/notifications/:inboxId/answer', async (request: ItemRequest, reply) => {
-    const change = changer(request, reply);
+    const change = await changer(request, reply);
     if (!change) return reply;
     const { action, revision } = fields(request);
     if (typeof action !== 'string') return sendError(reply, 'invalid_request', 'action is required.');
     if (!Number.isSafeInteger(revision))
       return sendError(reply, 'invalid_request', 'revision is required: the revision the page showed.');
-    const result = relay.answer(change.user, change.inboxId, action, change.lifecycle, revision as number);
+    const result = await relay.answer(
+      change.user,
+      change.inboxId,
+      action,
+      change.lifecycle,
+      revision as number,
+    );
     if (result === 'not_found') return sendError(reply, 'not_found', 'No such notification in your inbox.');
     if (typeof result === 'string') return sendError(reply, REFUSALS[result][0], REFUSALS[result][1]);
     return reply.header('cache-control', 'no-store').send(result);
   });
 
   app.post('/v1/inbox/notifications/:inboxId/status', async (request: ItemRequest, reply) => {
-    const change = changer(request, reply);
+    const change = await changer(request, reply);
     if (!change) return reply;
     const status = fields(request)['status'];
     if (status !== 'resolved' && status !== 'dismissed') {
       return sendError(reply, 'invalid_request', 'status must be resolved or dismissed.');
     }
-    const result = relay.inboxStatus(change.user, change.inboxId, status, change.lifecycle);
+    const result = await relay.inboxStatus(change.user, change.inboxId, status, change.lifecycle);
     if (result === 'not_found') return sendError(reply, 'not_found', 'No such notification in your inbox.');
     if (result === 'other_lifecycle') return sendError(reply, 'conflict', REFUSALS.other_lifecycle[1]);
     return reply.header('cache-control', 'no-store').send(result);

@@ -73,25 +73,30 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   }
 
   /** The signed-in person, or a redirect to the sign-in page that comes back here. */
-  function person(request: FastifyRequest, reply: FastifyReply): User | undefined {
-    const user = signedInUser(context, request);
+  async function person(request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
+    const user = await signedInUser(context, request);
     if (!user) seeOther(reply, `/sign-in?next=${encodeURIComponent(request.url)}`);
     return user;
   }
 
-  function signIn(request: FastifyRequest, reply: FastifyReply, user: User, next: string): FastifyReply {
-    addCookie(reply, request, SESSION_COOKIE, relay.startSession(user), SESSION_LIFETIME_MS / 1000);
+  async function signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    next: string,
+  ): Promise<FastifyReply> {
+    addCookie(reply, request, SESSION_COOKIE, await relay.startSession(user), SESSION_LIFETIME_MS / 1000);
     // A new CSRF token with the new session: one planted before sign-in is worth nothing after it.
     addCookie(reply, request, CSRF_COOKIE, newSecret('nrx_'), SESSION_LIFETIME_MS / 1000);
     return seeOther(reply, localPath(next));
   }
 
   app.get('/', async (request, reply) =>
-    seeOther(reply, signedInUser(context, request) ? '/inbox' : '/sign-in'),
+    seeOther(reply, (await signedInUser(context, request)) ? '/inbox' : '/sign-in'),
   );
 
   app.get<{ Querystring: { next?: string } }>('/sign-in', async (request, reply) => {
-    if (!relay.hasUsers()) {
+    if (!(await relay.hasUsers())) {
       return html(
         reply,
         200,
@@ -136,13 +141,13 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
         signInPage(frame(request, reply), localPath(next), username, 'Wrong user name or password.'),
       );
     }
-    return signIn(request, reply, user, next);
+    return await signIn(request, reply, user, next);
   });
 
   app.post('/sign-out', async (request, reply) => {
     if (forged(request, reply)) return reply;
     const token = sessionToken(request);
-    if (token) relay.endSession(token);
+    if (token) await relay.endSession(token);
     addCookie(reply, request, SESSION_COOKIE, '', 0);
     return seeOther(reply, '/sign-in');
   });
@@ -156,7 +161,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   }
 
   app.get<{ Querystring: { token?: string } }>('/setup', async (request, reply) => {
-    if (!setupTokenValid(request.query.token) || relay.hasUsers()) {
+    if (!setupTokenValid(request.query.token) || (await relay.hasUsers())) {
       return html(
         reply,
         404,
@@ -173,7 +178,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   app.post('/setup', async (request, reply) => {
     if (forged(request, reply)) return reply;
     const { token = '', username = '', password = '', password_again: again = '' } = form(request);
-    if (!setupTokenValid(token) || relay.hasUsers()) {
+    if (!setupTokenValid(token) || (await relay.hasUsers())) {
       return html(
         reply,
         404,
@@ -192,12 +197,12 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
       );
     }
     context.setupTokenHash = undefined;
-    return signIn(request, reply, user, '/installations');
+    return await signIn(request, reply, user, '/installations');
   });
 
   app.get<{ Querystring: { token?: string } }>('/join', async (request, reply) => {
     const token = request.query.token;
-    if (typeof token !== 'string' || !relay.isLiveInvite(token)) {
+    if (typeof token !== 'string' || !(await relay.isLiveInvite(token))) {
       return html(
         reply,
         404,
@@ -214,7 +219,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   app.post('/join', async (request, reply) => {
     if (forged(request, reply)) return reply;
     const { token = '', username = '', password = '', password_again: again = '' } = form(request);
-    if (!relay.isLiveInvite(token)) {
+    if (!(await relay.isLiveInvite(token))) {
       return html(
         reply,
         404,
@@ -228,14 +233,14 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     const problem = accountProblem(username, password, again);
     if (problem)
       return html(reply, 400, newAccountPage(frame(request, reply), 'join', token, username, problem));
-    if (relay.nameTaken(username)) {
+    if (await relay.nameTaken(username)) {
       return html(
         reply,
         409,
         newAccountPage(frame(request, reply), 'join', token, username, 'This user name is taken.'),
       );
     }
-    if (!relay.takeInvite(token)) {
+    if (!(await relay.takeInvite(token))) {
       return html(
         reply,
         404,
@@ -249,11 +254,11 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
         409,
         messagePage(frame(request, reply), 'Invitation not valid', 'This user name is taken.'),
       );
-    return signIn(request, reply, user, '/inbox');
+    return await signIn(request, reply, user, '/inbox');
   });
 
   app.get<{ Querystring: { code?: string } }>('/pair', async (request, reply) => {
-    const user = person(request, reply);
+    const user = await person(request, reply);
     if (!user) return reply;
     const typed = typeof request.query.code === 'string' ? request.query.code : undefined;
     if (typed === undefined || typed.trim() === '')
@@ -272,7 +277,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
       );
     }
     const code = normalizeUserCode(typed);
-    const pairing = code === undefined ? undefined : relay.openPairing(code);
+    const pairing = code === undefined ? undefined : await relay.openPairing(code);
     if (!pairing) {
       limits.codeAttempts.record(user.id);
       return html(
@@ -290,7 +295,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
 
   app.post('/pair', async (request, reply) => {
     if (forged(request, reply)) return reply;
-    const user = person(request, reply);
+    const user = await person(request, reply);
     if (!user) return reply;
     const { pairing_id: pairingId = '', decision = '' } = form(request);
     if (decision !== 'approve' && decision !== 'reject') {
@@ -300,7 +305,7 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
         messagePage(frame(request, reply, user), 'Pairing', 'Choose Approve or Reject.'),
       );
     }
-    if (!relay.decide(pairingId, user, decision === 'approve')) {
+    if (!(await relay.decide(pairingId, user, decision === 'approve'))) {
       return html(
         reply,
         409,
@@ -331,29 +336,33 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
   });
 
   app.get('/installations', async (request, reply) => {
-    const user = person(request, reply);
+    const user = await person(request, reply);
     if (!user) return reply;
-    return html(reply, 200, installationsPage(frame(request, reply, user), relay.installationsOf(user)));
+    return html(
+      reply,
+      200,
+      installationsPage(frame(request, reply, user), await relay.installationsOf(user)),
+    );
   });
 
   app.post<{ Params: { id: string } }>('/installations/:id/revoke', async (request, reply) => {
     if (forged(request, reply)) return reply;
-    const user = person(request, reply);
+    const user = await person(request, reply);
     if (!user) return reply;
-    const revoked = relay.revoke(user, request.params.id);
+    const revoked = await relay.revoke(user, request.params.id);
     return html(
       reply,
       revoked ? 200 : 404,
       installationsPage(
         frame(request, reply, user),
-        relay.installationsOf(user),
+        await relay.installationsOf(user),
         revoked ? 'Revoked: its credential is refused from now on.' : 'No such installation.',
       ),
     );
   });
 
   app.get('/inbox', async (request, reply) => {
-    const user = person(request, reply);
+    const user = await person(request, reply);
     if (!user) return reply;
     return html(reply, 200, inboxPage(frame(request, reply, user, INBOX_ASSETS)));
   });

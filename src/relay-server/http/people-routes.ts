@@ -12,7 +12,7 @@ import { sessionToken } from './session.js';
 export interface PageTools {
   frame(request: FastifyRequest, reply: FastifyReply, user?: User): PageFrame;
   forged(request: FastifyRequest, reply: FastifyReply): boolean;
-  person(request: FastifyRequest, reply: FastifyReply): User | undefined;
+  person(request: FastifyRequest, reply: FastifyReply): Promise<User | undefined>;
   html(reply: FastifyReply, status: number, text: string): FastifyReply;
   accountProblem(username: string, password: string, again: string): string | undefined;
 }
@@ -33,19 +33,19 @@ function rowId(text: string): number | undefined {
 export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext, tools: PageTools): void {
   const { relay, people, limits } = context;
 
-  function show(
+  async function show(
     request: FastifyRequest,
     reply: FastifyReply,
     user: User,
     status: number,
     extra: { message?: PeopleView['message']; inviteUrl?: string } = {},
-  ): FastifyReply {
+  ): Promise<FastifyReply> {
     const view: PeopleView = {
-      sessions: people.sessions(user, sessionToken(request)!),
+      sessions: await people.sessions(user, sessionToken(request)!),
       ...(user.isOperator && {
         operator: {
-          people: relay.users(),
-          invites: people.openInvites(),
+          people: await relay.users(),
+          invites: await people.openInvites(),
           ...(extra.inviteUrl !== undefined && { inviteUrl: extra.inviteUrl }),
         },
       }),
@@ -55,14 +55,14 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
   }
 
   /** The signed-in person of a genuine form post, or undefined with the answer sent. */
-  function poster(request: FastifyRequest, reply: FastifyReply): User | undefined {
+  async function poster(request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
     if (tools.forged(request, reply)) return undefined;
-    return tools.person(request, reply);
+    return await tools.person(request, reply);
   }
 
   /** The operator of a genuine form post, or undefined with the answer sent (403 for anyone else). */
-  function operator(request: FastifyRequest, reply: FastifyReply): User | undefined {
-    const user = poster(request, reply);
+  async function operator(request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
+    const user = await poster(request, reply);
     if (!user || user.isOperator) return user;
     tools.html(
       reply,
@@ -73,16 +73,16 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
   }
 
   app.get('/people', async (request, reply) => {
-    const user = tools.person(request, reply);
-    return user ? show(request, reply, user, 200) : reply;
+    const user = await tools.person(request, reply);
+    return user ? await show(request, reply, user, 200) : reply;
   });
 
   app.post('/people/password', async (request, reply) => {
-    const user = poster(request, reply);
+    const user = await poster(request, reply);
     if (!user) return reply;
     const { current_password: current = '', password = '', password_again: again = '' } = form(request);
     const problem = tools.accountProblem(user.username, password, again);
-    if (problem) return show(request, reply, user, 400, { message: { kind: 'error', text: problem } });
+    if (problem) return await show(request, reply, user, 400, { message: { kind: 'error', text: problem } });
     // Guessing the current password from a stolen session is guessing a password: the sign-in's limits apply.
     const admission = limits.signIn.admit(user.username, request.ip);
     if (!admission.allowed) {
@@ -91,7 +91,7 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
       const text = busy
         ? 'The relay is checking other passwords right now. Try again in a moment. Nothing changed.'
         : `Too many wrong passwords. Try again in ${Math.ceil(admission.retryAfterSeconds / 60)} min. Nothing changed.`;
-      return show(request, reply, user, busy ? 503 : 429, { message: { kind: 'error', text } });
+      return await show(request, reply, user, busy ? 503 : 429, { message: { kind: 'error', text } });
     }
     let changed = false;
     try {
@@ -101,20 +101,20 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
       else admission.attempt.failed();
     }
     if (!changed) {
-      return show(request, reply, user, 400, {
+      return await show(request, reply, user, 400, {
         message: { kind: 'error', text: 'The current password is wrong. Nothing changed.' },
       });
     }
-    return show(request, reply, user, 200, {
+    return await show(request, reply, user, 200, {
       message: { kind: 'ok', text: 'Password changed. Your other sessions are signed out.' },
     });
   });
 
   app.post('/people/sessions/revoke-others', async (request, reply) => {
-    const user = poster(request, reply);
+    const user = await poster(request, reply);
     if (!user) return reply;
-    const ended = people.revokeOtherSessions(user, sessionToken(request)!);
-    return show(request, reply, user, 200, {
+    const ended = await people.revokeOtherSessions(user, sessionToken(request)!);
+    return await show(request, reply, user, 200, {
       message: {
         kind: 'ok',
         text: `Signed out everywhere else (${ended} ${ended === 1 ? 'session' : 'sessions'}).`,
@@ -123,11 +123,11 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
   });
 
   app.post('/people/sessions/:id/revoke', async (request: IdRequest, reply) => {
-    const user = poster(request, reply);
+    const user = await poster(request, reply);
     if (!user) return reply;
     const id = rowId(request.params.id);
-    const revoked = id !== undefined && people.revokeSession(user, id);
-    return show(request, reply, user, revoked ? 200 : 404, {
+    const revoked = id !== undefined && (await people.revokeSession(user, id));
+    return await show(request, reply, user, revoked ? 200 : 404, {
       message: revoked
         ? { kind: 'ok', text: 'That session is signed out.' }
         : { kind: 'error', text: 'No such session: it ended already.' },
@@ -135,18 +135,18 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
   });
 
   app.post('/people/invite', async (request, reply) => {
-    const user = operator(request, reply);
+    const user = await operator(request, reply);
     if (!user) return reply;
-    const inviteUrl = `${originOf(request, context.publicUrl)}/join?token=${relay.createInvite(user)}`;
-    return show(request, reply, user, 200, { inviteUrl });
+    const inviteUrl = `${originOf(request, context.publicUrl)}/join?token=${await relay.createInvite(user)}`;
+    return await show(request, reply, user, 200, { inviteUrl });
   });
 
   app.post('/people/invites/:id/withdraw', async (request: IdRequest, reply) => {
-    const user = operator(request, reply);
+    const user = await operator(request, reply);
     if (!user) return reply;
     const id = rowId(request.params.id);
-    const withdrawn = id !== undefined && people.withdrawInvite(id);
-    return show(request, reply, user, withdrawn ? 200 : 404, {
+    const withdrawn = id !== undefined && (await people.withdrawInvite(id));
+    return await show(request, reply, user, withdrawn ? 200 : 404, {
       message: withdrawn
         ? { kind: 'ok', text: 'Invitation withdrawn: its link no longer works.' }
         : { kind: 'error', text: 'No such invitation: it was used, withdrawn or has expired.' },
@@ -154,11 +154,11 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
   });
 
   app.post('/people/:id/remove', async (request: IdRequest, reply) => {
-    const user = operator(request, reply);
+    const user = await operator(request, reply);
     if (!user) return reply;
-    const target = relay.users().find((someone) => someone.id === request.params.id);
+    const target = (await relay.users()).find((someone) => someone.id === request.params.id);
     if (!target || target.isOperator) {
-      return show(request, reply, user, target ? 400 : 404, {
+      return await show(request, reply, user, target ? 400 : 404, {
         message: {
           kind: 'error',
           text: target ? 'The operator cannot be removed.' : 'No such person: removed already?',
@@ -168,8 +168,8 @@ export function registerPeopleRoutes(app: FastifyInstance, context: RouteContext
     if (form(request)['confirm'] !== 'yes') {
       return tools.html(reply, 200, confirmRemovalPage(tools.frame(request, reply, user), target));
     }
-    const removal = people.remove(target.id);
-    return show(request, reply, user, removal.result === 'removed' ? 200 : 404, {
+    const removal = await people.remove(target.id);
+    return await show(request, reply, user, removal.result === 'removed' ? 200 : 404, {
       message:
         removal.result === 'removed'
           ? {

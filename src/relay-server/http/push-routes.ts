@@ -49,14 +49,14 @@ const noStore = (reply: FastifyReply): FastifyReply => reply.header('cache-contr
 export function registerPushRoutes(app: FastifyInstance, context: RouteContext): void {
   const { push, relay } = context;
 
-  function reader(request: FastifyRequest, reply: FastifyReply): User | undefined {
-    const user = signedInUser(context, request);
+  async function reader(request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
+    const user = await signedInUser(context, request);
     if (!user) sendError(reply, 'invalid_auth', 'Sign in first.');
     return user;
   }
 
-  function changer(request: FastifyRequest, reply: FastifyReply): User | undefined {
-    const user = reader(request, reply);
+  async function changer(request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
+    const user = await reader(request, reply);
     if (!user) return undefined;
     if (!isGenuine(request, request.headers[CSRF_HEADER], context.publicUrl)) {
       sendError(reply, 'csrf', 'The CSRF token is missing or wrong; reload the page.');
@@ -66,22 +66,25 @@ export function registerPushRoutes(app: FastifyInstance, context: RouteContext):
   }
 
   app.get('/v1/inbox/push/key', async (request, reply) => {
-    if (!reader(request, reply)) return reply;
+    if (!(await reader(request, reply))) return reply;
     return noStore(reply).send({ publicKey: push.publicKey });
   });
 
   app.get('/v1/inbox/push/subscriptions', async (request, reply) => {
-    const user = reader(request, reply);
+    const user = await reader(request, reply);
     if (!user) return reply;
-    return noStore(reply).send({ subscriptions: push.devices(user), privacy: push.privacy(user) });
+    return noStore(reply).send({
+      subscriptions: await push.devices(user),
+      privacy: await push.privacy(user),
+    });
   });
 
   app.post('/v1/inbox/push/subscriptions', async (request, reply) => {
-    const user = changer(request, reply);
+    const user = await changer(request, reply);
     if (!user) return reply;
     const checked = checkSubscription(request.body, push.allowLoopback);
     if (!checked.ok) return sendError(reply, 'invalid_request', checked.message);
-    const result = push.subscribe(user, checked.value, originOf(request, context.publicUrl));
+    const result = await push.subscribe(user, checked.value, originOf(request, context.publicUrl));
     if (result === 'full')
       return sendError(
         reply,
@@ -94,28 +97,28 @@ export function registerPushRoutes(app: FastifyInstance, context: RouteContext):
   });
 
   app.delete<{ Params: { id: string } }>('/v1/inbox/push/subscriptions/:id', async (request, reply) => {
-    const user = changer(request, reply);
+    const user = await changer(request, reply);
     if (!user) return reply;
-    if (!push.remove(user, request.params.id))
+    if (!(await push.remove(user, request.params.id)))
       return sendError(reply, 'not_found', 'No such device among yours.');
     return noStore(reply).code(204).send();
   });
 
   app.post<{ Params: { id: string } }>('/v1/inbox/push/subscriptions/:id/test', async (request, reply) => {
-    const user = changer(request, reply);
+    const user = await changer(request, reply);
     if (!user) return reply;
-    if (!push.sendTest(user, request.params.id))
+    if (!(await push.sendTest(user, request.params.id)))
       return sendError(reply, 'not_found', 'No such device among yours.');
     return noStore(reply).code(202).send({ queued: true });
   });
 
   app.put('/v1/inbox/push/privacy', async (request, reply) => {
-    const user = changer(request, reply);
+    const user = await changer(request, reply);
     if (!user) return reply;
     const privacy = fields(request)['privacy'];
     if (!PUSH_PRIVACY.includes(privacy as PushPrivacy))
       return sendError(reply, 'invalid_request', 'privacy must be one of full, title, generic.');
-    push.setPrivacy(user, privacy as PushPrivacy);
+    await push.setPrivacy(user, privacy as PushPrivacy);
     return noStore(reply).send({ privacy });
   });
 
@@ -127,7 +130,7 @@ export function registerPushRoutes(app: FastifyInstance, context: RouteContext):
       if (typeof action !== 'string' || typeof token !== 'string')
         return sendError(reply, 'invalid_request', 'action and token are required.');
       if (inboxId === undefined || !TOKEN.test(token)) return sendError(reply, ...TOKEN_REFUSALS.foreign);
-      const result = relay.answerWithToken(inboxId, token, action);
+      const result = await relay.answerWithToken(inboxId, token, action);
       if (typeof result === 'string') {
         const [code, description] = TOKEN_REFUSALS[result];
         return sendError(reply, code, description);

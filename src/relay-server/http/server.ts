@@ -7,6 +7,7 @@ import { ASSETS } from './assets.js';
 import { limitConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS } from './connection-limit.js';
 import { sendError } from './errors.js';
 import { registerEventRoutes } from './event-routes.js';
+import { registerHealthRoutes } from './health-routes.js';
 import { registerInboxRoutes } from './inbox-routes.js';
 import { registerPageRoutes } from './page-routes.js';
 import { PUSH_PATHS, registerPushRoutes } from './push-routes.js';
@@ -125,6 +126,7 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
       .send(asset.text);
   });
 
+  registerHealthRoutes(app, context);
   registerApiRoutes(app, context);
   registerEventRoutes(app, context);
   registerInboxRoutes(app, context);

@@ -8,7 +8,10 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return token && /^nrs_[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined;
 }
 
-export function signedInUser(context: RouteContext, request: FastifyRequest): User | undefined {
+export async function signedInUser(
+  context: RouteContext,
+  request: FastifyRequest,
+): Promise<User | undefined> {
   const token = sessionToken(request);
   return token === undefined ? undefined : context.relay.sessionUser(token);
 }

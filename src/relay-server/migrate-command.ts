@@ -1,0 +1,34 @@
+/** `notify-relay migrate [--check]`: the schema brought to the current version, or only checked. */
+import type { Target } from './args.js';
+import { describeTarget, openDatabase } from './open-database.js';
+import { migrate, SCHEMA_VERSION, schemaVersion } from './store-migrations.js';
+
+export async function runMigrate(target: Target, check: boolean): Promise<number> {
+  const db = openDatabase(target);
+  const where = describeTarget(target);
+  try {
+    if (check) {
+      const version = await schemaVersion(db);
+      if (version >= SCHEMA_VERSION) {
+        console.log(`${where}: schema version ${version}, current.`);
+        return 0;
+      }
+      console.log(
+        `${where}: schema version ${version}, ${SCHEMA_VERSION - version} migration(s) to apply (run 'notify-relay migrate').`,
+      );
+      return 1;
+    }
+    const applied = await migrate(db);
+    console.log(
+      applied.length === 0
+        ? `${where}: schema version ${SCHEMA_VERSION}, current; nothing to apply.`
+        : `${where}: applied migration(s) ${applied.join(', ')}; schema version ${SCHEMA_VERSION}.`,
+    );
+    return 0;
+  } catch (error) {
+    console.error(`notify-relay migrate failed on ${where}: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await db.close();
+  }
+}

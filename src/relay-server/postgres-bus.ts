@@ -1,0 +1,86 @@
+/**
+ * The hub's bus between relay processes on one PostgreSQL database: NOTIFY on one channel, heard by
+ * every process on a connection of its own (LISTEN). A message too long for NOTIFY (8000 bytes) waits
+ * in relay_bus and the notification carries its row's id.
+ */
+import type pg from 'pg';
+import type { HubMessage } from './hub.js';
+import type { PostgresDatabase } from './postgres-database.js';
+
+const CHANNEL = 'notify_relay';
+/** Longer payloads spill into relay_bus: NOTIFY takes at most 8000 bytes. */
+const MAX_INLINE_BYTES = 7_000;
+const RECONNECT_MS = 1000;
+
+export interface PostgresBus {
+  publish(message: HubMessage): void;
+  stop(): Promise<void>;
+}
+
+export async function startPostgresBus(
+  db: PostgresDatabase,
+  deliver: (message: HubMessage) => void,
+  clock: () => number,
+): Promise<PostgresBus> {
+  let stopped = false;
+  let client: pg.PoolClient | undefined;
+  const log = (what: string): void => console.error(`${new Date().toISOString()} [ERROR] bus: ${what}`);
+
+  const received = async (payload: string): Promise<void> => {
+    const text = payload.startsWith('@')
+      ? ((await db.get('SELECT payload FROM relay_bus WHERE id = ?', [Number(payload.slice(1))]))?.[
+          'payload'
+        ] as string | undefined)
+      : payload;
+    if (text !== undefined) deliver(JSON.parse(text) as HubMessage);
+  };
+  // Messages are handed on in the order they were heard, a spilled one included.
+  let hearing = Promise.resolve();
+  const listen = async (): Promise<void> => {
+    const connection = await db.connect();
+    connection.on('notification', (notification) => {
+      if (notification.channel !== CHANNEL || notification.payload === undefined) return;
+      const payload = notification.payload;
+      hearing = hearing.then(() => received(payload)).catch((error: Error) => log(error.message));
+    });
+    connection.on('error', (error) => {
+      log(`the LISTEN connection failed (${error.message}); listening again`);
+      connection.release(true);
+      client = undefined;
+      if (!stopped) setTimeout(() => void listen().catch((again: Error) => log(again.message)), RECONNECT_MS);
+    });
+    await connection.query(`LISTEN ${CHANNEL}`);
+    client = connection;
+  };
+  await listen();
+
+  // One publish at a time: this process's messages reach everyone in the order it sent them.
+  let sending = Promise.resolve();
+  return {
+    publish(message) {
+      const text = JSON.stringify(message);
+      sending = sending
+        .then(async () => {
+          let payload = text;
+          if (Buffer.byteLength(text) > MAX_INLINE_BYTES) {
+            const row = await db.get(
+              'INSERT INTO relay_bus (payload, created_at) VALUES (?, ?) RETURNING id',
+              [text, clock()],
+            );
+            payload = `@${row!['id'] as number}`;
+          }
+          await db.run('SELECT pg_notify(?, ?)', [CHANNEL, payload]);
+        })
+        .catch((error: Error) => log(`a message was not sent: ${error.message}`));
+    },
+    async stop() {
+      stopped = true;
+      await sending;
+      await hearing;
+      if (client) {
+        await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
+        client.release();
+      }
+    },
+  };
+}
