@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createTempHome, freePort, readConfigFile, writeConfig } from '../support/broker-process.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
@@ -15,11 +17,13 @@ function presentationLines(stdout: string): string[] {
   return stdout.split('\n').filter((line) => /^ {2}(toasts|tray|sounds):/.test(line));
 }
 
+type Call = (path: string, body?: unknown, method?: string) => Promise<unknown>;
+
 /** notifyd in a fresh HOME with `env`, its banner read, then `check` with its token and port; always stopped. */
 async function withNotifyd(
   env: NodeJS.ProcessEnv,
   config: Record<string, unknown>,
-  check: (stdout: string, call: (path: string) => Promise<unknown>, env: NodeJS.ProcessEnv) => Promise<void>,
+  check: (stdout: string, call: Call, env: NodeJS.ProcessEnv) => Promise<void>,
 ): Promise<void> {
   const home = createTempHome();
   const port = await freePort();
@@ -29,9 +33,13 @@ async function withNotifyd(
   try {
     assert.match(notifyd.stdout(), /Ctrl\+C stops it\.\n$/, notifyd.stderr());
     const token = readConfigFile(home)['authToken'] as string;
-    const call = async (path: string) =>
+    const call: Call = async (path, body, method = body === undefined ? 'GET' : 'POST') =>
       (
-        await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${token}` } })
+        await fetch(`http://127.0.0.1:${port}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        })
       ).json();
     await check(notifyd.stdout(), call, fullEnv);
   } finally {
@@ -104,6 +112,52 @@ describe('the start banner and doctor say whether toasts, the tray and sounds wo
       await bus.stop();
     }
   });
+
+  it(
+    'a player that fails every play (no sound server) is reported as failing, until a sound plays',
+    BOUNDED,
+    async () => {
+      const bus = await startPrivateBus();
+      const server = await startNotificationServer(bus.address);
+      const players = createStandInPlayers(['paplay'], 1);
+      try {
+        const env = { DBUS_SESSION_BUS_ADDRESS: bus.address, PATH: players.folder };
+        await withNotifyd(env, {}, async (stdout, call, fullEnv) => {
+          assert.equal(presentationLines(stdout)[2], '  sounds:   on, played through paplay');
+          const created = (await call('/v1/notifications', { title: 'Build', message: 'done' })) as {
+            id?: string;
+          };
+          assert.ok(created.id, JSON.stringify(created));
+          await players.waitForCalls(1);
+          const preview = await call('/v1/sounds/chime/preview', undefined, 'POST');
+          assert.match(JSON.stringify(preview), /could not play/);
+          const report = (await call('/v1/presentation')) as { sounds: { on: boolean; detail: string } };
+          assert.equal(report.sounds.on, false);
+          assert.match(
+            report.sounds.detail,
+            /^paplay failed 2 times since \d\d:\d\d \(it exited with status 1\); is a sound server \(PipeWire or PulseAudio\) running in this session\?$/,
+          );
+          const doctor = await runNotifyctl(['doctor'], { env: fullEnv });
+          assert.match(
+            doctor.stdout,
+            /^warn {2}sounds {3}paplay failed 2 times since \d\d:\d\d \(it exited/m,
+          );
+
+          writeFileSync(join(players.folder, 'paplay'), '#!/bin/sh\nexit 0\n');
+          assert.deepEqual(await call('/v1/sounds/chime/preview', undefined, 'POST'), {
+            name: 'chime',
+            player: 'paplay',
+          });
+          const again = (await call('/v1/presentation')) as { sounds: unknown };
+          assert.deepEqual(again.sounds, { on: true, detail: 'played through paplay' });
+        });
+      } finally {
+        players.cleanup();
+        server.stop();
+        await bus.stop();
+      }
+    },
+  );
 
   it('a bare session bus, no player and sounds switched off: each reason of its own', BOUNDED, async () => {
     const bus = await startPrivateBus();

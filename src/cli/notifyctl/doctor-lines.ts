@@ -21,7 +21,8 @@ export const DOCTOR_LINES = [
   { name: 'tray', checks: 'the broker has a tray icon in the panel, or why not (`GET /v1/presentation`)' },
   {
     name: 'sounds',
-    checks: 'the broker plays sounds, and through which player, or why not (`GET /v1/presentation`)',
+    checks:
+      'the broker plays sounds, and through which player, or why not: a player that failed every play since the last sound that played is named with its failure (`GET /v1/presentation`)',
   },
   {
     name: 'desktop',
