@@ -180,7 +180,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   );
   changes.subscribe(hold.onChange);
   const sounds = new SoundLibrary(join(paths.dataDir, 'sounds'));
-  const player = new SoundPlayer({ log });
+  const player = new SoundPlayer({ log, clock });
   const stopSounds = startSounds(hold.out, {
     settings: () => settings.current,
     library: sounds,
@@ -216,7 +216,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     open: (url) => openSignInLink(url, browserEnv),
     log,
   });
-  const presentation = new PresentationStatus(() => settings.current);
+  const presentation = new PresentationStatus(
+    () => settings.current,
+    () => player.failing(),
+  );
   const toasts = new ToastPresenter({
     status: (on, detail) => presentation.set('toasts', on, detail),
     display: platformDisplay(process.platform, process.env, canOpenPage, {

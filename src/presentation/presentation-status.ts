@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import { failureRunText, type SoundFailureRun } from './sound-failures.js';
 import { choosePlayer, missingPlayerMessage, onPath } from './sound-player.js';
 
 /** Whether one way of getting a person's attention works now, and what it goes through or why not. */
@@ -22,7 +23,8 @@ const NO_BUS = 'no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set)';
 /**
  * Collects what the toast display and the tray report as they start, come and go, so the banner and
  * doctor can say it instead of a log line only. Sounds are worked out when asked: the player is looked
- * up on PATH at each play, and settings change at any time.
+ * up on PATH at each play, settings change at any time, and plays that failed since the last one that
+ * played (no sound server) say so rather than the player's name.
  */
 export class PresentationStatus {
   readonly #parts: Record<DevicePart, PartStatus> = { toasts: STARTING, tray: STARTING };
@@ -30,6 +32,7 @@ export class PresentationStatus {
 
   constructor(
     private readonly settings: () => Pick<Settings, 'soundsEnabled' | 'pauseNotifications'>,
+    private readonly soundFailures: () => SoundFailureRun | undefined = () => undefined,
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly platform: NodeJS.Platform = process.platform,
   ) {
@@ -79,6 +82,9 @@ export class PresentationStatus {
       };
     if (!settings.soundsEnabled) return { on: false, detail: 'soundsEnabled is false' };
     if (settings.pauseNotifications) return { on: false, detail: 'paused (pauseNotifications is true)' };
+    const failing = this.soundFailures();
+    // A player installed since then has not failed yet.
+    if (failing?.program === player.program) return { on: false, detail: failureRunText(failing) };
     return { on: true, detail: `played through ${player.program}` };
   }
 

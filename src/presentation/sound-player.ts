@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { SoundFormat } from '../domain/sound-file.js';
 import type { Logger } from '../log/logger.js';
+import { SoundFailures, type SoundFailureRun } from './sound-failures.js';
 
 /** A program that plays a file, and the arguments that go before the file's path. */
 export interface PlayerProgram {
@@ -93,6 +94,7 @@ export interface SoundPlayerOptions {
   log: Logger;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
+  clock?: () => number;
 }
 
 /**
@@ -103,8 +105,14 @@ export interface SoundPlayerOptions {
 export class SoundPlayer {
   #warnedMissing = false;
   #warnedFailing = false;
+  readonly #failures = new SoundFailures();
 
   constructor(private readonly options: SoundPlayerOptions) {}
+
+  /** The plays that failed since the last one that played; undefined when the last play played. */
+  failing(): SoundFailureRun | undefined {
+    return this.#failures.current();
+  }
 
   /** Starts playing; undefined when no player can play the format. */
   play(file: string, format: SoundFormat): Playing | undefined {
@@ -118,8 +126,13 @@ export class SoundPlayer {
     }
     this.#warnedMissing = false;
     const outcome = runPlayer(player, file, env, true).then((ended) => {
-      if (ended.played) this.#warnedFailing = false;
-      else if (!this.#warnedFailing) {
+      if (ended.played) {
+        this.#warnedFailing = false;
+        this.#failures.played();
+        return ended;
+      }
+      this.#failures.failed(player.program, ended.failure, (this.options.clock ?? Date.now)());
+      if (!this.#warnedFailing) {
         this.#warnedFailing = true;
         this.options.log.warn(
           `sounds are not playing: ${player.program} ${ended.failure} (${file}); is a sound server (PipeWire or PulseAudio) running in this session?`,
