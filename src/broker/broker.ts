@@ -36,6 +36,7 @@ import { SoundAdmin } from './sound-admin.js';
 import { platformDisplay } from '../presentation/platform.js';
 import { answeredAction } from '../presentation/toast-display.js';
 import { ToastPresenter } from '../presentation/toast-presenter.js';
+import { QuietRetimer } from './quiet-retimer.js';
 import { PresentationStatus } from '../presentation/presentation-status.js';
 import { createOutbound, type Outbound, type OutboundOptions } from './outbound.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
@@ -247,6 +248,16 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     clock,
     log,
   });
+  const quietRetimer = new QuietRetimer({
+    notifications: store,
+    outbox: outbound.outboxStore,
+    writes,
+    clock,
+    wakeOutbox: () => outbound.dispatcher.wake(),
+    wakeReminders: () => reminders.wake(),
+    log,
+  });
+  let quietHours = settings.current.quietHours;
   alerts.subscribe((event) => {
     toasts.alert(event);
     if (event.kind === 'snoozed') reminders.wake();
@@ -377,6 +388,15 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
           );
       toasts.settingsChanged();
       tray?.refresh();
+      if (changed.includes('quietHours')) {
+        const before = quietHours;
+        quietHours = settings.current.quietHours;
+        quietRetimer
+          .changed(before, quietHours)
+          .catch((error: unknown) =>
+            log.error(`quiet hours: held sends were not re-timed: ${(error as Error).message}`),
+          );
+      }
     },
     onProblem: (message) => log.warn(message),
   });

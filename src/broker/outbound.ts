@@ -40,6 +40,8 @@ export interface Outbound {
   providers: ProviderService;
   routes: RouteService;
   outbox: OutboxService;
+  /** The outbox table itself: quiet hours that change re-time the sends they hold. */
+  outboxStore: OutboxStore;
   /**
    * Starts following the event streams of enabled relay providers (and of those enabled later),
    * applying their answers to `sink`; stopped with stop().
@@ -160,5 +162,6 @@ export function createOutbound(
     }),
     routes: new RouteService({ routes: routeStore, providers: providerStore, clock, newId, changed }),
     outbox: new OutboxService(outboxStore, clock, () => dispatcher.wake()),
+    outboxStore,
   };
 }

@@ -80,7 +80,9 @@ export class SettingsSource {
       events.onProblem('config: a change of port takes effect after a restart');
     // The listening socket stays; everything else, the token included, applies at once.
     const merged: Settings = { ...next, port: previous.port };
-    const changed = (Object.keys(merged) as (keyof Settings)[]).filter(
+    // Both sides' fields: a setting removed from the file (quietHours: null) changed too.
+    const fields = new Set([...Object.keys(previous), ...Object.keys(merged)] as (keyof Settings)[]);
+    const changed = [...fields].filter(
       (field) => JSON.stringify(merged[field]) !== JSON.stringify(previous[field]),
     );
     this.#current = merged;

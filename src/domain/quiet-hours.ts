@@ -113,6 +113,21 @@ export function quietHoldsBack(quiet: QuietHours | undefined, priority: Priority
   return quietUntil(quiet, now) !== undefined;
 }
 
+/**
+ * When something quiet hours held until `heldUntil` (the end of the old quiet time) is due after they
+ * changed at `now`: at the end of the new quiet time when that still holds this priority back, else at
+ * once; never before `earliest` (a route's delay).
+ */
+export function retimedAfterChange(
+  after: QuietHours | undefined,
+  priority: Priority,
+  now: number,
+  earliest = now,
+): number {
+  const quietEnd = quietHoldsBack(after, priority, now) ? quietUntil(after!, now)! : now;
+  return Math.max(now, earliest, quietEnd);
+}
+
 /** Whether `now` falls inside one of the windows. */
 export function isQuietAt(quiet: QuietHours, now: number): boolean {
   return quietUntil(quiet, now) !== undefined;

@@ -128,6 +128,7 @@ export class NotificationStore {
   readonly #activeByKey;
   readonly #snooze;
   readonly #alertsDue;
+  readonly #alertsAt;
   readonly #nextAlert;
   readonly #reschedule;
   readonly #listStatements = new Map<string, Statement<[Record<string, string | number>], RowValues>>();
@@ -187,6 +188,9 @@ export class NotificationStore {
     this.#alertsDue = db.prepare<[number, number], NotificationRow & AlertRow>(`
       SELECT ${COLUMNS}, remind_at, reminders_sent, ${due} AS due_at FROM notifications
       INDEXED BY notifications_alert_due WHERE status = 'active' AND ${due} <= ? ORDER BY ${due} LIMIT ?`);
+    this.#alertsAt = db.prepare<[number], NotificationRow & AlertRow>(`
+      SELECT ${COLUMNS}, remind_at, reminders_sent, ${due} AS due_at FROM notifications
+      INDEXED BY notifications_alert_due WHERE status = 'active' AND ${due} = ?`);
     this.#nextAlert = db.prepare<[], { at: number | null }>(`
       SELECT min(${due}) AS at FROM notifications INDEXED BY notifications_alert_due WHERE status = 'active'`);
     this.#reschedule = db.prepare<unknown[], NotificationRow>(`
@@ -340,15 +344,12 @@ export class NotificationStore {
 
   /** Active notifications whose snooze ended or whose reminder is due at `now`, earliest first. */
   alertsDue(now: number, limit: number): DueAlert[] {
-    return this.#alertsDue.all(now, limit).map((row) => ({
-      record: toRecord(row),
-      dueAt: row.due_at,
-      schedule: {
-        ...(row.snoozed_until != null && { snoozedUntil: row.snoozed_until }),
-        ...(row.remind_at !== null && { remindAt: row.remind_at }),
-        remindersSent: row.reminders_sent,
-      },
-    }));
+    return this.#alertsDue.all(now, limit).map(dueAlertOf);
+  }
+
+  /** Active notifications whose snooze ends or whose reminder is due exactly at `at` (the end of quiet hours). */
+  alertsAt(at: number): DueAlert[] {
+    return this.#alertsAt.all(at).map(dueAlertOf);
   }
 
   /** The earliest time an active notification alerts again; undefined when none will. */
@@ -530,4 +531,16 @@ export function toRecord(row: NotificationRow): NotificationRecord {
   if (row.origin != null) record.origin = JSON.parse(row.origin) as Origin;
   if (row.raised_by != null) record.raisedBy = row.raised_by;
   return record;
+}
+
+function dueAlertOf(row: NotificationRow & AlertRow): DueAlert {
+  return {
+    record: toRecord(row),
+    dueAt: row.due_at,
+    schedule: {
+      ...(row.snoozed_until != null && { snoozedUntil: row.snoozed_until }),
+      ...(row.remind_at !== null && { remindAt: row.remind_at }),
+      remindersSent: row.reminders_sent,
+    },
+  };
 }

@@ -8,6 +8,7 @@ import {
   type PlannedItem,
   type SendStanding,
 } from '../domain/delivery/delivery-plan.js';
+import type { Priority } from '../domain/priority.js';
 import type { Db } from './database.js';
 import { notificationRowJson, toRecord, type NotificationRow } from './notification-store.js';
 import type { LastResult } from './provider-store.js';
@@ -92,6 +93,14 @@ type CompactItem =
 /** The layout before the event and idempotency key were derived: IncludeMessage came last. */
 type LegacyCompactItem = [string, string, PlannedItem['operation'], string, string, 0 | 1];
 
+/** A send held by quiet hours: what re-timing it needs. */
+export interface HeldSend {
+  seq: number;
+  createdAt: number;
+  priority: Priority;
+  delaySeconds: number;
+}
+
 interface IntakeItem {
   routeId: string;
   providerId: string;
@@ -144,6 +153,8 @@ export class OutboxStore {
   readonly #expand;
   readonly #intakeOf;
   readonly #sendsOf;
+  readonly #heldSends;
+  readonly #retime;
   readonly #refresh;
   readonly #cancel;
   readonly #due;
@@ -268,6 +279,15 @@ export class OutboxStore {
     this.#sendsOf = db.prepare<[string], { route_id: string; state: OutboxState; wait_until: number | null }>(
       `SELECT route_id, state, wait_until FROM outbox WHERE notification_id = ? AND operation = 'send'`,
     );
+    this.#heldSends = db.prepare<[number], HeldSend>(`
+      SELECT o.seq, o.created_at AS createdAt, n.priority, coalesce(r.delay_seconds, 0) AS delaySeconds
+      FROM outbox o INDEXED BY outbox_due
+        JOIN notifications n ON n.id = o.notification_id LEFT JOIN routes r ON r.id = o.route_id
+      WHERE o.state = 'pending' AND o.next_attempt_at = ? AND o.attempts = 0 AND o.operation = 'send'`);
+    this.#retime = db.prepare(`
+      UPDATE outbox SET next_attempt_at = @dueAt, updated_at = @now,
+        wait_until = CASE WHEN wait_until IS NULL THEN NULL ELSE @dueAt END
+      WHERE seq = @seq AND state = 'pending' AND attempts = 0`);
     // Due items whose lifecycle has no earlier unfinished item, so an update never overtakes its send.
     // A waiting send also waits for its notification's intake rows: one of them may cancel or refresh it.
     this.#due = db.prepare<[string, number, number], Row>(`
@@ -405,6 +425,20 @@ export class OutboxStore {
     } catch {
       // Answered from the outbox table as it is.
     }
+  }
+
+  /**
+   * Sends not yet tried that are due exactly at `at` (the end of quiet hours that held them), with the
+   * priority of their notification and their route's delay; the intake is moved first.
+   */
+  heldSends(at: number): HeldSend[] {
+    this.expandIntake();
+    return this.#heldSends.all(at);
+  }
+
+  /** Moves a send not yet tried to `dueAt`; a send that waits (cancellable) keeps waiting until then. */
+  retime(seq: number, dueAt: number, now: number): void {
+    this.#retime.run({ seq, dueAt, now });
   }
 
   /**
