@@ -50,7 +50,7 @@ export function Outbox() {
       {items.data?.length === 0 && <p class="empty">No {state.replace('_', ' ')} item.</p>}
       {items.data && items.data.length > 0 && (
         <div class="table">
-          <table>
+          <table class="stacked">
             <caption class="sr-only">Outbox items: {state}</caption>
             <thead>
               <tr>
@@ -70,14 +70,14 @@ export function Outbox() {
             <tbody>
               {items.data.map((item) => (
                 <tr key={item.id}>
-                  <td>
+                  <td data-label="Notification">
                     <a href={`#/n/${encodeURIComponent(item.notificationId)}`}>{item.notificationId}</a>
                   </td>
-                  <td>{item.event}</td>
-                  <td>{providerName(item.providerId)}</td>
-                  <td>{item.attempts}</td>
-                  <td>{reasonOf(item)}</td>
-                  <td>{when(item.updatedAt)}</td>
+                  <td data-label="Event">{item.event}</td>
+                  <td data-label="Provider">{providerName(item.providerId)}</td>
+                  <td data-label="Attempts">{item.attempts}</td>
+                  <td data-label="Reason">{reasonOf(item)}</td>
+                  <td data-label="Changed">{when(item.updatedAt)}</td>
                   {state === 'dead' && (
                     <td>
                       <button
