@@ -109,9 +109,14 @@ describe('notifyctl answer, pending and wait with answers', () => {
   });
 
   it('answer reports refusals with the broker message and exit codes', async () => {
-    const { id } = await create(broker);
+    const { id } = await create(broker, { key: 'asked-once' });
     assert.equal((await runNotifyctl(['answer', id, 'allow', '--revision', '1'], { env: env() })).code, 0);
     const table: [string[], number, string][] = [
+      [
+        ['answer', '--key', 'asked-once', 'deny', '--revision', '1'],
+        1,
+        'Error 409 Conflict: notification already answered: allow (from cli)\n',
+      ],
       [
         ['answer', id, 'deny', '--revision', '1'],
         1,

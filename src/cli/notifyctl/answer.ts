@@ -44,8 +44,11 @@ export const answerCommand: NotifyctlCommand = {
       let id = parsed.positionals[0]!;
       if (key !== undefined) {
         const [active] = await client.list({ key, unresolved: true, limit: 1 });
-        if (!active) throw new CliError(`no active notification has key "${key}"`, EXIT_NOT_FOUND);
-        id = active.id;
+        // Answered already: the broker's own refusal says by whom, as for an id.
+        const answered = active ? undefined : (await client.list({ key, limit: 1 }))[0];
+        if (!active && !answered?.answer)
+          throw new CliError(`no active notification has key "${key}"`, EXIT_NOT_FOUND);
+        id = (active ?? answered)!.id;
       }
       const answered = await client.answer(id, action, revision, 'cli');
       if (parsed.options.has('json')) printJson(answered);
