@@ -17,3 +17,9 @@ export function standardWebhookSignature(
   const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
   return `v1,${mac}`;
 }
+
+/** The `problem` of the signingSecret setting: what delivery would refuse is refused when it is saved. */
+export function signingSecretProblem(secret: string): string | undefined {
+  if (standardWebhookSignature(secret, 'probe', 0, '') !== undefined) return undefined;
+  return 'must be a Standard Webhooks secret: whsec_ followed by base64, as your receiver shows it';
+}

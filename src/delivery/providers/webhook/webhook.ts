@@ -3,7 +3,7 @@ import { sendHttp } from '../../http-delivery.js';
 import type { ProviderKind, SettingDeclaration } from '../../provider.js';
 import { optionalString, requiredString } from '../../setting-values.js';
 import { webhookEventBody } from './event-body.js';
-import { standardWebhookSignature } from './signature.js';
+import { signingSecretProblem, standardWebhookSignature } from './signature.js';
 
 const SETTINGS: readonly SettingDeclaration[] = [
   {
@@ -21,6 +21,7 @@ const SETTINGS: readonly SettingDeclaration[] = [
     required: false,
     secret: true,
     help: 'A Standard Webhooks secret (whsec_ followed by base64); when set, every request is signed.',
+    problem: signingSecretProblem,
   },
   {
     name: 'bearerToken',
