@@ -67,6 +67,13 @@ describe('notifyctl help for every command and subcommand', () => {
     });
   }
 
+  it('the API commands fit their usage in 100 columns (types set wraps)', () => {
+    const wide = ['settings', 'types', 'sounds', 'routes', 'providers', 'outbox', 'tokens', 'sessions']
+      .flatMap((name) => answers.get(`${name} --help`)!.stdout.split('\n'))
+      .filter((line) => line.length > 100);
+    assert.deepEqual(wide, []);
+  });
+
   it('-h is --help, and notifyctl help <command> the same text', async () => {
     for (const command of COMMANDS) {
       const help = answers.get(`${command.name} --help`)!.stdout;

@@ -30,6 +30,23 @@ export interface Subcommand {
 
 export const JSON_FLAG: FlagTable = { '--json': { kind: 'switch', name: 'json' } };
 
+/** The widest line help prints: a usage line wider than this wraps. */
+const HELP_WIDTH = 100;
+
+/** `text` in lines of at most HELP_WIDTH, split between words: the first line after `first`, the rest after `rest`. */
+function wrapWords(text: string, first: string, rest: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  for (const word of text.split(' ')) {
+    const indent = lines.length === 0 ? first : rest;
+    if (line !== indent && line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = rest + word;
+    } else line = line === indent ? line + word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
+
 /** `notes` are lines the subcommand list cannot say (what options mean, where secrets come from). */
 export function groupUsage(
   group: string,
@@ -38,17 +55,26 @@ export function groupUsage(
   notes: readonly string[] = [],
 ): string {
   const width = Math.max(...subcommands.map((sub) => `${sub.name} ${sub.synopsis}`.trim().length)) + 2;
+  const table = subcommands.map(
+    (sub) => `  notifyctl ${group} ${`${sub.name} ${sub.synopsis}`.trim().padEnd(width)} ${sub.summary}`,
+  );
+  // A synopsis too long for one terminal line: each subcommand wrapped, its summary under it.
+  const lines = table.every((line) => line.length <= HELP_WIDTH)
+    ? table
+    : subcommands.flatMap((sub) => [
+        ...wrapWords(`notifyctl ${group} ${sub.name} ${sub.synopsis}`.trim(), '  ', '      '),
+        ...wrapWords(sub.summary, '      ', '      '),
+      ]);
   return [
     `notifyctl ${group}: ${summary}`,
     '',
     'Usage:',
-    ...subcommands.map(
-      (sub) => `  notifyctl ${group} ${`${sub.name} ${sub.synopsis}`.trim().padEnd(width)} ${sub.summary}`,
-    ),
+    ...lines,
     ...(notes.length > 0 ? ['', ...notes] : []),
     '',
-    'Every subcommand takes --port <n> and --token <t> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json)',
-    'and --json, which prints the API answer as JSON instead of text. See docs/notifyctl.md.',
+    'Every subcommand takes --port <n> and --token <t> (default: NOTIFY_PORT / NOTIFY_TOKEN,',
+    'else config.json) and --json, which prints the API answer as JSON instead of text.',
+    'See docs/notifyctl.md.',
   ].join('\n');
 }
 

@@ -18,7 +18,8 @@ const NOTES = [
   '--type TYPE, --project NAME, --agent NAME (an empty value clears a filter), --title-only (only the',
   'title leaves the machine), --with-message, --delay DURATION (90s, 5m, 1h; at most 24h): a send waits',
   'that long and is cancelled, unsent, if the notification is handled meanwhile (0: at once),',
-  '--quiet-hours send|wait (whether it sends during quiet hours; default wait). New routes start disabled.',
+  '--quiet-hours send|wait (whether it sends during quiet hours; default wait).',
+  'New routes start disabled.',
 ];
 
 /** Each route option: its flag, and the field of the API body it sets. */
