@@ -79,7 +79,10 @@ export function registerWebPage(app: FastifyInstance, deps: WebPageDeps): void {
           : undefined;
       // The link holds a secret until it is used: no cache may keep this answer or the link.
       reply.header('cache-control', 'no-store');
-      if (!signedIn) return reply.code(401).type('text/html; charset=utf-8').send(sentencePage(LINK_USED_UP));
+      if (!signedIn) {
+        const stylesheet = stylesheetOf(await readIfThere(join(deps.root, 'index.html')));
+        return reply.code(401).type('text/html; charset=utf-8').send(sentencePage(LINK_USED_UP, stylesheet));
+      }
       // Never a cookie: browsers send cookies to every port of 127.0.0.1 (issue 29). A fragment is
       // neither sent to any server nor put in a Referer; the page moves it into storage of its own
       // origin (scheme, host and port) and out of the address bar before it draws anything.
@@ -96,10 +99,23 @@ function notBuilt(reply: FastifyReply): FastifyReply {
     .send(NOT_BUILT);
 }
 
-/** A page that only says one sentence; no script or style, as the CSP wants. */
-function sentencePage(sentence: string): string {
+/** The page's own stylesheet (assets/app-<hash>.css), named in the built index.html. */
+function stylesheetOf(indexHtml: Buffer | undefined): string | undefined {
+  const match = /<link rel="stylesheet" href="(assets\/[A-Za-z0-9._-]+\.css)"/.exec(
+    indexHtml?.toString() ?? '',
+  );
+  return match ? `/${match[1]}` : undefined;
+}
+
+/**
+ * A page that says one sentence in the web page's own look (its stylesheet: the CSP allows only files
+ * of this origin, no inline style or script); `commands` in the sentence show as code.
+ */
+function sentencePage(sentence: string, stylesheet: string | undefined): string {
   const escaped = sentence.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Notify</title></head><body><p>${escaped}</p></body></html>\n`;
+  const withCode = escaped.replace(/`([^`]+)`/g, '<code>$1</code>');
+  const style = stylesheet === undefined ? '' : `<link rel="stylesheet" href="${stylesheet}">`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Notify</title>${style}</head><body><main><h1>Notify</h1><p>${withCode}</p></main></body></html>\n`;
 }
 
 async function readIfThere(file: string): Promise<Buffer | undefined> {

@@ -421,7 +421,11 @@ describe('revocation', () => {
     await stream.until((reader) => reader.text.startsWith('retry:'));
     const page = await web.get('/installations');
     assert.match(page.text, /old-laptop/);
-    const revoked = await web.post(`/installations/${other.installation.id}/revoke`, {});
+    const asked = await web.post(`/installations/${other.installation.id}/revoke`, {});
+    assert.equal(asked.status, 200);
+    assert.match(asked.text, /<h1>Revoke old-laptop\?<\/h1>/);
+    assert.equal((await api(relay, 'GET', '/v1/installation', { bearer: other.credential })).status, 200);
+    const revoked = await web.post(`/installations/${other.installation.id}/revoke`, { confirm: 'yes' });
     assert.equal(revoked.status, 200);
     assert.doesNotMatch(revoked.text, /old-laptop/);
     await within(stream.ended, 'the event stream of the revoked installation to end');

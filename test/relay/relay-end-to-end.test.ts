@@ -157,7 +157,10 @@ describe(
         },
       ]);
       await web.get('/installations');
-      assert.equal((await web.post(`/installations/${installation.id}/revoke`, {})).status, 200);
+      assert.equal(
+        (await web.post(`/installations/${installation.id}/revoke`, { confirm: 'yes' })).status,
+        200,
+      );
       const revoked = await notify(broker, 'relay', 'status', '--json');
       assert.equal(revoked.code, 1);
       assert.equal(states(revoked)[0]!['state'], 'revoked');

@@ -224,7 +224,9 @@ describe('accounts', () => {
     );
     const operators = await web.inbox('GET', '/v1/inbox/notifications');
     assert.ok(!(operators.body['notifications'] as { id: string }[]).some((item) => item.id === 'n-grace'));
-    const foreignRevoke = await web.post(`/installations/${gracesSender.installation.id}/revoke`, {});
+    const foreignRevoke = await web.post(`/installations/${gracesSender.installation.id}/revoke`, {
+      confirm: 'yes',
+    });
     assert.equal(foreignRevoke.status, 404, "one person cannot revoke another's installation");
     assert.equal(
       (await api(relay, 'GET', '/v1/installation', { bearer: gracesSender.credential })).status,

@@ -65,7 +65,12 @@ describe('one-time sign-in links', () => {
     assert.equal(again.status, 401);
     assert.equal(again.headers.get('set-cookie'), null);
     assert.match(again.headers.get('content-type')!, /^text\/html/);
-    assert.ok((await again.text()).includes(`<p>${LINK_USED_UP.replaceAll('`', '`')}</p>`));
+    const page = await again.text();
+    // The page's own look and the command as code, never literal backticks.
+    assert.ok(page.includes(`<p>${LINK_USED_UP.replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`), page);
+    assert.match(page, /<link rel="stylesheet" href="\/assets\/app-[A-Za-z0-9_-]+\.css">/);
+    const stylesheet = await fetch(`${broker.baseUrl}${/href="([^"]+\.css)"/.exec(page)![1]}`);
+    assert.equal(stylesheet.status, 200);
   });
 
   it('work for 60 seconds and not after', async () => {

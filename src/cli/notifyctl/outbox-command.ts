@@ -23,7 +23,7 @@ const describe = (i: Item) => {
     return `${head} (cancelled: handled before its route's delay ended; nothing was sent)`;
   return (
     `${head} attempts=${i.attempts}` +
-    `${i.lastReason ? ` last=${i.lastReason}` : ''}${i.nextAttemptAt ? ` next=${i.nextAttemptAt}` : ''}`
+    `${i.lastReason ? ` last=${i.lastReason}` : ''}${i.nextAttemptAt ? ` next=${localTime(i.nextAttemptAt)}` : ''}`
   );
 };
 

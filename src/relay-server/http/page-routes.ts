@@ -7,7 +7,13 @@ import type { User } from '../store.js';
 import { SESSION_LIFETIME_MS } from '../store.js';
 import { messagePage, newAccountPage, signInPage } from '../pages/account-pages.js';
 import type { PageFrame } from '../pages/html.js';
-import { confirmPairingPage, enterCodePage, inboxPage, installationsPage } from '../pages/pair-pages.js';
+import {
+  confirmPairingPage,
+  confirmRevokePage,
+  enterCodePage,
+  inboxPage,
+  installationsPage,
+} from '../pages/pair-pages.js';
 import { INBOX_ASSETS } from './assets.js';
 import type { RouteContext } from './context.js';
 import { registerPeopleRoutes } from './people-routes.js';
@@ -349,7 +355,13 @@ export function registerPageRoutes(app: FastifyInstance, context: RouteContext):
     if (forged(request, reply)) return reply;
     const user = await person(request, reply);
     if (!user) return reply;
-    const revoked = await relay.revoke(user, request.params.id);
+    const installation = (await relay.installationsOf(user)).find(
+      (candidate) => candidate.id === request.params.id,
+    );
+    if (installation !== undefined && form(request)['confirm'] !== 'yes') {
+      return html(reply, 200, confirmRevokePage(frame(request, reply, user), installation));
+    }
+    const revoked = installation !== undefined && (await relay.revoke(user, request.params.id));
     return html(
       reply,
       revoked ? 200 : 404,

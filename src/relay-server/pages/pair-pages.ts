@@ -33,6 +33,18 @@ ${pairing.client ? `<dt>Client</dt><dd>${escape(pairing.client)}</dd>` : ''}</dl
   );
 }
 
+/** Revoking cannot be undone: one more press, on a page that says what goes with it. */
+export function confirmRevokePage(frame: PageFrame, installation: Installation): string {
+  return page(
+    frame,
+    'Revoke this sender?',
+    `<h1>Revoke ${escape(installation.name)}?</h1>
+<p>Its credential is refused from now on, its open connections end, and the notifications it delivered are deleted. To use it again, pair it again with <code>notify relay pair</code>.</p>
+<div class="buttons"><form method="post" action="/installations/${escape(installation.id)}/revoke">${csrfField(frame.csrf)}<input type="hidden" name="confirm" value="yes"><button type="submit" class="danger">Revoke ${escape(installation.name)}</button></form>
+<a href="/installations">Keep it</a></div>`,
+  );
+}
+
 export function installationsPage(frame: PageFrame, installations: Installation[], message?: string): string {
   const rows = installations
     .map(
