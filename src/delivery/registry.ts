@@ -8,6 +8,7 @@ import { ntfy } from './providers/ntfy/ntfy.js';
 import { relay } from './providers/relay/relay.js';
 import { teams } from './providers/teams/teams.js';
 import { slack } from './providers/slack/slack.js';
+import { telegram } from './providers/telegram/telegram.js';
 import { webhook } from './providers/webhook/webhook.js';
 
 /** Every provider kind Notify can deliver to: one line each (kept so, for one-line additions and merges). */
@@ -23,4 +24,5 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   googleChat,
   slack,
   discord,
+  telegram,
 ];
