@@ -4,6 +4,7 @@ import { discord } from './providers/discord/discord.js';
 import { email } from './providers/email/email.js';
 import { googleChat } from './providers/google-chat/google-chat.js';
 import { gotify } from './providers/gotify/gotify.js';
+import { matrix } from './providers/matrix/matrix.js';
 import { ntfy } from './providers/ntfy/ntfy.js';
 import { relay } from './providers/relay/relay.js';
 import { teams } from './providers/teams/teams.js';
@@ -25,4 +26,5 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   slack,
   discord,
   telegram,
+  matrix,
 ];

@@ -3,6 +3,7 @@ import { googleChatRig, teamsRig } from './chat-webhook-rigs.js';
 import { discordRig, slackRig } from './chat-rigs.js';
 import { gotifyRig, ntfyRig, relayRig, webhookRig } from './http-rigs.js';
 import { appriseRig, emailRig } from './mail-apprise-rigs.js';
+import { matrixRig } from './matrix-rig.js';
 import type { ProviderRig } from './rig.js';
 import { telegramRig } from './telegram-rig.js';
 
@@ -19,6 +20,7 @@ export const PROVIDER_RIGS: readonly ProviderRig[] = [
   slackRig,
   discordRig,
   telegramRig,
+  matrixRig,
 ];
 
 export type { Failure, Rig } from './rig.js';
