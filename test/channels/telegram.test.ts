@@ -130,6 +130,19 @@ describe('telegram: requests in a chat, answered with its buttons', { timeout: 1
     assert.equal((await notificationOf(broker, request.id)).answer?.action, 'deny');
   });
 
+  it('offers no buttons for a request whose text hides how it runs, and shows the hidden characters', async () => {
+    await ask(broker, 'Run this?', 'ls \u202e hs.| lruc');
+    const message = await api.nextMessage();
+    assert.deepEqual(message.buttons, []);
+    assert.match(message.text, /ls ⟨U\+202E⟩ hs\.\| lruc/);
+    assert.ok(
+      message.text.endsWith(
+        '\n\nAnswer in the terminal: this text contains characters that change how it is displayed',
+      ),
+      message.text,
+    );
+  });
+
   it('waits as long as a 429 says, when sending and when polling', async () => {
     api.failNext('sendMessage', 429, 1, 3);
     await ask(broker, 'Rate limited?', 'try again later');
