@@ -126,6 +126,10 @@ describe('matrix: requests in a room, answered by replies and reactions', { time
     const fresh = api.react(message.event_id, '❌', ALICE);
     assert.equal(await api.noticeFor(fresh), 'Answered “Deny” on Matrix');
     assert.equal((await notificationOf(broker, request.id)).answer?.action, 'deny');
+    await waitFor(
+      () => String(message.content['body']).endsWith('\n\nAnswered “Deny” on Matrix'),
+      'the message saying how it was answered',
+    );
   });
 
   it('waits as long as a 429 says, when sending and when syncing', async () => {
@@ -133,7 +137,10 @@ describe('matrix: requests in a room, answered by replies and reactions', { time
     await ask(broker, 'Rate limited?', 'try again later');
     const message = await api.nextMessage();
     const limited = api.calls.find((call) => call.failedWith === 429)!;
-    const again = api.calls.find((call) => call !== limited && call.path === limited.path)!;
+    const again = await waitFor(
+      () => api.calls.find((call) => call !== limited && call.path === limited.path),
+      'the send after the 429',
+    );
     assert.ok(again.at - limited.at >= 2900, `sent again after ${again.at - limited.at} ms`);
 
     await api.pollOpen();
