@@ -20,8 +20,9 @@ export interface OutboundRequest {
 export interface HttpAnswer {
   result: DeliveryResult;
   /**
-   * The response body (at most MAX_BODY_BYTES) of a delivered request, for references like a message
-   * id, and of a 429, whose body may say how long to wait (Discord's `retry_after`).
+   * The response body (at most MAX_BODY_BYTES): of a delivered request, for references like a message
+   * id; of a refused one, for services that say why in it (Discord's and Telegram's `retry_after`,
+   * Telegram's `message is not modified`).
    */
   body?: string;
 }
@@ -119,10 +120,6 @@ export async function sendHttp(
       continue;
     }
     const result = classifyStatus(status, headerValue(response.headers['retry-after']), Date.now());
-    if (result.outcome !== 'delivered' && status !== 429) {
-      await response.body.dump().catch(() => undefined);
-      return { result };
-    }
     try {
       return { result, body: await readLimited(response.body) };
     } catch {

@@ -3,7 +3,9 @@ import { googleChatRig, teamsRig } from './chat-webhook-rigs.js';
 import { discordRig, slackRig } from './chat-rigs.js';
 import { gotifyRig, ntfyRig, relayRig, webhookRig } from './http-rigs.js';
 import { appriseRig, emailRig } from './mail-apprise-rigs.js';
+import { matrixRig } from './matrix-rig.js';
 import type { ProviderRig } from './rig.js';
+import { telegramRig } from './telegram-rig.js';
 
 /** Every provider's conformance rig, one line each, in registry order. */
 export const PROVIDER_RIGS: readonly ProviderRig[] = [
@@ -17,6 +19,8 @@ export const PROVIDER_RIGS: readonly ProviderRig[] = [
   googleChatRig,
   slackRig,
   discordRig,
+  telegramRig,
+  matrixRig,
 ];
 
 export type { Failure, Rig } from './rig.js';
