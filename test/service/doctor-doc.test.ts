@@ -22,11 +22,6 @@ it('every line a real doctor prints, broker up or down, is a documented line, in
   const broker = await startBroker();
   let running = true;
   try {
-    // Hooks installed for another port: the port line shows only when ports differ.
-    const hooks = await runNotifyctl(['hooks', 'install', 'claude'], {
-      env: { ...broker.home.env, NOTIFY_PORT: '1' },
-    });
-    assert.equal(hooks.code, 0, hooks.stderr);
     const printed = new Set<string>();
     for (const up of [true, false]) {
       if (!up) {
