@@ -36,13 +36,13 @@ describe('notify failures', () => {
   }
 
   for (const args of [['count'], ['settings', 'get'], ['providers', 'list'], ['watch']]) {
-    it(`notifyctl ${args.join(' ')}: the same connection lines and hint as notify when nothing listens`, async () => {
+    it(`notifyctl ${args.join(' ')}: the connection line, notifyd named instead of a tray app, and the hint when nothing listens`, async () => {
       const port = await freePort();
       const result = await runNotifyctl([...args, '--port', String(port), '--token', 't'], { env: home.env });
       assert.deepEqual(result, {
         code: 1,
         stdout: '',
-        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs the tray app running?\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.\n`,
+        stderr: `Could not reach Notify at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\nIs notifyd running?\nHint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.\n`,
       });
     });
   }

@@ -112,7 +112,7 @@ describe('notifyctl count and wait with no broker', () => {
       assert.equal(result.code, 1);
       assert.match(
         result.stderr,
-        /^Could not reach Notify at http:\/\/127\.0\.0\.1:\d+: .+\nIs the tray app running\?$/m,
+        /^Could not reach Notify at http:\/\/127\.0\.0\.1:\d+: .+\nIs notifyd running\?$/m,
       );
     }
     broker.home.cleanup();

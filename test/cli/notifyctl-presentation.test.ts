@@ -295,7 +295,7 @@ describe('notifyctl settings, types and sounds against the real broker', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^Could not reach Notify at http:\/\/127\.0\.0\.1:1: .+\nIs the tray app running\?\nHint: start the broker with 'notifyd' \(it runs in the foreground; keep that terminal open\), or let it start at login with 'notifyctl service install'; then try again\.\n$/,
+      /^Could not reach Notify at http:\/\/127\.0\.0\.1:1: .+\nIs notifyd running\?\nHint: start the broker with 'notifyd' \(it runs in the foreground; keep that terminal open\), or let it start at login with 'notifyctl service install'; then try again\.\n$/,
     );
   });
 });

@@ -122,7 +122,7 @@ describe('notifyctl watch across a broker restart', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^Could not reach Notify at http:\/\/127\.0\.0\.1:\d+: .+\nIs the tray app running\?$/m,
+      /^Could not reach Notify at http:\/\/127\.0\.0\.1:\d+: .+\nIs notifyd running\?$/m,
     );
   });
 });

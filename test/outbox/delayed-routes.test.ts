@@ -206,12 +206,14 @@ describe('a route that waits', () => {
         ? time
         : `${until.toISOString().slice(0, 10)} ${time}`;
 
+    const [provider] = (await (await broker.request('GET', '/v1/providers')).json()) as { name: string }[];
+    const to = `${provider!.name} (${item!['providerId'] as string})`;
     const listed = await ctl('outbox', 'list');
     assert.equal(listed.code, 0, listed.stderr);
     const lines = listed.stdout.trim().split('\n');
     assert.deepEqual(lines, [
-      `${(await itemsOf(cancelled['id'] as string))[0]!['id']} cancelled send ${cancelled['id']} -> ${item!['providerId']} (cancelled: handled before its route's delay ended; nothing was sent)`,
-      `${item!['id']} waiting send ${waiting['id']} -> ${item!['providerId']} (waiting until ${shown}, cancelled if handled)`,
+      `${(await itemsOf(cancelled['id'] as string))[0]!['id']} cancelled send ${cancelled['id']} -> ${to} (cancelled: handled before its route's delay ended; nothing was sent)`,
+      `${item!['id']} waiting send ${waiting['id']} -> ${to} (waiting until ${shown}, cancelled if handled)`,
     ]);
     const only = await ctl('outbox', 'list', '--state', 'waiting', '--json');
     assert.deepEqual(

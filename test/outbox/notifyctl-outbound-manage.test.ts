@@ -300,7 +300,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       assert.deepEqual([item['attempts'], item['lastReason'], item['lastStatus']], [1, 'http_400', 400]);
       assert.equal(item['nextAttemptAt'], null);
 
-      const line = `${itemId} dead send ${notificationId} -> ${secretId} attempts=1 last=http_400\n`;
+      const line = `${itemId} dead send ${notificationId} -> rx (${secretId}) attempts=1 last=http_400\n`;
       assert.equal(await ok(['outbox', 'list', '--state', 'dead']), line);
       assert.equal(await ok(['outbox', 'list']), line);
       for (const state of ['pending', 'in_flight', 'delivered']) {
@@ -315,7 +315,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       assert.match(
         retried,
         new RegExp(
-          `^${itemId} pending send ${notificationId} -> ${secretId} attempts=0 last=http_400 next=${LOCAL_TIME}\\n$`,
+          `^${itemId} pending send ${notificationId} -> rx \\(${secretId}\\) attempts=0 last=http_400 next=${LOCAL_TIME}\\n$`,
         ),
       );
       await waitFor(
@@ -324,7 +324,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
       );
       assert.equal(
         await ok(['outbox', 'list', '--state', 'delivered']),
-        `${itemId} delivered send ${notificationId} -> ${secretId} attempts=1\n`,
+        `${itemId} delivered send ${notificationId} -> rx (${secretId}) attempts=1\n`,
       );
       const attempts = receiver.received.filter(
         (request) => request.body['event'] === 'notification.created',
@@ -482,7 +482,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
         );
       });
 
-      it(`notifyctl ${args.join(' ')} with no broker on the port: notify's words, exit 1`, async () => {
+      it(`notifyctl ${args.join(' ')} with no broker on the port: says notifyd is not running, exit 1`, async () => {
         const port = await freePort();
         const result = await ctl([...args, '--port', String(port)]);
         assert.equal(result.code, 1);
@@ -490,7 +490,7 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
         const lines = result.stderr.trimEnd().split('\n');
         assert.match(lines[0]!, new RegExp(`^Could not reach Notify at http://127\\.0\\.0\\.1:${port}: `));
         assert.deepEqual(lines.slice(1), [
-          'Is the tray app running?',
+          'Is notifyd running?',
           "Hint: start the broker with 'notifyd' (it runs in the foreground; keep that terminal open), or let it start at login with 'notifyctl service install'; then try again.",
         ]);
       });

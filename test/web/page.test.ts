@@ -418,13 +418,17 @@ describe('the web page in Chromium', () => {
   });
 
   it('lists the signed-in browsers and revokes another one, which is then signed out', async () => {
-    const laptop = await browser.newContext({ userAgent: 'Laptop browser' });
+    const laptop = await browser.newContext({
+      userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0',
+    });
     const laptopPage = await laptop.newPage();
     await laptopPage.goto(await signInLink(broker));
     await laptopPage.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
 
     await page.goto(`${broker.baseUrl}/#/sessions`);
-    const other = page.locator('.card', { hasText: 'Laptop browser' });
+    // Named as a person says it, not by the raw User-Agent.
+    const other = page.locator('.card', { has: page.getByRole('heading', { name: 'Firefox on macOS' }) });
+    assert.match(await page.getByRole('heading', { name: /this one/ }).innerText(), /^Chrome on Linux/);
     await other.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('status').getByText('Session revoked.').waitFor();
     await other.waitFor({ state: 'detached' });

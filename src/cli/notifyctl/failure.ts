@@ -45,7 +45,8 @@ export function reportNotifyctlFailure(error: unknown): number {
   }
   if (error instanceof BrokerUnreachableError) {
     printError(`Could not reach Notify at ${error.baseUrl}: ${error.message}`);
-    printError('Is the tray app running?');
+    // notifyctl talks to notifyd, which may run without any tray (a service, a headless box).
+    printError('Is notifyd running?');
     return EXIT_FAILURE;
   }
   printError(`notifyctl: ${(error as Error).message ?? String(error)}`);

@@ -1,5 +1,6 @@
 import { optionText } from '../notify/args.js';
-import { oneItemSubcommand, positionals, printResult, groupCommand, type Subcommand } from './api-command.js';
+import { positionals, printResult, groupCommand, type Subcommand } from './api-command.js';
+import type { NotifyClient } from '../../client/notify-client.js';
 import type { NotifyctlCommand } from './command.js';
 import { localTime } from './delay-text.js';
 
@@ -15,8 +16,17 @@ interface Item {
   waitingUntil: string | null;
 }
 
-const describe = (i: Item) => {
-  const head = `${i.id} ${i.state} ${i.operation} ${i.notificationId} -> ${i.providerId}`;
+/** The provider's name reads; its id after it is what `providers show` and `routes add` take. */
+type Namer = (providerId: string) => string;
+
+async function providerNamer(client: NotifyClient): Promise<Namer> {
+  const providers = await client.request<{ id: string; name: string }[]>('GET', '/v1/providers');
+  const names = new Map(providers.map((provider) => [provider.id, provider.name]));
+  return (id) => (names.has(id) ? `${names.get(id)} (${id})` : id);
+}
+
+const describe = (i: Item, name: Namer) => {
+  const head = `${i.id} ${i.state} ${i.operation} ${i.notificationId} -> ${name(i.providerId)}`;
   if (i.waitingUntil !== null)
     return `${head} (waiting until ${localTime(i.waitingUntil)}, cancelled if handled)`;
   if (i.state === 'cancelled')
@@ -44,7 +54,10 @@ const SUBCOMMANDS: Subcommand[] = [
         if (value !== undefined) query.set(name, value);
       }
       const items = await client.request<Item[]>('GET', `/v1/outbox?${query.toString()}`);
-      return printResult(parsed, items, () => (items.length ? items.map(describe) : ['(no items)']));
+      const name = parsed.options.has('json') ? (id: string) => id : await providerNamer(client);
+      return printResult(parsed, items, () =>
+        items.length ? items.map((item) => describe(item, name)) : ['(no items)'],
+      );
     },
   },
   {
@@ -57,13 +70,19 @@ const SUBCOMMANDS: Subcommand[] = [
       return printResult(parsed, counts, () => Object.entries(counts).map(([state, n]) => `${state}: ${n}`));
     },
   },
-  oneItemSubcommand(
-    'outbox',
-    'retry',
-    'give a dead item a fresh set of attempts',
-    (client, id) => client.request<Item>('POST', `/v1/outbox/${encodeURIComponent(id)}/retry`),
-    (item) => [describe(item)],
-  ),
+  {
+    name: 'retry',
+    synopsis: '<id>',
+    summary: 'give a dead item a fresh set of attempts',
+    run: async (client, parsed) => {
+      const [id] = positionals(parsed, 1, 'notifyctl outbox retry <id>');
+      const item = await client.request<Item>('POST', `/v1/outbox/${encodeURIComponent(id!)}/retry`);
+      const name = parsed.options.has('json')
+        ? (providerId: string) => providerId
+        : await providerNamer(client);
+      return printResult(parsed, item, () => [describe(item, name)]);
+    },
+  },
   {
     name: 'purge',
     synopsis: '',

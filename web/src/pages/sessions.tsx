@@ -1,5 +1,6 @@
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
+import { browserName } from '../parts/browser-name.js';
 import { when } from '../parts/format.js';
 import { useLoad } from '../parts/use-load.js';
 
@@ -16,8 +17,8 @@ export function Sessions() {
       <ul class="plain cards">
         {sessions.data?.map((session) => (
           <li key={session.id} class="card">
-            <h2>
-              {session.userAgent || 'unknown browser'} {session.current && <span class="tag">this one</span>}
+            <h2 title={session.userAgent ?? undefined}>
+              {browserName(session.userAgent)} {session.current && <span class="tag">this one</span>}
             </h2>
             <dl class="facts">
               <dt>Signed in</dt>
