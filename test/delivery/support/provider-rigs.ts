@@ -3,6 +3,7 @@ import { googleChatRig, teamsRig } from './chat-webhook-rigs.js';
 import { discordRig, slackRig } from './chat-rigs.js';
 import { gotifyRig, ntfyRig, relayRig, webhookRig } from './http-rigs.js';
 import { appriseRig, emailRig } from './mail-apprise-rigs.js';
+import { mqttRig } from './mqtt-rig.js';
 import type { ProviderRig } from './rig.js';
 
 /** Every provider's conformance rig, one line each, in registry order. */
@@ -17,6 +18,7 @@ export const PROVIDER_RIGS: readonly ProviderRig[] = [
   googleChatRig,
   slackRig,
   discordRig,
+  mqttRig,
 ];
 
 export type { Failure, Rig } from './rig.js';
