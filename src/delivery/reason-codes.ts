@@ -48,6 +48,11 @@ export const REASON_CODES = [
   'apprise_usage_error',
   'apprise_killed',
   'apprise_failed_to_start',
+  'mqtt_bad_credentials',
+  'mqtt_not_authorized',
+  'mqtt_refused',
+  'mqtt_subscription_refused',
+  'mqtt_ca_file_unreadable',
   // The outbox.
   'provider_secrets_unreadable',
   'provider_deleted',

@@ -3,6 +3,7 @@ import { apprise } from './providers/apprise/apprise.js';
 import { discord } from './providers/discord/discord.js';
 import { email } from './providers/email/email.js';
 import { googleChat } from './providers/google-chat/google-chat.js';
+import { mqtt } from './providers/mqtt/mqtt.js';
 import { gotify } from './providers/gotify/gotify.js';
 import { matrix } from './providers/matrix/matrix.js';
 import { ntfy } from './providers/ntfy/ntfy.js';
@@ -27,4 +28,5 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   discord,
   telegram,
   matrix,
+  mqtt,
 ];

@@ -81,6 +81,11 @@ const PHRASES: Readonly<Record<FixedReasonCode, string>> = {
   apprise_usage_error: 'Apprise did not accept its command line',
   apprise_killed: 'the apprise process was killed',
   apprise_failed_to_start: 'the apprise command could not be started',
+  mqtt_bad_credentials: 'the MQTT broker refused the user name or password',
+  mqtt_not_authorized: 'the MQTT broker does not authorize this login',
+  mqtt_refused: 'the MQTT broker refused the connection',
+  mqtt_subscription_refused: 'the MQTT broker refused the subscription to the answer topics',
+  mqtt_ca_file_unreadable: 'the CA file cannot be read',
   provider_secrets_unreadable:
     'its secrets could not be decrypted (set them again, or unlock the OS keyring)',
   provider_deleted: 'the provider was deleted',

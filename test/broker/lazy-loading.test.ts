@@ -12,6 +12,7 @@ const ON_FIRST_USE = [
   '/node_modules/ajv/',
   '/node_modules/undici/',
   '/node_modules/nodemailer/',
+  '/node_modules/mqtt/',
   '/node_modules/@jellybrick/dbus-next/',
   '/src/domain/arc/envelope-validator.js',
   '/src/presentation/tray/tray.js',

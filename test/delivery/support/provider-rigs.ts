@@ -4,6 +4,7 @@ import { discordRig, slackRig } from './chat-rigs.js';
 import { gotifyRig, ntfyRig, relayRig, webhookRig } from './http-rigs.js';
 import { appriseRig, emailRig } from './mail-apprise-rigs.js';
 import { matrixRig } from './matrix-rig.js';
+import { mqttRig } from './mqtt-rig.js';
 import type { ProviderRig } from './rig.js';
 import { telegramRig } from './telegram-rig.js';
 
@@ -21,6 +22,7 @@ export const PROVIDER_RIGS: readonly ProviderRig[] = [
   discordRig,
   telegramRig,
   matrixRig,
+  mqttRig,
 ];
 
 export type { Failure, Rig } from './rig.js';
