@@ -367,9 +367,10 @@ describe('notifyctl providers list/test/enable/disable/remove, routes, outbox li
   });
 
   describe('unknown ids and missing arguments', () => {
-    // Without a subcommand, a group prints its usage (from its list of subcommands) on stderr.
+    // Without a subcommand, a group prints its usage (from its list of subcommands) on stderr; a
+    // subcommand's summary follows on its line, or under it when the group's lines would pass 100 columns.
     const usage = (group: string, summary: string, first: string) =>
-      `notifyctl ${group}: ${summary}\n\nUsage:\n  notifyctl ${group} ${first} `;
+      `notifyctl ${group}: ${summary}\n\nUsage:\n  notifyctl ${group} ${first}`;
     const providersUsage = usage(
       'providers',
       'outbound delivery providers (where notifications are forwarded).',
