@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fixtureFile, HOOK } from '../hooks/support.js';
 import type { BrokerProcess } from '../support/broker-process.js';
 import { waitFor } from '../support/wait-for.js';
 
 /** What the tests of the channels that answer share: a provider routed everything, a real hook, reads. */
-
-const CLAUDE = fixtureFile('claude-code-2.1.332')['PermissionRequest']!;
 
 export interface NotificationView {
   id: string;
@@ -56,25 +52,7 @@ export async function raise(
   return (await response.json()) as NotificationView;
 }
 
-export interface RunningHook {
-  finished: Promise<{ code: number | null; stdout: string }>;
-}
-
-/** A real Claude Code PermissionRequest hook, waiting for the person's answer. */
-export function permissionHook(broker: BrokerProcess, session: string): RunningHook {
-  const child = spawn(process.execPath, [HOOK, 'claude', '--answer-wait=60'], {
-    env: broker.home.env,
-    stdio: 'pipe',
-  });
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stdin.end(JSON.stringify({ ...CLAUDE, session_id: session }));
-  return { finished: new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout }))) };
-}
-
-export const ALLOW_DECISION = {
-  hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
-};
+export { ALLOW_DECISION, permissionHook, type RunningHook } from './permission-hook.js';
 
 /** The outbox items of one notification. */
 export async function deliveries(

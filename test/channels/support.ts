@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { NotificationDto } from '../../src/client/api-types.js';
-import { fixtureFile, HOOK } from '../hooks/support.js';
 import type { BrokerProcess } from '../support/broker-process.js';
 import { callJson } from '../support/outbox-broker.js';
 
 /** Helpers of the channel tests: a provider with a route, notifications, and a real waiting hook. */
-
-const CLAUDE = fixtureFile('claude-code-2.1.332')['PermissionRequest']!;
 
 /** Creates an enabled provider of `kind` and an enabled route sending it everything; returns its id. */
 export async function channelProvider(
@@ -56,23 +52,4 @@ export async function notificationOf(broker: BrokerProcess, id: string): Promise
   return (await callJson(broker, 'GET', `/v1/notifications/${id}`)).body as NotificationDto;
 }
 
-export interface RunningHook {
-  finished: Promise<{ code: number | null; stdout: string }>;
-}
-
-/** A real Claude Code PermissionRequest hook, waiting for the person's answer through the broker. */
-export function permissionHook(broker: BrokerProcess, session: string): RunningHook {
-  const child = spawn(process.execPath, [HOOK, 'claude', '--answer-wait=60'], {
-    env: broker.home.env,
-    stdio: 'pipe',
-  });
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stdin.on('error', () => {});
-  child.stdin.end(JSON.stringify({ ...CLAUDE, session_id: session }));
-  return { finished: new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout }))) };
-}
-
-export const ALLOW_DECISION = {
-  hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
-};
+export { ALLOW_DECISION, permissionHook, type RunningHook } from './permission-hook.js';
