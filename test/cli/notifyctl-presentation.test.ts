@@ -145,7 +145,7 @@ const STEPS: Step[] = [
   [
     ['settings', '--help'],
     0,
-    /^notifyctl settings: show or change the presentation settings\.\n\nUsage:\n {2}notifyctl settings show /,
+    /^notifyctl settings: show or change the presentation settings\.\n\nUsage:\n {2}notifyctl settings show\n/,
     '',
   ],
   [

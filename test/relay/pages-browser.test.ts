@@ -226,9 +226,12 @@ describe('relay pages in Chromium', () => {
     relay.advance(15 * 60_000 + 1_000);
   });
 
-  it('Revoke on the installations page refuses the credential at once', async () => {
+  it('Revoke on the installations page asks once more, then refuses the credential at once', async () => {
     await page.goto(`${relay.url}/installations`);
     await page.click('li.installation:has-text("ada-laptop") button:has-text("Revoke")');
+    await page.waitForSelector('h1:has-text("Revoke ada-laptop?")');
+    assert.equal((await api(relay, 'GET', '/v1/installation', { bearer: credential })).status, 200);
+    await page.click('button:has-text("Revoke ada-laptop")');
     await page.waitForSelector('.notice.ok:has-text("Revoked")');
     const refused = await api(relay, 'GET', '/v1/installation', { bearer: credential });
     assert.equal(refused.status, 401);
