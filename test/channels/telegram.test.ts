@@ -68,6 +68,8 @@ describe('telegram: requests in a chat, answered with its buttons', { timeout: 1
       message.buttons.map((button) => button.text),
       ['Allow', 'Deny', 'Always allow (see below)'],
     );
+    const id = decodeAnswerPayload(message.buttons[0]?.callback_data ?? '')?.notificationId;
+    assert.ok(id, 'the Allow button names the request');
     const query = api.press(message.message_id, 0, CHAT);
     assert.deepEqual(await api.acknowledgement(query), {
       text: 'Answered “Allow” on Telegram',
@@ -76,10 +78,9 @@ describe('telegram: requests in a chat, answered with its buttons', { timeout: 1
     const done = await hook.finished;
     assert.equal(done.code, 0);
     assert.deepEqual(JSON.parse(done.stdout), ALLOW_DECISION);
-    const id = decodeAnswerPayload(message.buttons[0]?.callback_data ?? '')?.notificationId;
     await waitFor(() => message.buttons.length === 0, 'the buttons taken away');
     assert.ok(message.text.endsWith('\n\nAnswered “Allow” on Telegram'), message.text);
-    const answered = await notificationOf(broker, id ?? message.history[0]!);
+    const answered = await notificationOf(broker, id);
     assert.equal(answered.status, 'resolved');
     assert.deepEqual([answered.answer?.action, answered.answer?.surface], ['allow', 'telegram']);
   });
