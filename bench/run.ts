@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark suite in turn, each printing its figures beside a baseline
- * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`).
+ * measured in the same run. Pass suite names to run only those (`npm run bench -- broker`); `--full`
+ * makes the suites that have a short default run their full length.
  */
 import { spawnSync } from 'node:child_process';
 import { runArcBench } from './arc-throughput.js';
@@ -19,6 +20,7 @@ import { runRelayIngestBench } from './relay-ingest.js';
 import { runRelayInboxBench } from './relay-inbox-live.js';
 import { runRemoteSocketBench } from './remote-socket.js';
 import { runRelayPushBench } from './relay-push.js';
+import { runRelayManyBench } from './relay-many.js';
 
 interface Suite {
   name: string;
@@ -42,6 +44,7 @@ const suites: Suite[] = [
   { name: 'relay-inbox', run: runRelayInboxBench },
   { name: 'remote', run: runRemoteSocketBench },
   { name: 'relay-push', run: runRelayPushBench },
+  { name: 'relay-many', run: runRelayManyBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */
@@ -70,4 +73,5 @@ async function main(selected: string[]): Promise<void> {
   }
 }
 
-await main(process.argv.slice(2));
+// Flags (--full) are the suites' own; the rest name suites.
+await main(process.argv.slice(2).filter((arg) => !arg.startsWith('--')));
