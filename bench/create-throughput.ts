@@ -41,10 +41,12 @@ const TARGET_RATIO = 1.0;
  * A floor under that spread fails on a create that costs about twice what it does now, not on noise.
  */
 export const FLOOR = 0.2;
-const UNIQUE_POST_SCRIPT = fileURLToPath(new URL('../../bench/support/wrk-unique-post.lua', import.meta.url));
+export const UNIQUE_POST_SCRIPT = fileURLToPath(
+  new URL('../../bench/support/wrk-unique-post.lua', import.meta.url),
+);
 
 /** An ARC request.created without a key: each event_id (filled in by the Lua script) is a new create. */
-const ARC_BODY = JSON.stringify({
+export const ARC_BODY = JSON.stringify({
   arc_version: '0.1',
   event_id: 'bench-__UNIQUE__',
   event_type: 'request.created',
