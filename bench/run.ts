@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { runArcBench } from './arc-throughput.js';
 import { runBrokerBench } from './broker-throughput.js';
 import { runCreateBench } from './create-throughput.js';
+import { runCreateProfile } from './create-profile.js';
 import { runClientStartupBench } from './client-startup.js';
 import { runDaemonStartupBench } from './daemon-startup.js';
 import { runStreamBench } from './stream-fanout.js';
@@ -31,6 +32,7 @@ const suites: Suite[] = [
   { name: 'broker', run: runBrokerBench },
   { name: 'arc', run: runArcBench },
   { name: 'create', run: runCreateBench },
+  { name: 'create-profile', run: runCreateProfile },
   { name: 'client', run: runClientStartupBench },
   { name: 'daemon', run: runDaemonStartupBench },
   { name: 'stream', run: runStreamBench },

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AgentTokenRefusedError } from '../domain/agent-token.js';
 import { ConflictError, InvalidRequestError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { Logger } from '../log/logger.js';
+import { jsonText } from './json-newline.js';
 import { storageProblemOf, type StorageProblem } from '../store/storage-errors.js';
 
 /** What a caller is told when the database refused a write (docs/api.md "Errors"); nothing was changed. */
@@ -39,7 +40,10 @@ export function sendError(
   failures.set(request, logAs);
   if (bodyStillComing(request)) reply.header('connection', 'close');
   if (status === 413) return reply.code(413).header('connection', 'close').send();
-  return reply.code(status).send({ error: message });
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(jsonText({ error: message }));
 }
 
 /**

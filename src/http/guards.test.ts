@@ -83,7 +83,7 @@ describe('request guards', () => {
     assert.match(answer, /^HTTP\/1\.1 421 /);
     assert.ok(
       answer.endsWith(
-        `{"error":"Host header must be 127.0.0.1:${PORT}, localhost:${PORT} or [::1]:${PORT}; other hosts are refused to prevent DNS rebinding"}`,
+        `{"error":"Host header must be 127.0.0.1:${PORT}, localhost:${PORT} or [::1]:${PORT}; other hosts are refused to prevent DNS rebinding"}\n`,
       ),
       answer,
     );

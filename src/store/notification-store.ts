@@ -158,8 +158,10 @@ export class NotificationStore {
       INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at) VALUES (${values}) ${onConflict}`);
     // Without a key only an ARC event identity seen before can conflict: a plain insert, no RETURNING
     // (the record is built from the values bound), is a third of the upsert's work on the create path.
-    this.#insertNew = db.prepare(`
-      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at) VALUES (${values})
+    // Its values bound by position: better-sqlite3 looks every named parameter up on the object.
+    this.#insertNew = db.prepare<InsertRow>(`
+      INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at)
+      VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, NULL, ?, ?, NULL, NULL, 1, ?, ?, ?, ?, ?)
       ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO NOTHING`);
     this.#byEvent = db.prepare<[string, string], NotificationRow>(
       `SELECT ${COLUMNS} FROM notifications WHERE arc_sender_id = ? AND arc_event_id = ?`,
@@ -278,7 +280,28 @@ export class NotificationStore {
 
   /** A notification without a key: inserted, or the one its ARC event identity made before. */
   #insert(values: InsertValues, event: EventIdentity | undefined): UpsertResult {
-    if (this.#insertNew.run(values).changes === 0) {
+    const inserted = this.#insertNew.run(
+      values.id,
+      values.agent,
+      values.agent_instance,
+      values.project,
+      values.type,
+      values.priority,
+      values.title,
+      values.message,
+      values.cwd,
+      values.pid,
+      values.now,
+      values.now,
+      values.metadata,
+      values.actions,
+      values.origin,
+      values.raised_by,
+      values.arc_sender_id,
+      values.arc_event_id,
+      values.remind_at,
+    );
+    if (inserted.changes === 0) {
       return { record: toRecord(this.#byEvent.get(event!.senderId, event!.eventId)!), created: false };
     }
     const row: NotificationRow = {
@@ -544,3 +567,26 @@ function dueAlertOf(row: NotificationRow & AlertRow): DueAlert {
     },
   };
 }
+
+/** The insert's parameters by position: the VALUES of #insertNew, in order. */
+type InsertRow = [
+  id: string,
+  agent: string,
+  agentInstance: string | null,
+  project: string | null,
+  type: string,
+  priority: string,
+  title: string,
+  message: string,
+  cwd: string | null,
+  pid: number | null,
+  createdAt: number,
+  updatedAt: number,
+  metadata: string | null,
+  actions: string | null,
+  origin: string | null,
+  raisedBy: string | null,
+  arcSenderId: string | null,
+  arcEventId: string | null,
+  remindAt: number | null,
+];

@@ -41,6 +41,7 @@ export class WriteQueue {
   readonly #lockRetryMs: number;
   readonly #idleCheckpointMs: number;
   readonly #batch: Transaction<(items: Pending[]) => Outcome[]>;
+  readonly #alone: Transaction<(work: WriteWork<unknown>) => unknown>;
   #pending: Pending[] = [];
   #flushScheduled = false;
   #lastWrite = 0;
@@ -56,6 +57,7 @@ export class WriteQueue {
     this.#lockRetryMs = options.lockRetryMs ?? 10;
     this.#idleCheckpointMs = options.idleCheckpointMs ?? 1000;
     const unit = db.transaction((work: WriteWork<unknown>) => work());
+    this.#alone = unit;
     this.#batch = db.transaction((items: Pending[]) =>
       items.map((item): Outcome => {
         try {
@@ -111,7 +113,7 @@ export class WriteQueue {
     this.#pending = [];
     let outcomes: Outcome[];
     try {
-      outcomes = this.#batch.immediate(items);
+      outcomes = items.length === 1 ? [this.#runAlone(items[0]!)] : this.#batch.immediate(items);
     } catch (error) {
       this.#failed(items, error);
       return;
@@ -123,6 +125,19 @@ export class WriteQueue {
       if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
+  }
+
+  /**
+   * A write alone in its batch needs no savepoint (two more statements per write): when its work throws,
+   * rolling the whole transaction back undoes the same writes. A storage failure still throws.
+   */
+  #runAlone(item: Pending): Outcome {
+    try {
+      return { ok: true, value: this.#alone.immediate(item.work) };
+    } catch (error) {
+      if (storageProblemOf(error)) throw error;
+      return { ok: false, error };
+    }
   }
 
   #failed(items: Pending[], error: unknown): void {
