@@ -45,8 +45,8 @@ export async function loginUrl(broker: BrokerProcess): Promise<string> {
 }
 
 /** Follows a sign-in link as a browser would, without following the redirect. */
-export function visit(url: string): Promise<Response> {
-  return fetch(url, { redirect: 'manual' });
+export function visit(url: string, userAgent?: string): Promise<Response> {
+  return fetch(url, { redirect: 'manual', headers: userAgent ? { 'user-agent': userAgent } : {} });
 }
 
 /** The session secret a sign-in's `303` hands the page in its fragment: `Location: /#s=<secret>`. */

@@ -168,26 +168,35 @@ describe('a launcher nobody opened', () => {
 describe('notifyctl sessions', () => {
   const broker = useBroker();
   const run = (...args: string[]) => runNotifyctl(['sessions', ...args], { env: broker.home.env });
-  const signIn = async () => {
+  const FIREFOX_ON_MAC =
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:133.0) Gecko/20100101 Firefox/133.0';
+  const signIn = async (userAgent?: string) => {
     const url = (await runNotifyctl(['open', '--print'], { env: broker.home.env })).stdout.trim();
-    return secretOf(await visit(url));
+    return secretOf(await visit(url, userAgent));
   };
 
   it('lists, revokes one and revokes all', async () => {
     assert.equal((await run()).stdout, '(no sessions)\n');
     const first = await signIn();
-    const second = await signIn();
+    const second = await signIn(FIREFOX_ON_MAC);
     const listed = await run('list', '--json');
     assert.equal(listed.code, 0, listed.stderr);
-    const { sessions } = JSON.parse(listed.stdout) as { sessions: { id: string; current: boolean }[] };
+    const { sessions } = JSON.parse(listed.stdout) as {
+      sessions: { id: string; current: boolean; userAgent: string }[];
+    };
     assert.equal(sessions.length, 2);
     assert.ok(sessions.every((session) => !session.current));
+    assert.deepEqual(
+      sessions.map((session) => session.userAgent),
+      [FIREFOX_ON_MAC, 'node'],
+      '--json keeps the User-Agent as sent, newest first',
+    );
     const text = (await run()).stdout.trim().split('\n');
     assert.equal(text.length, 2);
-    assert.match(
-      text[0]!,
-      new RegExp(`^${sessions[0]!.id} signed in \\S+, last used \\S+, ends \\S+ \\(node\\)$`),
-    );
+    const line = (id: string, browser: string) =>
+      new RegExp(`^${id} ${browser}: signed in \\S+, last used \\S+, ends \\S+$`);
+    assert.match(text[0]!, line(sessions[0]!.id, 'Firefox on macOS'));
+    assert.match(text[1]!, line(sessions[1]!.id, 'node'));
 
     const revoked = await run('revoke', sessions[1]!.id);
     assert.equal(revoked.code, 0, revoked.stderr);

@@ -22,11 +22,11 @@ const USAGE =
  */
 export const answerCommand: NotifyctlCommand = {
   name: 'answer',
-  summary:
-    "answer a notification's request with one of its actions (by id, or --key; --revision from pending)",
+  summary: 'answer a request with one of its actions (id or --key; --revision from pending)',
   help: () =>
     [
-      USAGE,
+      'Usage: notifyctl answer <id> <action> --revision <n> [--json]',
+      '       notifyctl answer --key <key> <action> --revision <n> [--json]',
       '',
       "Answers a request for the person at this terminal; the revision is the one 'notifyctl pending'",
       'showed, so the answer approves exactly what you read (a request changed since is refused).',

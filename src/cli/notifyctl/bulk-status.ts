@@ -34,7 +34,7 @@ function bulkCommand(change: Change): NotifyctlCommand {
   const usage = `Usage: notifyctl ${verb} --all [--agent <name>] [--project <name>] [--type <type>] [--yes]`;
   return {
     name: verb,
-    summary: `${verb} every active notification, or those of an agent, project or type, with a count`,
+    summary: `${verb} all active notifications, or an agent's, project's or type's; says how many`,
     help: () =>
       [
         usage,

@@ -11,10 +11,10 @@ const BYTES_PER_EXTRA_SECOND = 1024 * 1024;
 
 const USAGE = `Usage: notifyctl db recover [--time-limit <seconds>]
 
-Copies every row that can still be read from a damaged database (notifications, providers and their
-secrets, routes, the outbox and its intake, recorded choices) into a new one, says table by table what
-was recovered and what could not be, keeps the damaged file beside it as notify.db.damaged-<time>, and
-puts the new one in its place. Stop the broker first.
+Copies every row that can still be read from a damaged database (notifications, providers and
+their secrets, routes, the outbox and its intake, recorded choices) into a new one, says table by
+table what was recovered and what could not be, keeps the damaged file beside it as
+notify.db.damaged-<time>, and puts the new one in its place. Stop the broker first.
 
   --time-limit <seconds>  stop, changing nothing, if the recovery has not finished by then (default:
                           ${BASE_TIME_LIMIT_SECONDS} s, plus 1 s for every ${BYTES_PER_EXTRA_SECOND / 1024 / 1024} MiB of the database)

@@ -21,7 +21,7 @@ import { serviceTarget } from './service.js';
 /** `notifyctl doctor`: one line per part of the set-up, with what to do; exit 1 when any part fails. */
 export const doctorCommand: NotifyctlCommand = {
   name: 'doctor',
-  summary: 'check config, broker, token, toasts, tray, sounds, hooks and service, with what to do',
+  summary: 'check config, broker, token, toasts, tray, sounds, hooks, service; says what to do',
   help: () =>
     [
       'Usage: notifyctl doctor',

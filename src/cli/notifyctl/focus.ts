@@ -17,7 +17,7 @@ const USAGE = 'Usage: notifyctl focus <id> | notifyctl focus --key <key> [--json
  */
 export const focusCommand: NotifyctlCommand = {
   name: 'focus',
-  summary: "go to where a notification's agent runs: its tmux pane, kitty window, ... (by id, or --key)",
+  summary: "go to where a notification's agent runs: tmux pane, kitty window, ... (id or --key)",
   run: (argv) =>
     runBrokerCommand('focus', argv, FLAGS, async ({ parsed, client }) => {
       const key = optionText(parsed, 'key');

@@ -11,8 +11,9 @@ export const hookCommand: NotifyctlCommand = {
   summary: "turn an agent tool's hook event into a Notify condition (claude, codex, gemini)",
   help: () =>
     [
-      "Usage: notifyctl hook <claude|codex|gemini>   (the hook event on stdin, or Codex's JSON as last argument)",
+      'Usage: notifyctl hook <claude|codex|gemini>',
       '',
+      "The hook event comes on stdin (Codex's notify event: its JSON as the last argument).",
       "The hook adapter the agent tool runs: it turns the tool's hook event into a Notify condition,",
       "raises or resolves it, and never fails its agent. 'notifyctl hooks install <tool>' wires it up",
       'for you; see docs/agents.md.',

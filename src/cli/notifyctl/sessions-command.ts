@@ -1,3 +1,4 @@
+import { browserName } from '../../domain/browser-name.js';
 import { CliError } from '../notify/failure.js';
 import { groupCommand, printResult, runGroup, type Subcommand } from './api-command.js';
 import type { NotifyctlCommand } from './command.js';
@@ -11,9 +12,10 @@ interface Session {
   current: boolean;
 }
 
+/** The browser as a person names it ("Firefox on macOS"); --json keeps the User-Agent as sent. */
 const describe = (s: Session) =>
-  `${s.id} signed in ${s.createdAt}, last used ${s.lastSeenAt}, ends ${s.expiresAt}` +
-  `${s.userAgent ? ` (${s.userAgent})` : ''}`;
+  `${s.id} ${browserName(s.userAgent)}: signed in ${s.createdAt}, ` +
+  `last used ${s.lastSeenAt}, ends ${s.expiresAt}`;
 
 const SUBCOMMANDS: Subcommand[] = [
   {

@@ -32,7 +32,7 @@ function clockTime(iso: string): string {
  */
 export const snoozeCommand: NotifyctlCommand = {
   name: 'snooze',
-  summary: "close a notification's toast and keep it quiet for a while, e.g. 15m (by id, or --key)",
+  summary: "close a notification's toast and keep it quiet for a while, e.g. 15m (id or --key)",
   help: () =>
     [
       USAGE,

@@ -38,7 +38,7 @@ function ask(question: string): Promise<boolean> {
  */
 export const uninstallCommand: NotifyctlCommand = {
   name: 'uninstall',
-  summary: "remove the hooks and the service before 'npm uninstall -g'; --all also the data (after a yes)",
+  summary: "remove the hooks and the service before 'npm uninstall -g'; --all: the data too",
   run: async (argv) => {
     try {
       const parsed = parseArgs(

@@ -1,6 +1,6 @@
 import { useApi } from '../parts/api-context.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
-import { browserName } from '../parts/browser-name.js';
+import { browserName } from '../../../src/domain/browser-name.js';
 import { when } from '../parts/format.js';
 import { useLoad } from '../parts/use-load.js';
 

@@ -26,7 +26,8 @@ import {
 
 export const HOOKS_USAGE =
   'Usage: notifyctl hooks install <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
-  '                               [--answer-wait <seconds> | --permission-timeout <seconds> | --no-answers]\n' +
+  '                               [--answer-wait <seconds> | --permission-timeout <seconds>\n' +
+  '                                | --no-answers]\n' +
   '       notifyctl hooks uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
   '       notifyctl hooks status [claude|codex|gemini]';
 
@@ -41,7 +42,7 @@ const FLAGS: FlagTable = {
 /** `notifyctl hooks install|uninstall|status`: Notify's hook entries in the agent tools' settings. */
 export const hooksCommand: NotifyctlCommand = {
   name: 'hooks',
-  summary: "install, uninstall or show the status of Notify's hooks in Claude Code, Codex and Gemini CLI",
+  summary: "install, uninstall or check Notify's hooks in Claude Code, Codex and Gemini CLI",
   help: () =>
     [
       HOOKS_USAGE,

@@ -53,7 +53,7 @@ function writeSshConfig(text: string): void {
 
 export const remoteCommand: NotifyctlCommand = {
   name: 'remote',
-  summary: 'agents on SSH hosts and in containers reach this desk: add, list, test, remove, container',
+  summary: 'agents on SSH hosts and in containers reach this desk (add, list, test, ...)',
   run: async (argv) => {
     const [action, ...rest] = argv;
     if (action === undefined || action === 'help' || action === '--help') {
