@@ -156,6 +156,24 @@ describe('answers and waiting for them', () => {
     assert.equal(changes.subscriberCount, 0);
   });
 
+  it('a change that leaves the request active (its text reworded under its key) keeps the waiter waiting', async () => {
+    const id = await ask('deploy-7');
+    const waiting = wait(id, '?waitSeconds=120');
+    await waiters(1);
+    const reworded = await service.create({
+      title: 'Deploy 7, now with the migration?',
+      message: 'm',
+      type: 'permission_required',
+      actions: ACTIONS,
+      key: 'deploy-7',
+    });
+    assert.equal(reworded.record.id, id, 'the same request, updated in place');
+    await service.answer(id, { action: 'allow' });
+    const outcome = await read(await within(waiting, 'the answer after the rewording'));
+    assert.equal(outcome.status, 'resolved');
+    assert.equal(outcome.answer?.action, 'allow');
+  });
+
   it('a waiter gets a dismissal', async () => {
     const id = await ask();
     const waiting = wait(id, '?waitSeconds=120');
@@ -203,6 +221,9 @@ describe('answers and waiting for them', () => {
     assert.deepEqual(await refused.json(), {
       error: 'too many open event streams and waiters (2); close one and try again',
     });
+    const atOnce = await within(wait(id), 'a look without waiting while every place is taken');
+    assert.equal(atOnce.status, 200, 'a look without waitSeconds takes no place');
+    assert.equal((await read(atOnce)).status, 'active');
     await service.answer(id, { action: 'allow' });
     for (const response of await within(Promise.all(held), 'the held waiters'))
       assert.equal((await read(response)).status, 'resolved');
