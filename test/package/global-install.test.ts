@@ -22,7 +22,10 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
  * `npm install -g` of the packed tarball by a person with an empty HOME, no compiler and no root (npm's
  * prefix set to ~/.local), then the four programs as they would run them. One install for the file.
  */
-describe('npm install -g and npx of the package', { timeout: 600_000 }, () => {
+/** npm pack and a global install take minutes on a busy machine: longer than the suite's one-minute default. */
+const PACKAGE_TIMEOUT = { timeout: 600_000 };
+
+describe('npm install -g and npx of the package', PACKAGE_TIMEOUT, () => {
   const dir = mkdtempSync(join(tmpdir(), 'notify-global-'));
   const home = join(dir, 'home');
   const prefix = join(home, '.local');
@@ -34,7 +37,7 @@ describe('npm install -g and npx of the package', { timeout: 600_000 }, () => {
     tarball = (await packTarball(dir, { dryRun: false })).filename;
     env = { ...freshUserEnv(home, bin, [join(prefix, 'bin')]), NOTIFY_PORT: String(await freePort()) };
     install = await installGlobally(tarball, env, prefix);
-  });
+  }, PACKAGE_TIMEOUT);
   after(() => rmSync(dir, { recursive: true, force: true }));
   const run = (program: string, args: string[]) =>
     runCommand(join(prefix, 'bin', program), args, { env, deadlineMs: 30_000 });

@@ -60,7 +60,10 @@ async function previousTarball(dir: string): Promise<string> {
  * Claude) installs this one: everything they had is there, the database migrates, doctor says the old
  * hook points at a path the uninstall removed, and `notifyctl hooks install` brings it up to date.
  */
-describe('upgrading from the previous release', { timeout: 1_500_000 }, () => {
+/** Two releases packed and installed in turn: far longer than the suite's one-minute default. */
+const UPGRADE_TIMEOUT = { timeout: 1_500_000 };
+
+describe('upgrading from the previous release', UPGRADE_TIMEOUT, () => {
   const dir = mkdtempSync(join(tmpdir(), 'notify-upgrade-'));
   const home = join(dir, 'home');
   const prefix = join(home, '.local');
@@ -119,7 +122,7 @@ describe('upgrading from the previous release', { timeout: 1_500_000 }, () => {
     });
     assert.equal(removed.code, 0, removed.output);
     newInstall = await installGlobally(current, env, prefix);
-  });
+  }, UPGRADE_TIMEOUT);
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('installs over the old data', () => {
