@@ -60,6 +60,8 @@ export function relayExchange(exchange: RelayExchange): Promise<RelayReply> {
     headers['content-length'] = String(Buffer.byteLength(exchange.body));
   }
   return new Promise((resolve, reject) => {
+    // Cancelled already (Ctrl+C between two requests): open no connection at all.
+    if (exchange.signal?.aborted) return reject(exchange.signal.reason as Error);
     let timedOut = false;
     const outgoing = send(
       url,
@@ -75,7 +77,6 @@ export function relayExchange(exchange: RelayExchange): Promise<RelayReply> {
       outgoing.destroy();
       reject(exchange.signal?.reason as Error);
     };
-    if (exchange.signal?.aborted) return abort();
     exchange.signal?.addEventListener('abort', abort, { once: true });
     outgoing.on('close', () => exchange.signal?.removeEventListener('abort', abort));
     outgoing.on('error', (error) => fail(error));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, shareOf } from './rate-limiter.js';
 import { SignInGuard, type SignInAdmission } from './sign-in-guard.js';
 
 const MINUTE = 60_000;
@@ -76,6 +76,15 @@ describe('rate limiter: fixed windows per key', () => {
     assert.equal(limiter.take('live').allowed, false, 'a window still running is kept');
     assert.equal(limiter.take('fresh').allowed, false);
     assert.equal(limiter.take('old-1').allowed, true, 'an ended window is forgotten');
+  });
+});
+
+describe('rate limiter: several relay processes behind one balancer', () => {
+  it('each process allows its share of the limit, rounded up and never none, so together they allow about the limit', () => {
+    assert.deepEqual(shareOf({ max: 10, windowMs: MINUTE }, 1), { max: 10, windowMs: MINUTE });
+    assert.deepEqual(shareOf({ max: 10, windowMs: MINUTE }, 2), { max: 5, windowMs: MINUTE });
+    assert.equal(shareOf({ max: 10, windowMs: MINUTE }, 3).max, 4);
+    assert.equal(shareOf({ max: 1, windowMs: MINUTE }, 4).max, 1);
   });
 });
 
