@@ -136,7 +136,7 @@ export const ntfy: ProviderKind = {
   id: 'ntfy',
   title: 'ntfy',
   description:
-    'Push to the ntfy app on a phone or desktop, updated in place and cleared when the notification ends.',
+    'Push to the ntfy app on a phone or desktop, updated in place and cleared when the notification ends; with a paired relay its buttons answer.',
   settings: SETTINGS,
   lifecycle: { update: true, clear: true },
   answerButtons: true,
