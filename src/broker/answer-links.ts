@@ -36,12 +36,13 @@ export async function answerLinkFor(
   } catch {
     return undefined;
   }
-  const giveUpAt = Date.now() + WAIT_FOR_RELAY_MS;
+  // The whole wait, a relay that never answers included, is cut at WAIT_FOR_RELAY_MS.
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(WAIT_FOR_RELAY_MS)]);
   for (;;) {
-    const answer = await requestAnswerLink(settings, notification, signal);
+    const answer = await requestAnswerLink(settings, notification, bounded);
     if (answer === 'none') return undefined;
     if (answer !== 'later') return answer;
-    if (signal.aborted || Date.now() + ASK_EVERY_MS > giveUpAt) return undefined;
+    if (bounded.aborted) return undefined;
     await new Promise((resolve) => setTimeout(resolve, ASK_EVERY_MS));
   }
 }
