@@ -164,6 +164,8 @@ async function drainRate(url: string): Promise<number> {
       providers,
       // The delivery thread with notifyd's own providers.
       deliverer: new WorkerDeliverer(REGISTRY_MODULE, { error: (line) => console.error(line), info() {} }),
+      // Webhook deliveries only: no kind here asks the relay for answer links.
+      kinds: [],
       vault,
       clock: Date.now,
       random: Math.random,

@@ -1,10 +1,11 @@
-import type { DeliveryResult, SettingValues } from '../delivery/provider.js';
+import type { AnswerLink, DeliveryResult, ProviderKind, SettingValues } from '../delivery/provider.js';
 import { honouredRetryAfterMs, nextAttemptAt, type RetryPolicy } from '../domain/delivery/retry-policy.js';
 import type { Logger } from '../log/logger.js';
 import { SecretsUnreadableError } from '../secrets/secret-box.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
 import type { OutboxItem, OutboxStore, Settlement } from '../store/outbox-store.js';
 import type { ProviderStore } from '../store/provider-store.js';
+import { answerLinkFor } from './answer-links.js';
 import type { Clock } from './clock.js';
 import type { Deliverer } from './deliverers/deliverer.js';
 
@@ -39,6 +40,8 @@ export interface DispatcherDeps {
   providers: ProviderStore;
   /** Runs the provider calls: on the delivery thread in notifyd, in process in tests. */
   deliverer: Deliverer;
+  /** The kinds notifyd knows: those with `answerButtons` get the relay's answer link. */
+  kinds: readonly ProviderKind[];
   vault: SecretVault;
   clock: Clock;
   random: () => number;
@@ -316,6 +319,12 @@ export class Dispatcher {
         return { outcome: 'retry', reason: 'provider_secrets_unreadable' };
       throw error;
     }
+    let answerLink: AnswerLink | undefined;
+    if (
+      item.operation !== 'clear' &&
+      this.deps.kinds.find((kind) => kind.id === provider.kind)?.answerButtons
+    )
+      answerLink = await answerLinkFor(this.deps, item.payload, stop);
     return this.deps.deliverer.attempt(
       {
         kindId: provider.kind,
@@ -325,6 +334,7 @@ export class Dispatcher {
           notification: item.payload,
           idempotencyKey: item.idempotencyKey,
           ...(reference !== undefined && { reference }),
+          ...(answerLink !== undefined && { answerLink }),
         },
         settings,
         timeoutMs: this.deps.policy.attemptTimeoutMs,

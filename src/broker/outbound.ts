@@ -104,6 +104,7 @@ export function createOutbound(
     outbox: outboxStore,
     providers: providerStore,
     deliverer: options.deliverer,
+    kinds: options.kinds,
     vault,
     clock,
     random: options.random ?? Math.random,

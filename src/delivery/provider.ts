@@ -79,6 +79,17 @@ export interface DeliveryOperation {
   idempotencyKey: string;
   /** What the provider returned when it delivered this lifecycle's send (message id, sequence id). */
   reference?: string;
+  /**
+   * For a kind with `answerButtons`: the paired relay's single-use answer link for this revision
+   * (docs/relay-protocol.md "Answer links"); a button posts `{ action, token }` to `url`.
+   */
+  answerLink?: AnswerLink;
+}
+
+/** Where a phone can answer one revision of a notification, once: the relay's capability, no credential. */
+export interface AnswerLink {
+  url: string;
+  token: string;
 }
 
 export interface DeliveryContext {
@@ -161,4 +172,10 @@ export interface ProviderKind {
    * event stream), so the docs still say it can answer.
    */
   answersByOwnStream?: true;
+  /**
+   * Its messages carry buttons that answer through the paired relay's answer link (ntfy's http
+   * actions): the outbox asks the relay for one before each send or update of an active notification
+   * with actions, and passes it as `operation.answerLink`.
+   */
+  answerButtons?: true;
 }

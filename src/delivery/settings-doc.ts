@@ -29,8 +29,11 @@ export function capabilities(kind: ProviderKind): Capability[] {
   ];
 }
 
+/** What a kind whose buttons answer through the relay (ntfy) says in its Answer column and line. */
+const THROUGH_RELAY = 'with a paired relay';
+
 export function capabilitiesLine(kind: ProviderKind): string {
-  const can = capabilities(kind);
+  const can = [...capabilities(kind), ...(kind.answerButtons ? [`answer (${THROUGH_RELAY})`] : [])];
   return can.length === 1 ? 'Capabilities: send only.' : `Capabilities: ${can.join(', ')}.`;
 }
 
@@ -65,7 +68,8 @@ export function overviewTable(kinds: readonly ProviderKind[]): string {
     const can = capabilities(kind);
     return [
       `${kind.title} (\`${kind.id}\`)`,
-      ...(['send', 'update', 'clear', 'answer'] as const).map((c) => yes(can.includes(c))),
+      ...(['send', 'update', 'clear'] as const).map((c) => yes(can.includes(c))),
+      kind.answerButtons && !can.includes('answer') ? THROUGH_RELAY : yes(can.includes('answer')),
       names(kind.settings.filter((s) => s.secret)),
       names(kind.settings.filter((s) => s.required && s.default === undefined)),
     ].join(' | ');

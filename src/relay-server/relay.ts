@@ -1,4 +1,5 @@
 /** The relay's operations, between the HTTP routes and the store: pairing, delivery, answers, accounts. */
+import { answersWithheld } from '../domain/display-controls.js';
 import type { Clock } from './clock.js';
 import {
   answerRefusal,
@@ -19,6 +20,7 @@ import {
   pollOutcome,
   type Pairing,
 } from './domain/pairing.js';
+import { answerable, pushTtlSeconds } from './domain/push-payload.js';
 import type { Hub } from './hub.js';
 import { inboxItem, type InboxItem } from './inbox-item.js';
 import { DECOY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
@@ -297,6 +299,33 @@ export class Relay {
       },
     );
     return typeof result === 'string' ? result : this.afterAnswer(result.userId, result);
+  }
+
+  /**
+   * An answer link for another app's buttons (docs/relay-protocol.md "Answer links"): the capability a
+   * push carries, minted for what the relay holds now only when that is the sender's `revision`.
+   * 'not_yet': the relay holds no notification with that id, or an older revision of it (its delivery is
+   * still on the way); 'not_answerable': ended, answered, without actions, replaced by a newer revision,
+   * past its answer time, or text answered in the terminal only.
+   */
+  async answerLink(
+    installation: Installation,
+    notificationId: string,
+    senderRevision: number,
+  ): Promise<{ stored: Stored; token: string } | 'not_yet' | 'not_answerable'> {
+    return await this.store.transaction(async () => {
+      const stored = await this.store.notification(installation.id, notificationId);
+      if (!stored || stored.senderRevision === null || stored.senderRevision < senderRevision)
+        return 'not_yet';
+      if (
+        stored.senderRevision !== senderRevision ||
+        !answerable(stored) ||
+        answersWithheld(stored) ||
+        pushTtlSeconds(stored, this.clock()) === 0
+      )
+        return 'not_answerable';
+      return { stored, token: await this.answerToken(stored) };
+    });
   }
 
   /** A single-use answer token for what a push shows now (its hash is stored; the token goes in the push). */

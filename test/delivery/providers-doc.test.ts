@@ -6,6 +6,7 @@ import * as prettier from 'prettier';
 import { REASON_CODE_FAMILIES, REASON_CODES } from '../../src/delivery/reason-codes.js';
 import { PROVIDER_KINDS } from '../../src/delivery/registry.js';
 import type { ProviderKind } from '../../src/delivery/provider.js';
+import { ntfy } from '../../src/delivery/providers/ntfy/ntfy.js';
 import { teams } from '../../src/delivery/providers/teams/teams.js';
 import {
   capabilities,
@@ -61,7 +62,7 @@ it('gives every kind one overview row: send, update, clear, answer, its secret s
     'yes',
     'yes',
     'yes',
-    'no',
+    'with a paired relay',
     '`topic`, `accessToken`, `password`',
     '`topic` |',
   ]);
@@ -80,6 +81,11 @@ it('says a kind that listens for answers can answer, so the channels added later
   assert.equal(capabilitiesLine(listening), 'Capabilities: send, update, clear, answer.');
   assert.match(overviewTable([listening]), /\| yes \| yes \| yes \| yes \|/);
   assert.equal(capabilitiesLine(teams), 'Capabilities: send only.');
+});
+
+it("says ntfy answers only with a paired relay: its buttons post to the relay's answer link", () => {
+  assert.equal(capabilitiesLine(ntfy), 'Capabilities: send, update, clear, answer (with a paired relay).');
+  assert.match(overviewTable([ntfy]), /\| yes \| yes \| yes \| with a paired relay \|/);
 });
 
 it('explains every reason code a delivery can end with in the reason code table, and no other', () => {

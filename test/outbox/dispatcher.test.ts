@@ -41,6 +41,7 @@ describe('dispatcher', () => {
       outbox,
       providers,
       deliverer: new InProcessDeliverer([TEST_PROVIDER_KIND]),
+      kinds: [TEST_PROVIDER_KIND],
       vault,
       clock: () => now,
       random: () => 0.5,

@@ -117,6 +117,7 @@ describe('outbox soak', () => {
       outbox,
       providers,
       deliverer: new InProcessDeliverer([TEST_PROVIDER_KIND]),
+      kinds: [TEST_PROVIDER_KIND],
       vault: new SecretVault(() => Promise.reject(new Error('no secrets in this test'))),
       clock,
       random: seeded(11),

@@ -50,7 +50,7 @@ export async function authenticated(
  * The installation of the request's credential while it is within its delivery rate, or undefined
  * with the 401 or 429 already sent.
  */
-async function deliveringInstallation(
+export async function deliveringInstallation(
   context: RouteContext,
   request: FastifyRequest,
   reply: FastifyReply,

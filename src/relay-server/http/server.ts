@@ -1,6 +1,7 @@
 /** The relay's HTTP server: limits, parsers, security headers and one error shape around every route. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RouteContext } from './context.js';
+import { ANSWER_LINK_PATH, registerAnswerLinkRoutes } from './answer-link-routes.js';
 import { registerApiRoutes } from './api-routes.js';
 import { registerAppRoutes } from './app-routes.js';
 import { ASSETS } from './assets.js';
@@ -24,6 +25,7 @@ const API_PATHS = [
   '/v1/installation',
   '/v1/notifications/:id',
   '/v1/notifications/:id/status',
+  ANSWER_LINK_PATH,
   '/v1/events',
   ...PUSH_PATHS,
 ];
@@ -128,6 +130,7 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
 
   registerHealthRoutes(app, context);
   registerApiRoutes(app, context);
+  registerAnswerLinkRoutes(app, context);
   registerEventRoutes(app, context);
   registerInboxRoutes(app, context);
   registerPageRoutes(app, context);

@@ -1,7 +1,14 @@
 import type { Priority } from '../../../domain/priority.js';
 import { bodyText } from '../../body-text.js';
 import { sendHttp } from '../../http-delivery.js';
-import type { DeliveryOperation, ProviderKind, SettingDeclaration, SettingValues } from '../../provider.js';
+import type {
+  AnswerLink,
+  DeliveryOperation,
+  OutboundNotification,
+  ProviderKind,
+  SettingDeclaration,
+  SettingValues,
+} from '../../provider.js';
 import { basicAuthorization, optionalString, requiredString } from '../../setting-values.js';
 
 const SETTINGS: readonly SettingDeclaration[] = [
@@ -95,8 +102,30 @@ function publishBody(
     priority: PRIORITY[n.priority],
     tags: [TYPE_TAGS[n.type] ?? n.type],
     ...(click === undefined ? {} : { click }),
+    ...(operation.answerLink !== undefined &&
+      n.actions?.length && { actions: answerButtons(n, operation.answerLink) }),
     sequence_id: sequenceId,
   });
+}
+
+/** ntfy shows at most 3 action buttons; the relay holds notifications with at most 3 actions too. */
+const MAX_BUTTONS = 3;
+
+/**
+ * ntfy `http` actions (docs.ntfy.sh/publish/#action-buttons): the ntfy app posts, from the phone, each
+ * choice with the relay's single-use token to its answer link, as a push's answer does, then clears the
+ * notification. A newer revision replaces the message (same sequence id) with a fresh token.
+ */
+function answerButtons(n: OutboundNotification, link: AnswerLink) {
+  return (n.actions ?? []).slice(0, MAX_BUTTONS).map((action) => ({
+    action: 'http',
+    label: action.label,
+    url: link.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action: action.id, token: link.token }),
+    clear: true,
+  }));
 }
 
 function serverBase(settings: SettingValues): string {
@@ -107,9 +136,10 @@ export const ntfy: ProviderKind = {
   id: 'ntfy',
   title: 'ntfy',
   description:
-    'Push to the ntfy app on a phone or desktop, updated in place and cleared when the notification ends.',
+    'Push to the ntfy app on a phone or desktop, updated in place and cleared when the notification ends; with a paired relay its buttons answer.',
   settings: SETTINGS,
   lifecycle: { update: true, clear: true },
+  answerButtons: true,
   async deliver(operation, { settings, signal }) {
     const topic = requiredString(settings, 'topic');
     if (!/^[-_A-Za-z0-9]{1,64}$/.test(topic)) return { outcome: 'reject', reason: 'invalid_topic' };
