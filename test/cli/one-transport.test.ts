@@ -19,9 +19,10 @@ const NETWORK_MODULES = /^(node:)?(http|https|http2|net|tls)$|^undici(\/|$)/;
 /** Globals that speak HTTP without any import. */
 const NETWORK_GLOBALS = /(?<![\w$.])(?:globalThis\.)?fetch\s*\(|\bnew\s+(?:EventSource|WebSocket)\s*\(/;
 
+/** The programs' compiled code; unit tests beside it (`*.test.js`) start their own servers. */
 function compiledFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.js') && !entry.name.endsWith('.test.js'))
     .map((entry) => join(entry.parentPath, entry.name));
 }
 

@@ -445,7 +445,8 @@ describe('notifyctl hooks with a malformed settings file', () => {
       result.stderr,
       "notifyctl hooks: unknown tool 'cursor'.\n" +
         'Usage: notifyctl hooks install <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
-        '                               [--answer-wait <seconds> | --permission-timeout <seconds> | --no-answers]\n' +
+        '                               [--answer-wait <seconds> | --permission-timeout <seconds>\n' +
+        '                                | --no-answers]\n' +
         '       notifyctl hooks uninstall <claude|codex|gemini> [--scope user|project] [--dry-run]\n' +
         '       notifyctl hooks status [claude|codex|gemini]\n',
     );
