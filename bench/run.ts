@@ -22,6 +22,7 @@ import { runRelayInboxBench } from './relay-inbox-live.js';
 import { runRemoteSocketBench } from './remote-socket.js';
 import { runRelayPushBench } from './relay-push.js';
 import { runRelayManyBench } from './relay-many.js';
+import { runChannelAnswersBench } from './channel-answers.js';
 
 interface Suite {
   name: string;
@@ -47,6 +48,7 @@ const suites: Suite[] = [
   { name: 'remote', run: runRemoteSocketBench },
   { name: 'relay-push', run: runRelayPushBench },
   { name: 'relay-many', run: runRelayManyBench },
+  { name: 'channels', run: runChannelAnswersBench },
 ];
 
 /** The load generator runs outside Node, so it does not take the server's CPU; say how to get it. */

@@ -1,5 +1,6 @@
 import { request, type ClientRequest } from 'node:http';
 import { createParser } from 'eventsource-parser';
+import { Arrivals } from '../../test/support/arrivals.js';
 
 /**
  * One open event stream of the relay (a laptop's /v1/events or a phone's /v1/inbox/stream) for the
@@ -12,6 +13,7 @@ export class LiveStream {
     string,
     (found: { at: number; data: Record<string, unknown> }) => void
   >();
+  private readonly firsts = new Arrivals<{ at: number; data: Record<string, unknown> }>();
   private readonly request: ClientRequest;
   /** Set when the stream ended or failed while the bench still wanted it. */
   failure: string | undefined;
@@ -34,6 +36,7 @@ export class LiveStream {
         if (this.arrived.has(id)) return;
         const found = { at: chunkAt, data };
         this.arrived.set(id, found);
+        this.firsts.add(found);
         this.waiting.get(id)?.(found);
         this.waiting.delete(id);
       },
@@ -94,6 +97,11 @@ export class LiveStream {
         resolve(found);
       });
     });
+  }
+
+  /** The next event naming an id not named before, whatever the id (the first not yet taken). */
+  nextNew(timeoutMs: number): Promise<{ at: number; data: Record<string, unknown> }> {
+    return this.firsts.next(`a ${this.kind} event naming a new id`, timeoutMs);
   }
 
   /** Forgets what arrived (a new phase starts). */

@@ -12,8 +12,13 @@ export interface Row {
 
 const format = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(2));
 
-export function printTable(title: string, rows: Row[]): void {
-  const lines = [['', 'broker', 'baseline', 'ratio', 'target', '']];
+/** `columns` names the two figures' columns when they are not the broker and its baseline. */
+export function printTable(
+  title: string,
+  rows: Row[],
+  columns: [string, string] = ['broker', 'baseline'],
+): void {
+  const lines = [['', ...columns, 'ratio', 'target', '']];
   for (const row of rows) {
     lines.push([
       row.label,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Arrivals } from './arrivals.js';
 import { waitFor } from './wait-for.js';
 import { acceptWebSockets, type ServerSocket } from './websocket-server.js';
 
@@ -68,6 +69,8 @@ export interface DiscordStandIn {
   /** The connection that last became ready (READY or RESUMED) and is still open. */
   readyConnection(): Promise<GatewayConnection>;
   message(title: string): Promise<DiscordMessage>;
+  /** The next message posted (the first one not yet taken), the moment it is posted. */
+  nextMessage(): Promise<DiscordMessage>;
   /** The buttons' custom_ids of a message as it shows now. */
   buttons(message: DiscordMessage): string[];
   /** A person presses the button with this custom_id; resolves with the broker's callback. */
@@ -89,6 +92,7 @@ export async function startDiscord(options: { heartbeatMs?: number } = {}): Prom
   const botToken = `MTA.${randomUUID()}`;
   const requests: DiscordRequest[] = [];
   const messages: DiscordMessage[] = [];
+  const posted = new Arrivals<DiscordMessage>();
   const callbacks: DiscordCallback[] = [];
   const connections: GatewayConnection[] = [];
   const sessions = new Map<string, SessionRecord>();
@@ -151,6 +155,7 @@ export async function startDiscord(options: { heartbeatMs?: number } = {}): Prom
           history: [{ embeds: sent.embeds, components: sent.components ?? [] }],
         };
         messages.push(message);
+        posted.add(message);
         return reply(200, {
           id: message.id,
           channel_id: message.channel_id,
@@ -251,6 +256,7 @@ export async function startDiscord(options: { heartbeatMs?: number } = {}): Prom
         () => messages.find((message) => message.embeds[0]?.title === title),
         `a Discord message "${title}"`,
       ),
+    nextMessage: () => posted.next('a Discord message'),
     buttons: (message) =>
       message.components.flatMap((row) => row.components.map((button) => button.custom_id)),
     async press(message, customId, userId) {

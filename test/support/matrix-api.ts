@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Arrivals } from './arrivals.js';
 import { within } from './wait-for.js';
 
 /**
@@ -68,8 +69,7 @@ export async function startMatrixApi(accessToken = 'syt_bm90aWZ5_testTOKENvalue_
   const transactions = new Map<string, string>();
   const shown = new Map<string, ShownMessage>();
   const failures = new Map<string, { status: number; count: number; retryAfterMs?: number }>();
-  const unawaited: ShownMessage[] = [];
-  const messageWaiters: ((message: ShownMessage) => void)[] = [];
+  const sent = new Arrivals<ShownMessage>();
   const watchers: (() => void)[] = [];
   let sequence = 0;
   let hold: { arrived?: () => void; release?: Promise<void>; open?: () => void } | undefined;
@@ -119,9 +119,7 @@ export async function startMatrixApi(accessToken = 'syt_bm90aWZ5_testTOKENvalue_
       } else if (content['msgtype'] === 'm.text') {
         const message = { event_id: event.event_id, content, history: [content] };
         shown.set(event.event_id, message);
-        const waiter = messageWaiters.shift();
-        if (waiter) waiter(message);
-        else unawaited.push(message);
+        sent.add(message);
       }
     }
     flush();
@@ -228,15 +226,7 @@ export async function startMatrixApi(accessToken = 'syt_bm90aWZ5_testTOKENvalue_
     botUserId,
     calls,
     timeline,
-    nextMessage: () =>
-      within(
-        new Promise((resolve) => {
-          const ready = unawaited.shift();
-          if (ready) resolve(ready);
-          else messageWaiters.push(resolve);
-        }),
-        'a message in the room',
-      ),
+    nextMessage: () => sent.next('a message in the room'),
     react: (eventId, key, sender) =>
       append(sender, 'm.reaction', { 'm.relates_to': { rel_type: 'm.annotation', event_id: eventId, key } })
         .event_id,

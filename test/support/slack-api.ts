@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Arrivals } from './arrivals.js';
 import { waitFor } from './wait-for.js';
 import { acceptWebSockets, type ServerSocket } from './websocket-server.js';
 
@@ -62,6 +63,8 @@ export interface SlackStandIn {
   openSocket(): Promise<ServerSocket>;
   /** The message whose text holds `text`, once posted. */
   message(text: string): Promise<SlackPost>;
+  /** The next message posted (the first one not yet taken), the moment it is posted. */
+  nextMessage(): Promise<SlackPost>;
   /** The buttons' values of a message's actions block, in order (empty when it has none). */
   buttons(post: SlackPost): string[];
   /** A person presses a button with this value on the message; resolves once the broker acknowledged it. */
@@ -81,6 +84,7 @@ export async function startSlack(): Promise<SlackStandIn> {
   const appToken = `xapp-1-${randomUUID()}`;
   const calls: SlackCallRecord[] = [];
   const posts: SlackPost[] = [];
+  const posted = new Arrivals<SlackPost>();
   const ephemerals: SlackEphemeral[] = [];
   const sockets: ServerSocket[] = [];
   const failures = new Map<string, SlackFailure>();
@@ -126,7 +130,9 @@ export async function startSlack(): Promise<SlackStandIn> {
         const ts = `${Math.floor(Date.now() / 1000)}.${String(sequence).padStart(6, '0')}`;
         const text = String(body['text'] ?? '');
         const blocks = (body['blocks'] ?? []) as SlackBlock[];
-        posts.push({ channel, ts, text, blocks, history: [{ text, blocks }] });
+        const post = { channel, ts, text, blocks, history: [{ text, blocks }] };
+        posts.push(post);
+        posted.add(post);
         return reply(200, { ok: true, channel, ts, message: { type: 'message', text, ts, blocks } });
       }
       if (method === 'chat.update') {
@@ -183,6 +189,7 @@ export async function startSlack(): Promise<SlackStandIn> {
     openSocket,
     message: (text) =>
       waitFor(() => posts.find((post) => post.text.includes(text)), `a Slack message with ${text}`),
+    nextMessage: () => posted.next('a Slack message'),
     buttons: buttonsOf,
     async press(post, value, userId) {
       const socket = await openSocket();

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Arrivals } from './arrivals.js';
 import { within } from './wait-for.js';
 
 /**
@@ -83,8 +84,7 @@ export async function startTelegramApi(token = '123456789:AAtest-token_for_stand
   let nextUpdateId = 5000;
   let nextQueryId = 1;
   let waiter: Waiter | undefined;
-  const messageWaiters: ((message: ChatMessageState) => void)[] = [];
-  const unawaited: ChatMessageState[] = [];
+  const sent = new Arrivals<ChatMessageState>();
   const watchers: (() => void)[] = [];
 
   const notify = () => {
@@ -130,9 +130,7 @@ export async function startTelegramApi(token = '123456789:AAtest-token_for_stand
         history: [String(params['text'])],
       };
       messages.set(message.message_id, message);
-      const waiting = messageWaiters.shift();
-      if (waiting) waiting(message);
-      else unawaited.push(message);
+      sent.add(message);
       reply(response, 200, {
         ok: true,
         result: {
@@ -255,15 +253,7 @@ export async function startTelegramApi(token = '123456789:AAtest-token_for_stand
     token,
     calls,
     messages,
-    nextMessage: () =>
-      within(
-        new Promise((resolve) => {
-          const ready = unawaited.shift();
-          if (ready) resolve(ready);
-          else messageWaiters.push(resolve);
-        }),
-        'a message in the chat',
-      ),
+    nextMessage: () => sent.next('a message in the chat'),
     press: (messageId, buttonIndex, fromUserId, data) => {
       const message = messages.get(messageId);
       if (message === undefined) throw new Error(`no message ${messageId}`);
