@@ -91,15 +91,19 @@ export async function tryIssue35({ clone, env, port, screens, problems }) {
     const clock = (date) =>
       `${date.getHours()}`.padStart(2, '0') + ':' + `${date.getMinutes()}`.padStart(2, '0');
     const window = `${clock(new Date(Date.now() - 3_600_000))}-${clock(new Date(Date.now() + 7_200_000))}`;
+    const quietLine = (out) => out.split('\n').find((line) => line.startsWith('quietHours')) ?? out;
     show(
       `notifyctl settings set quietHours=${window}`,
-      notifyctl(['settings', 'set', `quietHours=${window}`]).out,
+      quietLine(notifyctl(['settings', 'set', `quietHours=${window}`]).out),
     );
     notify(['Held by quiet hours', 'sent when they end', '--priority', 'normal']);
     await sleep(1500);
     show('notifyctl outbox list', notifyctl(['outbox', 'list']).out);
     check(received.length === 0, 'a send went out during quiet hours');
-    show('notifyctl settings set quietHours=off', notifyctl(['settings', 'set', 'quietHours=off']).out);
+    show(
+      'notifyctl settings set quietHours=off',
+      quietLine(notifyctl(['settings', 'set', 'quietHours=off']).out),
+    );
     for (let waited = 0; received.length === 0 && waited < 15_000; waited += 250) await sleep(250);
     show('notifyctl outbox list   (the provider by its name)', notifyctl(['outbox', 'list']).out);
     check(
@@ -172,7 +176,7 @@ export async function tryIssue35({ clone, env, port, screens, problems }) {
       `/v1/notifications/${JSON.parse(notify(['Tests passed', 'all green'], { cwd: sub }).stdout).id}`,
     );
     console.log(
-      `notify send from ${sub}: stored with cwd ${fromFolder.cwd}; on a desktop its toast's last line reads ` +
+      `notify send from ${sub}: stored with cwd ${fromFolder.cwd}; on a desktop its toast's last line would read ` +
         `"cli · ${clone.split('/').at(-1)}" (the repository of that folder; test/presentation/toast-sender-line.test.ts)`,
     );
     const secret = notifyctl(
@@ -204,9 +208,10 @@ export async function tryIssue35({ clone, env, port, screens, problems }) {
 
     await tryThePage({ base, screens, request, provider, notifyctl, api, show, check, point });
 
-    const first = notifyctl(['answer', '--key', 'tour-permission', 'deny']);
-    const again = notifyctl(['answer', '--key', 'tour-permission', 'allow']);
-    show('notifyctl answer --key tour-permission allow   (after deny)', again.out);
+    const revision = ['--revision', String(request.revision)];
+    const first = notifyctl(['answer', '--key', 'tour-permission', 'deny', ...revision]);
+    const again = notifyctl(['answer', '--key', 'tour-permission', 'allow', ...revision]);
+    show(`notifyctl answer --key tour-permission allow ${revision.join(' ')}   (after deny)`, again.out);
     check(
       first.code === 0 && /already answered/.test(again.out),
       'answer --key on an answered request does not say so',
@@ -237,7 +242,7 @@ async function tryThePage({ base, screens, request, provider, notifyctl, api, sh
     for (const name of PAGES) {
       await page.goto(`${base}/#/${name}`);
       await page.locator('h1').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       const width = await page.evaluate('document.documentElement.scrollWidth');
       await page.screenshot({ path: join(screens, `390-${name}.png`), fullPage: true });
       console.log(`#/${name}: ${width} px wide -> 390-${name}.png`);
@@ -257,7 +262,7 @@ async function tryThePage({ base, screens, request, provider, notifyctl, api, sh
     // Point 1 and 8: the route form has the attention policy and starts as notifyctl routes add.
     await page.goto(`${base}/#/routes`);
     const form = page.getByRole('form', { name: 'New route' });
-    check((await form.getByLabel('Wait before sending').count()) === 1, 'the route form has no delay');
+    check((await form.locator('[name="delay"]').count()) === 1, 'the route form has no delay');
     await form.getByLabel('Name', { exact: true }).fill('From the page');
     await form.getByLabel('Provider').selectOption({ label: provider.name });
     await form.getByRole('button', { name: 'Create route' }).click();
@@ -290,8 +295,19 @@ async function tryThePage({ base, screens, request, provider, notifyctl, api, sh
     await page.screenshot({ path: join(screens, '390-used-link.png'), fullPage: true });
     const used = await page.locator('body').innerText();
     check(!used.includes('`'), 'the used sign-in link page shows literal backticks');
-    console.log(`A used sign-in link: ${used.trim().split('\n')[0]} -> 390-used-link.png`);
+    console.log(`A used sign-in link: ${used.trim().replace(/\s+/g, ' ')} -> 390-used-link.png`);
   } finally {
     await browser.close();
+  }
+}
+
+/** Waits until the page's text stops changing (its lists loaded); the event stream keeps the network busy. */
+async function settled(page) {
+  let before = '';
+  for (let waited = 0; waited < 5000; waited += 250) {
+    const now = await page.evaluate('document.body.innerText');
+    if (now === before) return;
+    before = now;
+    await sleep(250);
   }
 }
