@@ -262,6 +262,7 @@ async function tryThePage({ base, screens, request, provider, notifyctl, api, sh
     // Point 1 and 8: the route form has the attention policy and starts as notifyctl routes add.
     await page.goto(`${base}/#/routes`);
     const form = page.getByRole('form', { name: 'New route' });
+    await form.waitFor();
     check((await form.locator('[name="delay"]').count()) === 1, 'the route form has no delay');
     await form.getByLabel('Name', { exact: true }).fill('From the page');
     await form.getByLabel('Provider').selectOption({ label: provider.name });
