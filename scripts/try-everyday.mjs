@@ -2,7 +2,9 @@
 // HEAD, a fresh HOME, the commands exactly as the README gives them, one after another in one shell.
 // NOTIFY_PORT is a free port, so a broker already on 47821 (yours, say) changes nothing. Exit 0 when
 // every command worked and printed what the README promises; otherwise the transcript says where.
-// Usage: node scripts/try-everyday.mjs [--keep]   (after npm ci; CI calls it from .ci/run)
+// Then issue 35's points against the same notifyd (scripts/everyday-issue-35.mjs), with screenshots of
+// every page 390 px wide in --screens DIR (else in the run's folder, removed at the end unless --keep).
+// Usage: node scripts/try-everyday.mjs [--keep] [--screens DIR]   (after npm ci; CI calls it from .ci/run)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,9 +13,11 @@ import { dirname, join } from 'node:path';
 import console from 'node:console';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
+import { tryIssue35 } from './everyday-issue-35.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const keep = process.argv.includes('--keep');
+const screensAt = process.argv.indexOf('--screens');
 
 /** The shell lines of the section's ```sh blocks, in order. */
 function everydayCommands(readme) {
@@ -122,7 +126,26 @@ function stopNotifyd(id) {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let waited = 0; alive() && waited < 10_000; waited += 100) Atomics.wait(pause, 0, 0, 100);
 }
-if (pid) stopNotifyd(pid);
+console.log(transcript.replace(/^@@@ exit \d+\n/gm, '').replace(/^@@@ \d+ /gm, '\n'));
+const problems = [];
+if (pid) {
+  await tryIssue35({
+    clone,
+    env,
+    port,
+    screens: screensAt > 0 ? process.argv[screensAt + 1] : join(work, 'screens'),
+    problems,
+  }).catch((error) => problems.push(`issue 35's tour stopped: ${error.stack ?? error}`));
+  stopNotifyd(pid);
+  // Issue 35 point 8: with notifyd stopped, notifyctl names notifyd, not a tray app.
+  const down = spawnSync(process.execPath, [join(clone, 'dist/src/cli/notifyctl/main.js'), 'pending'], {
+    env,
+    encoding: 'utf8',
+  });
+  console.log(`\n$ notifyctl pending   (notifyd stopped)\n${down.stderr.trimEnd()}`);
+  if (!/Is notifyd running\?/.test(down.stderr) || /tray/i.test(down.stderr))
+    problems.push(`notifyctl pending with notifyd stopped said: ${down.stderr.trim()}`);
+}
 
 /** Each command's output and exit code, by its line in the README. */
 const steps = [...run.stdout.matchAll(/@@@ (\d+) \$ [^\n]*\n([\s\S]*?)@@@ exit (\d+)/g)].map((match) => ({
@@ -131,7 +154,6 @@ const steps = [...run.stdout.matchAll(/@@@ (\d+) \$ [^\n]*\n([\s\S]*?)@@@ exit (
   code: Number(match[3]),
 }));
 const step = (pattern) => steps.find((candidate) => pattern.test(candidate.line));
-const problems = [];
 const expect = (pattern, what, check) => {
   const found = step(pattern);
   if (!found) return problems.push(`README no longer has a line matching ${pattern}`);
@@ -181,12 +203,12 @@ for (const name of names) {
     problems.push(`"notifyctl ${name} --help" exited ${help.status}: ${help.stderr || help.stdout}`);
 }
 
-console.log(transcript.replace(/^@@@ exit \d+\n/gm, '').replace(/^@@@ \d+ /gm, '\n'));
 if (!keep) rmSync(work, { recursive: true, force: true });
 if (problems.length > 0) {
-  console.error(`\nREADME's everyday section failed:\n- ${problems.join('\n- ')}`);
+  console.error(`\nREADME's everyday section or issue 35's points failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
 console.log(
-  `\nREADME's everyday section works from a fresh clone with a fresh HOME (${steps.length} commands).`,
+  `\nREADME's everyday section works from a fresh clone with a fresh HOME (${steps.length} commands), ` +
+    'and so does each point of issue 35 tried above.',
 );

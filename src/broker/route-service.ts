@@ -1,4 +1,5 @@
 import { MAX_DELAY_SECONDS, normalizeTypeFilter } from '../domain/delivery/route.js';
+import { NEW_ROUTE } from '../domain/delivery/route-defaults.js';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.js';
 import { formatTimestamp } from '../domain/notification.js';
 import { isTypeIdentifier } from '../domain/notification-type.js';
@@ -65,10 +66,7 @@ export class RouteService {
       id: this.deps.newId(),
       name: 'route',
       providerId: '',
-      enabled: false,
-      minimumPriority: 'normal',
-      includeMessage: true,
-      delaySeconds: 0,
+      ...NEW_ROUTE,
       createdAt: now,
       updatedAt: now,
     };

@@ -5,6 +5,7 @@ import { answersWithheld, showControls } from '../domain/display-controls.js';
 import { canFocus } from '../domain/origin.js';
 import { senderLine } from '../domain/sender-line.js';
 import { activeDefinition, type TypeCatalog } from '../domain/type-definition.js';
+import { projectName } from '../workspace/project-name.js';
 
 /** How a type looks on the desktop: icon (freedesktop icon name) and lifetime (0 = until acted on). */
 export interface TypeStyle {
@@ -32,7 +33,10 @@ export interface ToastContent {
   /** The notification's revision the toast shows: its buttons answer that one (docs/answers.md). */
   revision: number;
   summary: string;
-  /** Plain text: the message, then `agent · project` on its own line. */
+  /**
+   * Plain text: the message, then `agent · project` on its own line; without a project, the one its
+   * working folder belongs to (`cli · shop` for a `notify send` in ~/code/shop/web).
+   */
   body: string;
   urgency: 0 | 1 | 2;
   icon: string;
@@ -95,7 +99,9 @@ export function toastContent(record: NotificationRecord, catalog: TypeCatalog): 
     notificationId: record.id,
     revision: record.revision,
     summary: showControls(record.title),
-    body: showControls(`${message}\n${senderLine(record)}`),
+    body: showControls(
+      `${message}\n${senderLine({ ...record, project: record.project ?? projectName(record.cwd) })}`,
+    ),
     urgency: record.priority === 'critical' ? 2 : record.priority === 'low' ? 0 : 1,
     icon: style.icon,
     styleType,

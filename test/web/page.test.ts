@@ -253,6 +253,7 @@ describe('the web page in Chromium', () => {
     await form.getByLabel('Name', { exact: true }).fill('Urgent to the team');
     await form.getByLabel('Provider').selectOption({ label: 'Team hook' });
     await form.getByLabel('At least priority').selectOption('high');
+    await form.getByLabel('Enable it now').check();
     await form.getByRole('button', { name: 'Create route' }).click();
     await page.locator('.card', { hasText: 'Urgent to the team' }).getByText('enabled').waitFor();
 

@@ -1,6 +1,7 @@
 import type { FlagTable, ParsedArgs } from '../notify/args.js';
 import { optionText } from '../notify/args.js';
 import { CliError } from '../notify/failure.js';
+import { NEW_ROUTE } from '../../domain/delivery/route-defaults.js';
 import {
   listSubcommand,
   oneItemSubcommand,
@@ -18,8 +19,11 @@ const NOTES = [
   '--type TYPE, --project NAME, --agent NAME (an empty value clears a filter), --title-only (only the',
   'title leaves the machine), --with-message, --delay DURATION (90s, 5m, 1h; at most 24h): a send waits',
   'that long and is cancelled, unsent, if the notification is handled meanwhile (0: at once),',
-  '--quiet-hours send|wait (whether it sends during quiet hours; default wait).',
-  'New routes start disabled.',
+  '--quiet-hours send|wait (whether it sends during quiet hours).',
+  `A new route starts disabled, at --min-priority ${NEW_ROUTE.minimumPriority}, ${
+    NEW_ROUTE.includeMessage ? '--with-message' : '--title-only'
+  }, --delay ${NEW_ROUTE.delaySeconds}, --quiet-hours ${NEW_ROUTE.sendDuringQuietHours ? 'send' : 'wait'}`,
+  '(as a route made in the web page).',
 ];
 
 /** Each route option: its flag, and the field of the API body it sets. */

@@ -105,7 +105,9 @@ export function Routes() {
                 if (enableNow) await api.setRouteEnabled(route.id, true);
                 form.reset();
                 routes.reload();
-                return `Route ${route.name} created${enableNow ? ' and enabled' : ''}.`;
+                return enableNow
+                  ? `Route ${route.name} created and enabled.`
+                  : `Route ${route.name} created, disabled: Enable it when it is ready.`;
               })
             }
           />

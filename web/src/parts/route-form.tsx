@@ -1,9 +1,13 @@
+import { NEW_ROUTE } from '../../../src/domain/delivery/route-defaults.js';
 import type { Priority, ProviderView, RouteInput, RouteView } from '../api-types.js';
 import { delayText, parseDelay } from './delay.js';
 
 const PRIORITIES: Priority[] = ['low', 'normal', 'high', 'critical'];
 
-/** A route's fields as the form holds them; `route` fills them in to change one, else a new one's defaults. */
+/**
+ * A route's fields as the form holds them; `route` fills them in to change one, else the defaults every
+ * new route has (NEW_ROUTE, as `notifyctl routes add` gets them).
+ */
 export function RouteForm(props: {
   providers: ProviderView[];
   route?: RouteView;
@@ -60,7 +64,10 @@ export function RouteForm(props: {
         At least priority
         <select name="minimumPriority">
           {PRIORITIES.map((priority) => (
-            <option key={priority} selected={priority === (route?.minimumPriority ?? 'high')}>
+            <option
+              key={priority}
+              selected={priority === (route?.minimumPriority ?? NEW_ROUTE.minimumPriority)}
+            >
               {priority}
             </option>
           ))}
@@ -82,26 +89,30 @@ export function RouteForm(props: {
           name="delay"
           maxLength={12}
           placeholder="0: at once; 90s, 5m, 1h"
-          defaultValue={route && route.delaySeconds > 0 ? delayText(route.delaySeconds) : ''}
+          defaultValue={waitText(route?.delaySeconds ?? NEW_ROUTE.delaySeconds)}
           onInput={(event) => (event.currentTarget as HTMLInputElement).setCustomValidity('')}
         />
         <small>Sent only if nobody handled the request meanwhile (at most 24h).</small>
       </label>
       <label class="switch">
-        <input type="checkbox" name="includeMessage" defaultChecked={route?.includeMessage ?? true} /> Send
-        the message too (off: the title only)
+        <input
+          type="checkbox"
+          name="includeMessage"
+          defaultChecked={route?.includeMessage ?? NEW_ROUTE.includeMessage}
+        />{' '}
+        Send the message too (off: the title only)
       </label>
       <label class="switch">
         <input
           type="checkbox"
           name="sendDuringQuietHours"
-          defaultChecked={route?.sendDuringQuietHours ?? false}
+          defaultChecked={route?.sendDuringQuietHours ?? NEW_ROUTE.sendDuringQuietHours}
         />{' '}
         Send during quiet hours (off: a send waits for their end)
       </label>
       {!route && (
         <label class="switch">
-          <input type="checkbox" name="enableNow" defaultChecked /> Enable it now
+          <input type="checkbox" name="enableNow" defaultChecked={NEW_ROUTE.enabled} /> Enable it now
         </label>
       )}
       <div class="actions">
@@ -115,3 +126,6 @@ export function RouteForm(props: {
     </form>
   );
 }
+
+/** The wait field's text: blank for none (its placeholder says 0 sends at once). */
+const waitText = (seconds: number) => (seconds > 0 ? delayText(seconds) : '');

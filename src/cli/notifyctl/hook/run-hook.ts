@@ -19,7 +19,7 @@ import { brokerConnection } from './broker-connection.js';
 import type { HookOptions } from './hook-options.js';
 import { logHookLine } from './hook-log.js';
 import { endEarlierOutcomes } from './end-earlier-outcomes.js';
-import { projectName, projectRoot } from './project-name.js';
+import { projectName, projectRoot } from '../../../workspace/project-name.js';
 import { readStdinPayload } from './read-payload.js';
 import { originFromEnv } from '../../../client/origin-from-env.js';
 
