@@ -15,6 +15,9 @@ export function shareOf(limit: Limit, processes: number): Limit {
 
 export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** How many keys a limiter holds before a new window sweeps out the ended ones. */
+export const SWEEP_AT = 10_000;
+
 interface Window {
   startedAt: number;
   count: number;
@@ -28,6 +31,14 @@ export class RateLimiter {
     private readonly limit: Limit,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * How many keys it holds counters for: addresses and names from the internet are unbounded, so it
+   * forgets ended windows once it holds SWEEP_AT of them.
+   */
+  get size(): number {
+    return this.windows.size;
+  }
 
   /** Counts one attempt and says whether it may go ahead. */
   take(key: string): Verdict {
@@ -61,14 +72,17 @@ export class RateLimiter {
     }
   }
 
-  /** Takes back one counted attempt of the current window (a sign-in counted while in flight that succeeded). */
+  /**
+   * Takes back one counted attempt (a sign-in counted while in flight that succeeded). Taken from a
+   * window that has ended, it changes nothing: the next attempt starts a new window.
+   */
   release(key: string): void {
     const window = this.windows.get(key);
-    if (window && this.clock() - window.startedAt < this.limit.windowMs && window.count > 0) window.count--;
+    if (window && window.count > 0) window.count--;
   }
 
   private sweep(now: number): void {
-    if (this.windows.size < 10_000) return;
+    if (this.windows.size < SWEEP_AT) return;
     for (const [key, window] of this.windows) {
       if (now - window.startedAt >= this.limit.windowMs) this.windows.delete(key);
     }

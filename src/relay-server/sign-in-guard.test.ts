@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RateLimiter, shareOf } from './rate-limiter.js';
+import { RateLimiter, shareOf, SWEEP_AT } from './rate-limiter.js';
 import { SignInGuard, type SignInAdmission } from './sign-in-guard.js';
 
 const MINUTE = 60_000;
@@ -76,6 +76,20 @@ describe('rate limiter: fixed windows per key', () => {
     assert.equal(limiter.take('live').allowed, false, 'a window still running is kept');
     assert.equal(limiter.take('fresh').allowed, false);
     assert.equal(limiter.take('old-1').allowed, true, 'an ended window is forgotten');
+  });
+
+  it('stays bounded under a flood of new addresses: at its bound, the next new window drops every ended one', () => {
+    const time = manualClock();
+    const limiter = new RateLimiter({ max: 1, windowMs: MINUTE }, time.clock);
+    for (let index = 0; index < SWEEP_AT / 2; index++) limiter.take(`early-${index}`);
+    time.advance(MINUTE / 2);
+    for (let index = 0; index < SWEEP_AT / 2 - 1; index++) limiter.take(`later-${index}`);
+    time.advance(MINUTE / 2);
+    limiter.take('below-the-bound');
+    assert.equal(limiter.size, SWEEP_AT, 'below its bound it keeps ended windows (nothing to sweep yet)');
+    limiter.take('at-the-bound');
+    assert.equal(limiter.size, SWEEP_AT / 2 + 1, 'the early windows, ended exactly now, are gone');
+    assert.equal(limiter.take('later-0').allowed, false, 'a running window survives the sweep');
   });
 });
 
