@@ -4,7 +4,9 @@
  * followed, nothing over 64 KiB), and a silent or cancelled exchange ends with a clear error.
  */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { relayExchange, RelayNetworkError, resolveRelayHost } from './relay-transport.js';
@@ -172,6 +174,110 @@ describe('notify relay transport: what it sends and reads', () => {
         error.message === 'the answer is larger than 64 KiB' &&
         error.origin === `http://127.0.0.1:${relay.port}`,
     );
+  });
+});
+
+/** How many timers the process holds: a timer left behind keeps `notify relay` from exiting. */
+function timers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+}
+
+describe('notify relay transport: errors and what it leaves behind', () => {
+  it('a relay URL with https speaks TLS (a plain HTTP listener gets a handshake, and it fails as a network error)', async () => {
+    const firstBytes: Buffer[] = [];
+    const listener = createTcpServer((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        firstBytes.push(chunk);
+        socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      }),
+    );
+    servers.push(listener as unknown as Server);
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    await assert.rejects(
+      relayExchange({
+        method: 'GET',
+        url: new URL(`https://127.0.0.1:${port}/v1/installation`),
+        addresses: ['127.0.0.1'],
+        timeoutMs: 5_000,
+      }),
+      (error: unknown) =>
+        error instanceof RelayNetworkError &&
+        error.name === 'RelayNetworkError' &&
+        !error.timedOut &&
+        error.origin === `https://127.0.0.1:${port}`,
+    );
+    assert.equal(firstBytes[0]?.[0], 0x16, 'the first byte is a TLS handshake record, not a plain request');
+  });
+
+  it('an answer cut off mid-body fails at once as a network error, not at the time-out', async () => {
+    const relay = await serve('127.0.0.1', (response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('{"cut":');
+      setTimeout(() => response.socket?.destroy(), 50);
+    });
+    await assert.rejects(
+      relayExchange({
+        method: 'GET',
+        url: new URL(`http://127.0.0.1:${relay.port}/v1/installation`),
+        addresses: ['127.0.0.1'],
+        timeoutMs: 60_000,
+      }),
+      (error: unknown) => error instanceof RelayNetworkError && !error.timedOut,
+    );
+  });
+
+  it('reads the reason phrase the relay sent', async () => {
+    const relay = await serve('127.0.0.1', (response) => {
+      response.statusMessage = 'Slow Down';
+      json(response, 429, {});
+    });
+    const reply = await relayExchange({
+      method: 'GET',
+      url: new URL(`http://127.0.0.1:${relay.port}/v1/installation`),
+      addresses: ['127.0.0.1'],
+      timeoutMs: 5_000,
+    });
+    assert.equal(reply.statusText, 'Slow Down');
+  });
+
+  it('leaves no timer and no listener behind, answered, failed or cancelled (the CLI exits at once)', async () => {
+    const answering = await serve('127.0.0.1', (response) => json(response, 200, {}));
+    const silent = await serve('127.0.0.1', () => undefined);
+    const signal = new AbortController().signal;
+    const before = timers();
+    for (let index = 0; index < 12; index++) {
+      await relayExchange({
+        method: 'GET',
+        url: new URL(`http://127.0.0.1:${answering.port}/`),
+        addresses: ['127.0.0.1'],
+        timeoutMs: 60_000,
+        signal,
+      });
+    }
+    await assert.rejects(
+      relayExchange({
+        method: 'GET',
+        url: new URL('http://127.0.0.1:1/'),
+        addresses: ['127.0.0.1'],
+        timeoutMs: 60_000,
+        signal,
+      }),
+      RelayNetworkError,
+    );
+    const controller = new AbortController();
+    const cancelled = relayExchange({
+      method: 'GET',
+      url: new URL(`http://127.0.0.1:${silent.port}/`),
+      addresses: ['127.0.0.1'],
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
+    while (silent.seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('interrupted'));
+    await assert.rejects(cancelled, /interrupted/);
+    assert.equal(timers(), before, 'every time-out timer is cleared');
+    assert.equal(getEventListeners(signal, 'abort').length, 0, 'one Ctrl+C signal serves many requests');
   });
 });
 

@@ -137,9 +137,10 @@ function readReply(incoming: IncomingMessage, origin: string): Promise<RelayRepl
   });
 }
 
+/** An empty body is not JSON either: JSON.parse refuses it like any other. */
 function parseJson(text: string): unknown {
   try {
-    return text.trim() === '' ? undefined : (JSON.parse(text) as unknown);
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
