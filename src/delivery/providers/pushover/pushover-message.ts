@@ -42,6 +42,11 @@ export function messageForm(n: OutboundNotification, settings: SettingValues): U
     const value = optionalString(settings, name);
     if (value !== undefined) form.set(name, value);
   }
+  const clickUrl = optionalString(settings, 'clickUrl');
+  if (clickUrl !== undefined) {
+    form.set('url', clickUrl);
+    form.set('url_title', 'Open in Notify');
+  }
   if (priority === 2) {
     const retry = optionalInteger(settings, 'retry') ?? DEFAULT_RETRY_SECONDS;
     const expire = optionalInteger(settings, 'expire') ?? DEFAULT_EXPIRE_SECONDS;

@@ -34,6 +34,13 @@ export const PUSHOVER_SETTINGS: readonly SettingDeclaration[] = [
     help: 'A Pushover sound name (pushover.net/api#sounds) instead of your default, e.g. siren.',
   },
   {
+    name: 'clickUrl',
+    type: 'url',
+    required: false,
+    secret: false,
+    help: 'A page the notification links to (Pushover\'s supplementary URL, titled "Open in Notify"), e.g. your Notify page through a tunnel.',
+  },
+  {
     name: 'retry',
     type: 'integer',
     required: false,
