@@ -7,6 +7,7 @@ import { loadMasterKey, type KeyStoreKind } from '../secrets/master-key.js';
 import { SecretVault } from '../secrets/secret-vault.js';
 import { readChoice, recordChoice } from '../store/choices-store.js';
 import type { Db } from '../store/database.js';
+import { FollowUpStore } from '../store/follow-up-store.js';
 import { OutboxStore } from '../store/outbox-store.js';
 import { ProviderStore } from '../store/provider-store.js';
 import { RelayCursorStore } from '../store/relay-cursor-store.js';
@@ -15,6 +16,7 @@ import type { Clock } from './clock.js';
 import type { Deliverer } from './deliverers/deliverer.js';
 import { DEFAULT_CONCURRENCY, Dispatcher, type Concurrency } from './dispatcher.js';
 import { ChannelListeners, type ChannelAnswerSink } from './channel-listeners.js';
+import { FollowUps } from './follow-ups.js';
 import { OutboxEnqueuer } from './outbox-enqueuer.js';
 import { OutboxService } from './outbox-service.js';
 import { ProviderService } from './provider-service.js';
@@ -52,7 +54,7 @@ export interface Outbound {
    * Slack, ...), and of those enabled later, applying them to `sink`; stopped with stop().
    */
   listenToChannels(sink: ChannelAnswerSink): void;
-  /** Stops the relays' event streams and the channels' listeners, then the dispatcher. */
+  /** Stops the follow-ups, the relays' event streams and the channels' listeners, then the dispatcher. */
   stop(): Promise<void>;
 }
 
@@ -112,9 +114,18 @@ export function createOutbound(
     policy,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
   });
+  const followUps = new FollowUps({
+    store: new FollowUpStore(db),
+    providers: providerStore,
+    kinds: options.kinds,
+    vault,
+    clock,
+    log,
+  });
   return {
     start: () => {
       dispatcher.start();
+      followUps.start();
       prepareWhenEnabled();
     },
     followRelays: (sink) => {
@@ -144,6 +155,7 @@ export function createOutbound(
       channelListeners.sync();
     },
     stop: async () => {
+      await followUps.stop();
       await channelListeners?.stop();
       await relayAnswers?.stop();
       await dispatcher.stop();

@@ -21,6 +21,8 @@ export interface OutboxItemView {
   waitingUntil: string | null;
   lastReason: string | null;
   lastStatus: number | null;
+  /** Of a send: when the person acknowledged it on the phone (Pushover's receipt), and on which device. */
+  seen: { at: string; device: string | null } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -86,6 +88,10 @@ function view(item: OutboxItem): OutboxItemView {
       item.state === 'pending' && item.waitUntil !== undefined ? formatTimestamp(item.waitUntil) : null,
     lastReason: item.lastReason ?? null,
     lastStatus: item.lastStatus ?? null,
+    seen:
+      item.seen === undefined
+        ? null
+        : { at: formatTimestamp(item.seen.at), device: item.seen.device ?? null },
     createdAt: formatTimestamp(item.createdAt),
     updatedAt: formatTimestamp(item.updatedAt),
   };

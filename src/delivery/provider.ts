@@ -146,6 +146,18 @@ export type ListenEnd =
   | { kind: 'failed'; reason: ReasonCode; retryAfterMs?: number }
   | { kind: 'refused'; reason: ReasonCode };
 
+/**
+ * What a provider's service says, when asked later, about a message it took: `waiting` (nobody has
+ * looked yet), `seen` (the person acknowledged it on a device, at `at` ms), `over` (the service stopped
+ * alerting unseen: expired, cancelled or unknown), `failed` (asking did not work this time; `result`
+ * says why, as a delivery's would).
+ */
+export type FollowUp =
+  | { kind: 'waiting' }
+  | { kind: 'seen'; at: number; device?: string }
+  | { kind: 'over' }
+  | { kind: 'failed'; result: DeliveryResult };
+
 export interface ProviderKind {
   /** The folder name and the `kind` of a provider in the API, e.g. `ntfy`. */
   id: string;
@@ -167,6 +179,12 @@ export interface ProviderKind {
    * that carry answers back have it (docs/providers.md "Channels that answer").
    */
   listen?(context: ListenContext): Promise<ListenEnd>;
+  /**
+   * Asks the service about a delivered send of an active notification (its `reference`), e.g.
+   * Pushover's emergency receipt; the broker asks every FOLLOW_UP_INTERVAL_MS at most, until `seen` or
+   * `over`, and shows `seen` on the outbox item ("seen on the phone").
+   */
+  followUp?(reference: string, context: DeliveryContext): Promise<FollowUp>;
   /**
    * Answers come back from this kind's service by a path of its own rather than listen() (the relay's
    * event stream), so the docs still say it can answer.

@@ -7,6 +7,7 @@ import { mqtt } from './providers/mqtt/mqtt.js';
 import { gotify } from './providers/gotify/gotify.js';
 import { matrix } from './providers/matrix/matrix.js';
 import { ntfy } from './providers/ntfy/ntfy.js';
+import { pushover } from './providers/pushover/pushover.js';
 import { relay } from './providers/relay/relay.js';
 import { teams } from './providers/teams/teams.js';
 import { slack } from './providers/slack/slack.js';
@@ -29,4 +30,5 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   telegram,
   matrix,
   mqtt,
+  pushover,
 ];

@@ -31,6 +31,11 @@ const ITEM: JsonSchema = object(
     },
     lastReason: nullable(str()),
     lastStatus: nullable({ type: 'integer' }),
+    seen: {
+      ...nullable(object({ at: str({ format: 'date-time' }), device: nullable(str()) }, ['at', 'device'])),
+      description:
+        "of a send: when the person acknowledged it on the phone, and on which device, as its provider said when asked later (Pushover's emergency receipts); null until then",
+    },
     createdAt: str({ format: 'date-time' }),
     updatedAt: str({ format: 'date-time' }),
   },
@@ -48,6 +53,7 @@ const ITEM: JsonSchema = object(
     'waitingUntil',
     'lastReason',
     'lastStatus',
+    'seen',
     'createdAt',
     'updatedAt',
   ],

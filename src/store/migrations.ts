@@ -389,4 +389,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE notifications ADD COLUMN origin TEXT;
     `,
   },
+  {
+    version: 14,
+    description: 'what a provider said later about a delivered send: seen on the phone, or over unseen',
+    sql: `
+      -- Of a send whose kind can be asked later (Pushover's emergency receipt): 'seen' (the person
+      -- acknowledged it, at follow_at ms, on the device follow_device) or 'over' (it stopped alerting
+      -- unseen); NULL while it may still be seen. The broker stops asking once it is set.
+      ALTER TABLE outbox ADD COLUMN follow_state TEXT;
+      ALTER TABLE outbox ADD COLUMN follow_at INTEGER;
+      ALTER TABLE outbox ADD COLUMN follow_device TEXT;
+    `,
+  },
 ];

@@ -69,6 +69,8 @@ export interface OutboxItem {
   reference?: string;
   lastReason?: string;
   lastStatus?: number;
+  /** Of a send: the person saw it on a device (the provider said so when asked later, migration 14). */
+  seen?: { at: number; device?: string };
   createdAt: number;
   updatedAt: number;
 }
@@ -136,6 +138,9 @@ interface Row {
   reference: string | null;
   last_reason: string | null;
   last_status: number | null;
+  follow_state: string | null;
+  follow_at: number | null;
+  follow_device: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -664,6 +669,10 @@ function toItem(row: Row): OutboxItem {
     ...(row.reference !== null && { reference: row.reference }),
     ...(row.last_reason !== null && { lastReason: row.last_reason }),
     ...(row.last_status !== null && { lastStatus: row.last_status }),
+    ...(row.follow_state === 'seen' &&
+      row.follow_at !== null && {
+        seen: { at: row.follow_at, ...(row.follow_device !== null && { device: row.follow_device }) },
+      }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

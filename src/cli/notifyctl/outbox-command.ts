@@ -14,6 +14,7 @@ interface Item {
   lastReason: string | null;
   nextAttemptAt: string | null;
   waitingUntil: string | null;
+  seen?: { at: string; device: string | null } | null;
 }
 
 /** The provider's name reads; its id after it is what `providers show` and `routes add` take. */
@@ -31,9 +32,12 @@ const describe = (i: Item, name: Namer) => {
     return `${head} (waiting until ${localTime(i.waitingUntil)}, cancelled if handled)`;
   if (i.state === 'cancelled')
     return `${head} (cancelled: handled before its route's delay ended; nothing was sent)`;
+  const seen = i.seen
+    ? ` (seen on the phone at ${localTime(i.seen.at)}${i.seen.device === null ? '' : `, ${i.seen.device}`})`
+    : '';
   return (
     `${head} attempts=${i.attempts}` +
-    `${i.lastReason ? ` last=${i.lastReason}` : ''}${i.nextAttemptAt ? ` next=${localTime(i.nextAttemptAt)}` : ''}`
+    `${i.lastReason ? ` last=${i.lastReason}` : ''}${i.nextAttemptAt ? ` next=${localTime(i.nextAttemptAt)}` : ''}${seen}`
   );
 };
 

@@ -5,6 +5,7 @@ import { gotifyRig, ntfyRig, relayRig, webhookRig } from './http-rigs.js';
 import { appriseRig, emailRig } from './mail-apprise-rigs.js';
 import { matrixRig } from './matrix-rig.js';
 import { mqttRig } from './mqtt-rig.js';
+import { pushoverRig } from './pushover-rig.js';
 import type { ProviderRig } from './rig.js';
 import { telegramRig } from './telegram-rig.js';
 
@@ -23,6 +24,7 @@ export const PROVIDER_RIGS: readonly ProviderRig[] = [
   telegramRig,
   matrixRig,
   mqttRig,
+  pushoverRig,
 ];
 
 export type { Failure, Rig } from './rig.js';
