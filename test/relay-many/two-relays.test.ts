@@ -18,6 +18,9 @@ import {
 } from '../support/relay-web.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.js';
 import { SseReader } from '../support/sse-reader.js';
+import { waitFor, within } from '../support/wait-for.js';
+import { PushService } from '../support/push-service.js';
+import { addDevice } from '../relay/push-support.js';
 
 let postgres: TestPostgres;
 let database: string;
@@ -27,14 +30,21 @@ let proxy: RoundRobinProxy;
 /** The relay as its users see it: the proxy's address, both processes' clocks moved together. */
 let front: RelayProcess;
 let phone: WebSession;
+let service: PushService;
 
-const startOn = (url: string): Promise<RelayProcess> =>
-  startRelay({ env: { NOTIFY_RELAY_DATABASE: url }, args: ['--processes', '2'] });
+/** Each process signs its phone pushes with its own contact: the push service sees which one sent. */
+const startOn = (url: string, name: string): Promise<RelayProcess> =>
+  startRelay({
+    env: { NOTIFY_RELAY_DATABASE: url },
+    args: ['--processes', '2', '--allow-loopback-push', '--contact', contactOf(name)],
+  });
+const contactOf = (name: string): string => `mailto:relay-${name}@example.org`;
 
 before(async () => {
   postgres = await startPostgres();
   database = postgres.createDatabase();
-  [a, b] = await Promise.all([startOn(database), startOn(database)]);
+  service = await PushService.start();
+  [a, b] = await Promise.all([startOn(database, 'a'), startOn(database, 'b')]);
   proxy = await startRoundRobinProxy([a.port, b.port]);
   front = {
     ...a,
@@ -54,11 +64,27 @@ before(async () => {
 after(async () => {
   await proxy?.close();
   await Promise.all([a?.cleanup(), b?.cleanup()]);
+  await service?.stop();
   postgres?.stop();
 });
 
-function byPort(port: number): RelayProcess {
-  return port === a.port ? a : b;
+/**
+ * One process addressed alone, its clock moved with the other's: the two share one machine's time.
+ * Moving one process's clock alone put it ahead of the other, and a push claimed there stayed its own
+ * past the other's idea of the claim's end (the kill test below failed when process A held the push).
+ */
+function sharingTime(relay: RelayProcess): RelayProcess {
+  return { ...relay, advance: (ms: number) => front.advance(ms) };
+}
+
+/** The laptop's event stream through the proxy, on the given process (the proxy takes turns). */
+async function streamOn(relay: RelayProcess, credential: string): Promise<SseReader> {
+  for (;;) {
+    const reader = new SseReader(proxy.port, { authorization: `Bearer ${credential}` }, '/v1/events');
+    await reader.until((stream) => stream.text.startsWith('retry:'));
+    if (proxy.routed.at(-1) === relay.port) return reader;
+    reader.close();
+  }
 }
 
 async function answer(through: RelayProcess, notificationId: string): Promise<void> {
@@ -94,7 +120,7 @@ describe('two relay processes on one PostgreSQL database', () => {
   });
 
   it('a pairing started on one process is approved on the other and collected through the proxy', async () => {
-    const pairing = await createPairing(a, 'ada-laptop');
+    const pairing = await createPairing(sharingTime(a), 'ada-laptop');
     const onB = new WebSession(b);
     for (const [name, value] of phone.cookies) onB.cookies.set(name, value);
     await onB.get('/inbox');
@@ -133,14 +159,19 @@ describe('two relay processes on one PostgreSQL database', () => {
     assert.deepEqual(statuses, [...Array<number>(10).fill(201), 429, 429]);
   });
 
-  it('kill -9 of the process holding a laptop stream: it reconnects through the proxy to the other and gets every answer exactly once', async () => {
+  it('kill -9 of a process sending a push and holding a laptop stream: the other sends the push once the claim lapses, and the laptop resumes there with every answer exactly once', async () => {
     const { credential } = await pairedLaptop('laptop-3');
+    const { subscription } = await addDevice(phone, service, 'Phone');
+    // The push service takes the first push in and never answers: its sender dies with it in flight.
+    const held = service.holdNext();
+    assert.equal((await deliver(front, credential, 'n-push', delivered())).status, 201);
+    const claimed = await within(held, 'the push of n-push at the push service');
+    assert.equal(claimed.payload['id'], 'n-push');
+    const holder = claimed.sender === contactOf('a') ? a : b;
+    const survivor = holder === a ? b : a;
     const ids = Array.from({ length: 6 }, (_, index) => `n-kill-${index}`);
     for (const id of ids) assert.equal((await deliver(front, credential, id, delivered())).status, 201);
-    const first = new SseReader(proxy.port, { authorization: `Bearer ${credential}` }, '/v1/events');
-    await first.until((reader) => reader.text.startsWith('retry:'));
-    const holder = byPort(proxy.routed.at(-1)!);
-    const survivor = holder === a ? b : a;
+    const first = await streamOn(holder, credential);
     for (const id of ids.slice(0, 3)) await answer(survivor, id);
     await first.until((reader) => answersIn(reader).length === 3);
     process.kill(holder.pid!, 'SIGKILL');
@@ -160,6 +191,20 @@ describe('two relay processes on one PostgreSQL database', () => {
       await second.until((reader) => answersIn(reader).length === 3);
       assert.deepEqual([...answersIn(first), ...answersIn(second)], ids);
       assert.equal(proxy.routed.at(-1), survivor.port);
+      // The dead process's claim on the push lapses (30 s on the relay's clock): the survivor sends it.
+      front.advance(31_000);
+      const sent = await waitFor(
+        () => {
+          const pushes = service.deliveredTo(subscription).filter((push) => push.payload['id'] === 'n-push');
+          return pushes.length > 0 && pushes;
+        },
+        'n-push sent again by the surviving process',
+        15_000,
+      );
+      assert.deepEqual(
+        sent.map((push) => push.sender),
+        [contactOf(survivor === a ? 'a' : 'b')],
+      );
     } finally {
       first.close();
       second.close();

@@ -27,7 +27,12 @@ export interface ReceivedPush {
   status: number;
   /** performance.now() when it arrived (benchmarks). */
   at: number;
+  /** The VAPID JWT's `sub`: which relay sent it, when each process has its own --contact. */
+  sender: string;
 }
+
+/** A push the stand-in took in and never answers: its sender's request stays open. */
+export type HeldPush = Omit<ReceivedPush, 'status'>;
 
 export interface Answer {
   status: number;
@@ -92,6 +97,12 @@ export function checkVapid(
   return undefined;
 }
 
+/** The `sub` claim of a VAPID Authorization header already checked by checkVapid. */
+function vapidSubject(authorization: string | undefined): string {
+  const claims = /^vapid t=[^.]+\.([^.]+)\./.exec(authorization ?? '')![1]!;
+  return (JSON.parse(Buffer.from(claims, 'base64url').toString()) as { sub: string }).sub;
+}
+
 /** RFC 8291 + RFC 8188 (one record): the plaintext, with the padding delimiter removed. */
 export function decryptAes128gcm(
   body: Buffer,
@@ -126,6 +137,7 @@ export class PushService {
   private readonly subscribers = new Map<string, Subscriber>();
   private relayKey = '';
   private count = 0;
+  private hold: ((push: HeldPush) => void) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -169,6 +181,14 @@ export class PushService {
     this.subscriber(subscription).answers.push(...answers);
   }
 
+  /**
+   * The next push (to any subscription) is read and then left unanswered, as a slow push service would:
+   * the sender's request stays open. Resolves with it when it arrives; later pushes are answered again.
+   */
+  holdNext(): Promise<HeldPush> {
+    return new Promise((resolve) => (this.hold = resolve));
+  }
+
   /** The pushes a subscription received and took (2xx), decrypted. */
   deliveredTo(subscription: PushSubscriptionJson): ReceivedPush[] {
     const id = this.subscriber(subscription).id;
@@ -210,17 +230,24 @@ export class PushService {
       this.refused.push(`cannot decrypt: ${(error as Error).message}`);
       return { status: 400, headers: {} };
     }
-    const answer = subscriber.answers.shift() ?? { status: 201 };
-    this.received.push({
+    const push: HeldPush = {
       subscription: subscriber.id,
       ttl,
       urgency: request.headers['urgency'] as string | undefined,
       topic: request.headers['topic'] as string | undefined,
       payload: JSON.parse(plaintext.toString('utf8')) as Record<string, unknown>,
       bytes: plaintext.length,
-      status: answer.status,
       at: performance.now(),
-    });
+      sender: vapidSubject(request.headers.authorization),
+    };
+    const held = this.hold;
+    if (held) {
+      this.hold = undefined;
+      held(push);
+      return new Promise(() => undefined);
+    }
+    const answer = subscriber.answers.shift() ?? { status: 201 };
+    this.received.push({ ...push, status: answer.status });
     return {
       status: answer.status,
       headers: {
