@@ -63,33 +63,56 @@ interface FrameworkError {
   message: string;
 }
 
+/** The answer an error gets: its status, message, the log's longer sentence and a Retry-After. */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  logAs?: string;
+  retryAfter?: string;
+}
+
+/**
+ * What a handler, the body parser or fastify threw, as the spec's status and message; undefined for
+ * anything unknown (a 500). Shared by fastify's error handler and the create fast path.
+ */
+export function errorAnswerOf(error: unknown): ErrorAnswer | undefined {
+  if (error instanceof InvalidRequestError) return { status: 400, message: error.message };
+  if (error instanceof NotFoundError) return { status: 404, message: error.message };
+  if (error instanceof AgentTokenRefusedError) return { status: 403, message: error.message };
+  const storage = storageProblemOf(error);
+  if (storage) {
+    const answer = STORAGE_ANSWERS[storage.problem];
+    // The one log line of the failed request also carries SQLite's own words.
+    return { ...answer, logAs: `${answer.message} (${storage.detail})` };
+  }
+  if (error instanceof ConflictError) return { status: 409, message: error.message };
+  if (error instanceof UnavailableError) return { status: 503, message: error.message };
+  const framework = error as FrameworkError;
+  if (framework.statusCode === 413) return { status: 413, message: 'request body too large' };
+  if (framework.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    return { status: 400, message: 'request body is not valid JSON' };
+  }
+  if (framework.statusCode && framework.statusCode >= 400 && framework.statusCode < 500) {
+    return { status: framework.statusCode, message: framework.message };
+  }
+  return undefined;
+}
+
+/** The message of a 500, and the log line that says what went wrong. */
+export const INTERNAL_ERROR = 'internal error; see the Notify log';
+export const internalErrorLine = (method: string, path: string, error: unknown): string =>
+  `${method} ${path} failed: ${(error as FrameworkError).message}`;
+
 /** Maps what a handler or fastify threw to the spec's status and message; anything unknown is a 500. */
 export function createErrorHandler(log: Logger) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof InvalidRequestError) return sendError(request, reply, 400, error.message);
-    if (error instanceof NotFoundError) return sendError(request, reply, 404, error.message);
-    if (error instanceof AgentTokenRefusedError) return sendError(request, reply, 403, error.message);
-    const storage = storageProblemOf(error);
-    if (storage) {
-      const answer = STORAGE_ANSWERS[storage.problem];
-      if (answer.retryAfter) reply.header('retry-after', answer.retryAfter);
-      sendError(request, reply, answer.status, answer.message);
-      // The one log line of the failed request (onResponse) also carries SQLite's own words.
-      failures.set(request, `${answer.message} (${storage.detail})`);
-      return reply;
+    const answer = errorAnswerOf(error);
+    if (answer === undefined) {
+      log.error(internalErrorLine(request.method, pathOf(request), error));
+      return sendError(request, reply, 500, INTERNAL_ERROR);
     }
-    if (error instanceof ConflictError) return sendError(request, reply, 409, error.message);
-    if (error instanceof UnavailableError) return sendError(request, reply, 503, error.message);
-    const framework = error as FrameworkError;
-    if (framework.statusCode === 413) return sendError(request, reply, 413, 'request body too large');
-    if (framework.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-      return sendError(request, reply, 400, 'request body is not valid JSON');
-    }
-    if (framework.statusCode && framework.statusCode >= 400 && framework.statusCode < 500) {
-      return sendError(request, reply, framework.statusCode, framework.message);
-    }
-    log.error(`${request.method} ${pathOf(request)} failed: ${framework.message}`);
-    return sendError(request, reply, 500, 'internal error; see the Notify log');
+    if (answer.retryAfter) reply.header('retry-after', answer.retryAfter);
+    return sendError(request, reply, answer.status, answer.message, answer.logAs);
   };
 }
 

@@ -22,12 +22,21 @@ export const EVENT_SCHEMAS = {
   },
 } satisfies Record<string, RouteSchema>;
 
+/** POST /v1/events, for fastify's handler and the fast path (fast-create.ts) alike. */
+export const receiveEvent =
+  (service: EventService) =>
+  async (body: unknown, raisedBy?: string): Promise<{ status: number; value: unknown }> => {
+    const { record, created } = await service.handle(body, raisedBy);
+    return { status: created ? 201 : 200, value: toDto(record) };
+  };
+
 /** Handler of POST /v1/events: 201 when a notification was newly persisted, 200 for every other success. */
 export function eventHandlers(service: EventService) {
+  const receiveRoute = receiveEvent(service);
   return {
     receive: async (request: FastifyRequest, reply: FastifyReply) => {
-      const { record, created } = await service.handle(request.body, agentOf(request));
-      return reply.code(created ? 201 : 200).send(toDto(record));
+      const { status, value } = await receiveRoute(request.body, agentOf(request));
+      return reply.code(status).send(value);
     },
   };
 }

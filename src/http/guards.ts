@@ -27,23 +27,31 @@ declare module 'fastify' {
  * and may name any host (clients there send `localhost`).
  */
 export function hostGuard(port: () => number): Guard {
-  let allowedPort = -1;
-  let allowed: string[] = [];
+  const allowed = hostAllowed(port);
   return (request, reply) => {
     if (cameOverUnixSocket(request)) return undefined;
-    const host = request.headers.host?.toLowerCase();
-    // Built again only when the port changes (a config reload), not on every request.
-    if (port() !== allowedPort) {
-      allowedPort = port();
-      allowed = [`127.0.0.1:${allowedPort}`, `localhost:${allowedPort}`, `[::1]:${allowedPort}`];
-    }
-    if (host !== undefined && allowed.includes(host)) return undefined;
+    if (allowed(request.headers.host)) return undefined;
     return sendError(
       request,
       reply,
       421,
       `Host header must be 127.0.0.1:${port()}, localhost:${port()} or [::1]:${port()}; other hosts are refused to prevent DNS rebinding`,
     );
+  };
+}
+
+/** Whether a Host header names the broker's own loopback address and port. */
+export function hostAllowed(port: () => number): (host: string | undefined) => boolean {
+  let allowedPort = -1;
+  let allowed: string[] = [];
+  return (header) => {
+    const host = header?.toLowerCase();
+    // Built again only when the port changes (a config reload), not on every request.
+    if (port() !== allowedPort) {
+      allowedPort = port();
+      allowed = [`127.0.0.1:${allowedPort}`, `localhost:${allowedPort}`, `[::1]:${allowedPort}`];
+    }
+    return host !== undefined && allowed.includes(host);
   };
 }
 
@@ -62,7 +70,28 @@ const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
 /** The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110). */
 export function bearerToken(request: FastifyRequest): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+  return bearerTokenOf(request.headers.authorization);
+}
+
+export function bearerTokenOf(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
+/**
+ * Whether a token is the owner's: both sides hashed to equal length, then compared in fixed time (spec
+ * "Authentication" 3). The expected token's hash is kept until the token changes (a config reload).
+ */
+export function ownerTokenCheck(token: () => string): (supplied: string | undefined) => boolean {
+  let hashedToken = '';
+  let hashedExpected = sha256('');
+  return (supplied) => {
+    const expected = token();
+    if (expected !== hashedToken) {
+      hashedExpected = sha256(expected);
+      hashedToken = expected;
+    }
+    return supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected);
+  };
 }
 
 /** Spec "Authentication" 1: every /v1/* path, including ones that match no route. */
@@ -72,8 +101,7 @@ function needsAuth(request: FastifyRequest): boolean {
 }
 
 /** Node keeps only the first of repeated Authorization headers; the raw list shows them all. */
-function authorizationCount(request: FastifyRequest): number {
-  const raw = request.raw.rawHeaders;
+export function authorizationCount(raw: string[]): number {
   let count = 0;
   for (let index = 0; index < raw.length; index += 2) {
     if (raw[index]!.length === 13 && raw[index]!.toLowerCase() === 'authorization') count++;
@@ -82,8 +110,7 @@ function authorizationCount(request: FastifyRequest): number {
 }
 
 /**
- * Both sides hashed to equal length, then compared in fixed time (spec "Authentication" 3). The
- * expected token's hash is kept until the token changes (a config reload), not recomputed per request.
+ * The owner's token (ownerTokenCheck), or
  * `Authorization: Session <secret>` signs in with the web page's session instead (issues 21 and 29),
  * unless the route takes only the token; a session-only route takes nothing else. A Cookie header
  * counts for nothing: browsers send cookies to every port of the host. A 401 names the scheme it
@@ -95,12 +122,11 @@ export function bearerGuard(
   sessions?: PageSessions,
   agentTokens?: AgentTokenCheck,
 ): Guard {
-  let hashedToken = '';
-  let hashedExpected = sha256('');
+  const isOwner = ownerTokenCheck(token);
   return (request, reply) => {
     if (!needsAuth(request)) return undefined;
     // Taking the first of two would let whatever sits in front of the broker choose which one counts.
-    if (authorizationCount(request) > 1) {
+    if (authorizationCount(request.raw.rawHeaders) > 1) {
       return sendError(request, reply, 400, 'only one Authorization header is allowed');
     }
     const credentials = request.routeOptions?.config?.credentials;
@@ -110,14 +136,7 @@ export function bearerGuard(
     } else {
       const supplied = bearerToken(request);
       if (credentials !== 'session') {
-        const expected = token();
-        if (expected !== hashedToken) {
-          hashedExpected = sha256(expected);
-          hashedToken = expected;
-        }
-        if (supplied !== undefined && expected !== '' && timingSafeEqual(sha256(supplied), hashedExpected)) {
-          return undefined;
-        }
+        if (isOwner(supplied)) return undefined;
       }
       // Whatever the route, a live agent token is known by name from here on: the agent scope guard
       // answers 403 where it may not go, which tells its holder more than a 401 would.
@@ -137,22 +156,35 @@ export function bearerGuard(
  * session. Runs after the bearer guard, so the token is the valid one however the header spells the
  * scheme and spaces.
  */
-export function rateLimitGuard(perSecond: () => number, now: () => number): Guard {
-  const windows = new Map<string, { start: number; count: number }>();
+export function rateLimitGuard(
+  perSecond: () => number,
+  now: () => number,
+  admit: RateLimiter = rateLimiter(perSecond, now),
+): Guard {
   return (request, reply) => {
     if (!request.routeOptions?.config?.rateLimited) return undefined;
     const session = webSessionOf(request);
     const token = session === undefined ? (bearerToken(request) ?? '') : `session ${session.id}`;
+    if (admit(token)) return undefined;
+    reply.header('retry-after', '1');
+    return sendError(request, reply, 429, 'rate limit exceeded');
+  };
+}
+
+/** Counts one request of a token (or session); true while it is within the limit of this second. */
+export type RateLimiter = (key: string) => boolean;
+
+export function rateLimiter(perSecond: () => number, now: () => number): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  return (key) => {
     const second = Math.floor(now() / 1000);
-    let window = windows.get(token);
+    let window = windows.get(key);
     if (!window || window.start !== second) {
       if (windows.size > 1000) windows.clear();
       window = { start: second, count: 0 };
-      windows.set(token, window);
+      windows.set(key, window);
     }
     window.count++;
-    if (window.count <= perSecond()) return undefined;
-    reply.header('retry-after', '1');
-    return sendError(request, reply, 429, 'rate limit exceeded');
+    return window.count <= perSecond();
   };
 }

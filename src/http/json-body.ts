@@ -2,6 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { assertStorableJson } from '../domain/json-values.js';
 
+/** A body of whitespace is no body; anything else must be JSON that can be stored as sent. */
+export function parseJsonBody(chunks: Buffer[]): unknown {
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  const body: unknown = JSON.parse(text);
+  assertStorableJson(body);
+  return body;
+}
+
+export const bodyTooLarge = () => Object.assign(new Error('request body too large'), { statusCode: 413 });
+
+/** The client went away mid-body (reset, or the connection ended early): its fault, not a 500. */
+export const bodyEndedEarly = () =>
+  Object.assign(new Error('request body ended before it was complete'), { statusCode: 400 });
+
 /**
  * Parses every request body as JSON whatever its Content-Type (curl -d sends a form type), and
  * enforces the body limit of the moment while streaming, so chunked bodies are bounded too. Values that
@@ -27,25 +42,20 @@ export function installJsonBodyParser(app: FastifyInstance, limit: () => number)
       if (size > max) {
         payload.removeAllListeners('data');
         payload.resume();
-        return finish(Object.assign(new Error('request body too large'), { statusCode: 413 }));
+        return finish(bodyTooLarge());
       }
       chunks.push(chunk);
     });
     payload.on('end', () => {
       if (rawLimit !== undefined) return finish(null, Buffer.concat(chunks));
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return finish(null, undefined);
+      let body: unknown;
       try {
-        const body: unknown = JSON.parse(text);
-        assertStorableJson(body);
-        finish(null, body);
+        body = parseJsonBody(chunks);
       } catch (error) {
-        finish(error as Error);
+        return finish(error as Error);
       }
+      finish(null, body);
     });
-    // The client went away mid-body (reset, or the connection ended early): its fault, not a 500.
-    payload.on('error', () =>
-      finish(Object.assign(new Error('request body ended before it was complete'), { statusCode: 400 })),
-    );
+    payload.on('error', () => finish(bodyEndedEarly()));
   });
 }

@@ -165,11 +165,22 @@ export const NOTIFICATION_SCHEMAS = {
   },
 } satisfies Record<string, RouteSchema>;
 
+/** POST /v1/notifications, for fastify's handler and the fast path (fast-create.ts) alike. */
+export const createNotification =
+  (service: NotificationService) =>
+  async (body: unknown, raisedBy?: string): Promise<{ status: number; value: unknown }> => ({
+    status: 201,
+    value: toDto((await service.create(body, raisedBy)).record),
+  });
+
 /** Handlers of /v1/notifications; each one translates HTTP to a service call and back. */
 export function notificationHandlers(service: NotificationService) {
+  const createRoute = createNotification(service);
   return {
-    create: async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.code(201).send(toDto((await service.create(request.body, agentOf(request))).record)),
+    create: async (request: FastifyRequest, reply: FastifyReply) => {
+      const { status, value } = await createRoute(request.body, agentOf(request));
+      return reply.code(status).send(value);
+    },
     list: async (request: ListRequest, reply: FastifyReply) => {
       const { records, nextCursor } = service.listPage(request.query, agentOf(request));
       if (nextCursor !== undefined) reply.header('x-next-cursor', nextCursor);

@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Settings } from '../config/settings.js';
 import { FailedRequestLog } from '../log/failed-requests.js';
@@ -5,7 +6,18 @@ import { truncate } from '../log/log-text.js';
 import type { Logger } from '../log/logger.js';
 import { createErrorHandler, failureOf, pathOf, sendError } from './errors.js';
 import { agentScopeGuard } from './agent-auth.js';
-import { bearerGuard, declaredLengthGuard, hostGuard, rateLimitGuard } from './guards.js';
+import { createNotification } from './notification-routes.js';
+import { receiveEvent } from './event-routes.js';
+import { fastCreate, type FastCreateRoute } from './fast-create.js';
+import {
+  bearerGuard,
+  declaredLengthGuard,
+  hostAllowed,
+  hostGuard,
+  ownerTokenCheck,
+  rateLimiter,
+  rateLimitGuard,
+} from './guards.js';
 import type { Guard } from './guard.js';
 import { installJsonBodyParser } from './json-body.js';
 import { endJsonWithNewline } from './json-newline.js';
@@ -15,6 +27,8 @@ import { setSecurityHeaders } from './security-headers.js';
 import { registerWebPage } from './web-page.js';
 
 const MAX_LOGGED_PATH_CHARACTERS = 300;
+/** A body still arriving after this long is refused (Node answers 408). */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface HttpDeps extends RouteDeps {
   settings: () => Settings;
@@ -31,18 +45,41 @@ function noFastifySchemas(): never {
 /** The transport: guards in the order the spec implies, the JSON parser, routes, error mapping. */
 export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const failedRequests = new FailedRequestLog(deps.log, deps.clock);
-  const logFailure = (request: FastifyRequest, status: number) => {
-    const reason = failureOf(request) ?? '';
+  const logFailureOf = (method: string, fullPath: string, status: number, reason: string) => {
     // The path is cut on its own, so a long one cannot push the status and reason out of the line.
-    const path = truncate(pathOf(request), MAX_LOGGED_PATH_CHARACTERS);
-    failedRequests.record(status, `${request.method} ${path} -> ${status} ${reason}`.trimEnd());
+    const path = truncate(fullPath, MAX_LOGGED_PATH_CHARACTERS);
+    failedRequests.record(status, `${method} ${path} -> ${status} ${reason}`.trimEnd());
   };
+  const logFailure = (request: FastifyRequest, status: number) =>
+    logFailureOf(request.method, pathOf(request), status, failureOf(request) ?? '');
+  const settings = deps.settings;
+  const admit = rateLimiter(() => settings().rateLimitPerSecond, deps.clock);
+  let closing = false;
+  const fast = fastCreate({
+    routes: new Map<string, FastCreateRoute>([
+      ['/v1/notifications', createNotification(deps.notifications)],
+      ['/v1/events', receiveEvent(deps.events)],
+    ]),
+    hostAllowed: hostAllowed(() => settings().port),
+    isOwner: ownerTokenCheck(() => settings().authToken),
+    admit,
+    bodyLimit: () => settings().maxRequestBodyBytes,
+    closing: () => closing,
+    logFailure: logFailureOf,
+    log: deps.log,
+  });
   const malformed = malformedRequests(failedRequests);
   const app = Fastify({
     logger: false,
     bodyLimit: Number.MAX_SAFE_INTEGER,
     forceCloseConnections: 'idle',
-    requestTimeout: 30_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Our own node:http server, so the two create routes can be answered before fastify (fast-create.ts).
+    // With a serverFactory fastify sets none of the server's options: they are set in serveCreatesFirst.
+    serverFactory: (handler) =>
+      serveCreatesFirst((request, response) => {
+        if (!fast(request, response)) handler(request, response);
+      }),
     return503OnClosing: true,
     // Any id gets the spec's 404 "notification not found", not a route miss at fastify's 100 characters.
     routerOptions: { maxParamLength: 2048 },
@@ -72,7 +109,6 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     },
   });
   malformed.track(app.server);
-  const settings = deps.settings;
   const guards: Guard[] = [
     hostGuard(() => settings().port),
     declaredLengthGuard(() => settings().maxRequestBodyBytes),
@@ -81,7 +117,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
       const record = deps.notifications.find(id);
       return record === undefined ? undefined : (record.raisedBy ?? null);
     }),
-    rateLimitGuard(() => settings().rateLimitPerSecond, deps.clock),
+    rateLimitGuard(() => settings().rateLimitPerSecond, deps.clock, admit),
   ];
   function guardsAnswered(request: FastifyRequest, reply: FastifyReply): boolean {
     for (const guard of guards) {
@@ -97,6 +133,11 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (reply.statusCode >= 400) logFailure(request, reply.statusCode);
+    done();
+  });
+  // From here on every request goes to fastify, which answers 503 while closing.
+  app.addHook('preClose', (done) => {
+    closing = true;
     done();
   });
   app.addHook('onClose', (_instance, done) => {
@@ -119,4 +160,13 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   registerRoutes(app, routeTable(deps));
   registerWebPage(app, { root: deps.web.root, sessions: deps.web.sessions });
   return app;
+}
+
+/** The server fastify would make: no Host needed (the host guard answers), fastify's default timeouts. */
+function serveCreatesFirst(handler: (request: IncomingMessage, response: ServerResponse) => void) {
+  const server = createServer({ requireHostHeader: false }, handler);
+  server.keepAliveTimeout = 72_000;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.setTimeout(0);
+  return server;
 }
