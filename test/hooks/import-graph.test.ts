@@ -8,7 +8,10 @@ import { HOOK, NOTIFYCTL } from './support.js';
 const SRC = resolve(dirname(HOOK), 'src');
 /** The compiled module dist/notify-hook.cjs is bundled from (scripts/bundle-client.mjs). */
 const ENTRY = resolve(SRC, 'cli', 'notifyctl', 'hook', 'main.js');
-/** What a hook may load: pure rules, paths, the log line format, the HTTP client, the Node.js floor and itself. */
+/**
+ * What a hook may load: pure rules, paths, the log line format, the HTTP client, the Node.js floor,
+ * the project a folder belongs to (found with stat alone; the toast uses it too) and itself.
+ */
 const ALLOWED = [
   /^domain\//,
   /^config\/paths\.js$/,
@@ -18,6 +21,7 @@ const ALLOWED = [
   /^cli\/notify\/client-config\.js$/,
   /^cli\/notifyctl\/hook\//,
   /^cli\/runtime\/node-floor\.js$/,
+  /^workspace\/project-name\.js$/,
 ];
 
 describe('hook adapter import graph', () => {
