@@ -4,7 +4,7 @@ import { errorAnswerOf, INTERNAL_ERROR, internalErrorLine } from './errors.js';
 import { authorizationCount, bearerTokenOf, type RateLimiter } from './guards.js';
 import { bodyEndedEarly, parseJsonBody } from './json-body.js';
 import { jsonText } from './json-newline.js';
-import { setSecurityHeaders } from './security-headers.js';
+import { SECURITY_HEADER_LIST } from './security-headers.js';
 
 /** A create route's work: the parsed body in, the status and the value to answer with out. */
 export type FastCreateRoute = (body: unknown) => Promise<{ status: number; value: unknown }>;
@@ -51,22 +51,19 @@ export function fastCreate(
     const path = request.url ?? '';
     const route = deps.routes.get(path);
     if (route === undefined || deps.closing() || !plainOwnerCreate(request, deps)) return false;
-    setSecurityHeaders(response);
     const fail = (error: unknown, bodyRefused = false) => {
       if (response.headersSent) return;
-      // As fastify does when its body parser refuses: the client may send more.
-      if (bodyRefused) response.setHeader('connection', 'close');
       const answer = errorAnswerOf(error);
       if (answer === undefined) deps.log.error(internalErrorLine('POST', path, error));
       const status = answer?.status ?? 500;
-      if (answer?.retryAfter) response.setHeader('retry-after', answer.retryAfter);
+      const extra: string[] = [];
+      // As fastify does when its body parser refuses: the client may send more.
+      if (bodyRefused || status === 413) extra.push('connection', 'close');
+      if (answer?.retryAfter) extra.push('retry-after', String(answer.retryAfter));
       if (status === 413) {
-        response.statusCode = 413;
-        response.setHeader('connection', 'close');
-        response.setHeader('content-length', 0);
-        response.end();
+        response.writeHead(413, [...SECURITY_HEADER_LIST, ...extra, 'content-length', '0']).end();
       } else {
-        send(response, status, { error: answer?.message ?? INTERNAL_ERROR });
+        send(response, status, { error: answer?.message ?? INTERNAL_ERROR }, extra);
       }
       deps.logFailure('POST', path, status, answer?.logAs ?? answer?.message ?? INTERNAL_ERROR);
     };
@@ -88,10 +85,17 @@ export function fastCreate(
   };
 }
 
-function send(response: ServerResponse, status: number, value: unknown): void {
+/** One writeHead with every header as a flat list: a setHeader per header costs a lookup and a check each. */
+function send(response: ServerResponse, status: number, value: unknown, extra: readonly string[] = []): void {
   const text = jsonText(value);
-  response.statusCode = status;
-  response.setHeader('content-type', 'application/json; charset=utf-8');
-  response.setHeader('content-length', Buffer.byteLength(text));
-  response.end(text);
+  response
+    .writeHead(status, [
+      ...SECURITY_HEADER_LIST,
+      ...extra,
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      String(Buffer.byteLength(text)),
+    ])
+    .end(text);
 }

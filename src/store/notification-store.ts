@@ -115,6 +115,7 @@ export interface UpsertResult {
 export class NotificationStore {
   readonly #upsert;
   readonly #insertNew;
+  readonly #insertPlain;
   readonly #byEvent;
   readonly #refreshActive;
   readonly #byId;
@@ -159,10 +160,14 @@ export class NotificationStore {
     // Without a key only an ARC event identity seen before can conflict: a plain insert, no RETURNING
     // (the record is built from the values bound), is a third of the upsert's work on the create path.
     // Its values bound by position: better-sqlite3 looks every named parameter up on the object.
-    this.#insertNew = db.prepare<InsertRow>(`
+    const insertNew = `
       INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at)
-      VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, NULL, ?, ?, NULL, NULL, 1, ?, ?, ?, ?, ?)
-      ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO NOTHING`);
+      VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, NULL, ?, ?, NULL, NULL, 1, ?, ?, ?, ?, ?)`;
+    this.#insertNew = db.prepare<InsertRow>(
+      `${insertNew} ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO NOTHING`,
+    );
+    // Without an event identity nothing can conflict: no upsert clause for SQLite to plan around.
+    this.#insertPlain = db.prepare<InsertRow>(insertNew);
     this.#byEvent = db.prepare<[string, string], NotificationRow>(
       `SELECT ${COLUMNS} FROM notifications WHERE arc_sender_id = ? AND arc_event_id = ?`,
     );
@@ -280,7 +285,8 @@ export class NotificationStore {
 
   /** A notification without a key: inserted, or the one its ARC event identity made before. */
   #insert(values: InsertValues, event: EventIdentity | undefined): UpsertResult {
-    const inserted = this.#insertNew.run(
+    const insert = event === undefined ? this.#insertPlain : this.#insertNew;
+    const inserted = insert.run(
       values.id,
       values.agent,
       values.agent_instance,
