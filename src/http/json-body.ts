@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { assertStorableJson, mayHoldUnstorable } from '../domain/json-values.js';
+import { assertStorableJson } from '../domain/json-values.js';
 
 /** A body of whitespace is no body; anything else must be JSON that can be stored as sent. */
 export function parseJsonBody(chunks: Buffer[]): unknown {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
   const body: unknown = JSON.parse(text);
-  if (mayHoldUnstorable(text)) assertStorableJson(body);
+  assertStorableJson(body);
   return body;
 }
 
