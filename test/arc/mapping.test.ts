@@ -192,6 +192,16 @@ describe('title derivation', () => {
     assert.doesNotMatch(title, /[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 
+  it('keeps a title of 200 code points whole, though its UTF-16 length is longer', () => {
+    const message = '😀'.repeat(200 - 'Completed: '.length);
+    assert.equal(deriveTitle('completion', message), `Completed: ${message}`);
+  });
+
+  it('ends the first line at a lone CR or a CRLF too', () => {
+    assert.equal(deriveTitle('question', 'Deploy now?\rmore'), 'Question: Deploy now?');
+    assert.equal(deriveTitle('question', 'Deploy now?\r\nmore'), 'Question: Deploy now?');
+  });
+
   it('is never empty', () => {
     assert.equal(deriveTitle('blocked', ''), 'Blocked');
   });

@@ -25,21 +25,22 @@ export const KIND_LABELS: Readonly<Record<ArcKind, string>> = {
 
 export const MAX_TITLE_CHARACTERS = 200;
 
+/** Up to the first line break (CR, LF or CRLF): the lines after it are never split out. */
+const FIRST_LINE = /^[^\r\n]*/;
+
 /**
  * A title for an event that has none: the kind's label and the message's first line, e.g.
  * "Question: Deploy to production?"; cut to 200 code points with an ellipsis. Never empty.
  */
 export function deriveTitle(kind: ArcKind, message: string): string {
-  const firstLine = message
-    .trim()
-    .split(/\r\n|\r|\n/)[0]!
-    .replace(/\s+/g, ' ')
-    .trim();
+  const firstLine = FIRST_LINE.exec(message.trim())![0].replace(/\s+/g, ' ').trim();
   const title = firstLine ? `${KIND_LABELS[kind]}: ${firstLine}` : KIND_LABELS[kind];
   return truncate(title, MAX_TITLE_CHARACTERS);
 }
 
 function truncate(text: string, max: number): string {
+  // No more code points than UTF-16 units: a short text needs no count (issue 38: every ARC event's title).
+  if (text.length <= max) return text;
   const codePoints = Array.from(text);
   if (codePoints.length <= max) return text;
   return `${codePoints
