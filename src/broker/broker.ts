@@ -24,6 +24,7 @@ import { NotificationService } from './notification-service.js';
 import { NewsExpiryJob } from './news-expiry.js';
 import { AlertFeed } from './alert-feed.js';
 import { ReminderJob } from './reminder-job.js';
+import { relayAnswerSink } from './relay-answer-sink.js';
 import { reminderPolicy } from '../domain/reminders.js';
 import { TOAST_SNOOZE_MINUTES } from '../domain/snooze.js';
 import { RetentionJob } from './retention.js';
@@ -362,13 +363,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   reminders.start();
   await sealPlainSecrets(outbound, log);
   outbound.start();
-  outbound.followRelays({
-    answer: async (id, action, revision) => void (await service.answerAs(id, action, 'relay', revision)),
-    end: async (id, status) => {
-      if (service.get(id).status !== 'active') return;
-      await (status === 'dismissed' ? service.dismiss(id) : service.changeStatus(id, { status }));
-    },
-  });
+  outbound.followRelays(relayAnswerSink(service));
   outbound.listenToChannels({
     answer: async (id, action, surface, revision) =>
       void (await service.answerAs(id, action, surface, revision)),

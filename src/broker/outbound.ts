@@ -32,6 +32,8 @@ export interface OutboundOptions {
   random?: () => number;
   /** The quiet hours a route's sends wait out unless it sends during them. */
   quietHours?: () => QuietHours | undefined;
+  /** The relays' event streams reconnect after this back-off (docs/relay-protocol.md's by default). */
+  relayBackoff?: { firstMs: number; maxMs: number };
 }
 
 export interface Outbound {
@@ -138,6 +140,7 @@ export function createOutbound(
         clock,
         random: options.random ?? Math.random,
         log,
+        ...(options.relayBackoff && { backoff: options.relayBackoff }),
       });
       relayAnswers.sync();
     },
