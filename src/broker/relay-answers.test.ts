@@ -424,6 +424,7 @@ describe('answers from a paired relay', () => {
         `INFO relay: provider ${providerId}: answer for notification ${id} (lifecycle 2) waits for the delivery under way`,
       ),
     );
+    await sleep(150);
     assert.equal(service.get(id).status, 'active', 'not applied before the relay confirmed lifecycle 2');
     release();
     await within(5000, 'the answer applied', () => service.get(id).status === 'resolved');
