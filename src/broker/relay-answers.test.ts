@@ -42,6 +42,8 @@ class StandInRelay {
   url = '';
   readonly connections: Connection[] = [];
   refuseEvents: number | undefined;
+  /** Streams asked for are kept waiting, never answered: the follower stays where it was. */
+  holdStreams = false;
   #server: Server;
   #open = new Set<ServerResponse>();
   #events: { id: number; type: string; data: string }[] = [];
@@ -137,6 +139,7 @@ class StandInRelay {
       connection.closed = true;
       this.#open.delete(response);
     });
+    if (this.holdStreams) return;
     if (this.refuseEvents !== undefined) return json(response, this.refuseEvents, { error: 'refused' });
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     response.write('retry: 5000\n\n');
@@ -547,6 +550,59 @@ describe('answers from a paired relay', () => {
     assert.equal(outbound.providers.get(providerId).listening?.reason, 'http_404');
     stand.refuseEvents = undefined;
     await listening();
+  });
+
+  it('shows a relay as connecting until its event stream opens', async () => {
+    stand.holdStreams = true;
+    await outbound.providers.update(providerId, { enabled: true });
+    await within(5000, 'the stream asked for', () => stand.connections.length === 1);
+    assert.equal(outbound.providers.get(providerId).listening?.state, 'connecting');
+    stand.holdStreams = false;
+  });
+
+  it('says why it reconnects: a stream the relay ended, or one that sent more than a relay ever needs', async () => {
+    await pair();
+    const health = () => outbound.providers.get(providerId).listening;
+    stand.holdStreams = true;
+    stand.endStreams();
+    await within(5000, 'the ended stream shown', () => health()?.reason === 'stream_ended');
+    assert.equal(health()?.state, 'retrying');
+    assert.ok(logLine('event stream ended; reconnecting in 20 ms'), logged.join('\n'));
+    stand.holdStreams = false;
+    stand.endStreams();
+    await within(
+      5000,
+      'a new stream open',
+      () => stand.openStreams() === 1 && health()?.state === 'listening',
+    );
+    stand.holdStreams = true;
+    stand.send('answer', 'x'.repeat(70_000));
+    await within(5000, 'the overrun shown', () => health()?.reason === 'stream_overrun');
+    assert.ok(
+      logLine(
+        'event stream closed: the relay sent a line or event over 65536 characters; reconnecting in 20 ms',
+      ),
+      logged.join('\n'),
+    );
+    stand.holdStreams = false;
+  });
+
+  it('drops an answer to a notification the broker no longer keeps, with a warning', async () => {
+    await pair();
+    const id = await ask();
+    await service.changeStatus(id, { status: 'resolved' });
+    outbound.dispatcher.wake();
+    await within(5000, 'the resolution delivered', () => !outbound.outboxStore.hasUnsettled(id, providerId));
+    const store = new NotificationStore(db);
+    await writes.run(() => store.pruneTerminalBefore(clock() + 60_000));
+    answer(id, 1, 'allow', 1);
+    await within(5000, 'the drop logged', () =>
+      logLine(`answer for notification ${id} dropped: no such notification`),
+    );
+    assert.ok(
+      logged.some((line) => line.startsWith('WARN') && line.includes('no such notification')),
+      logged.join('\n'),
+    );
   });
 
   it('closes the stream of a relay that is disabled, and opens a new one when it changes or comes back', async () => {
