@@ -1,6 +1,6 @@
 /** A browser's PushSubscription.toJSON() as the inbox registers it (docs/relay-protocol.md "Phone push"). */
 import { createECDH } from 'node:crypto';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { Checked } from './delivery.js';
 import { cleanName } from './pairing.js';
 
@@ -32,11 +32,22 @@ function onCurve(point: Buffer): boolean {
   }
 }
 
+/** Addresses that reach this machine: loopback, the unspecified address, and IPv4 ones written as IPv6. */
+const THIS_MACHINE = new BlockList();
+THIS_MACHINE.addSubnet('127.0.0.0', 8, 'ipv4');
+THIS_MACHINE.addAddress('0.0.0.0', 'ipv4');
+THIS_MACHINE.addAddress('::1', 'ipv6');
+THIS_MACHINE.addAddress('::', 'ipv6');
+
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // A URL's hostname keeps a final dot ("localhost.") and IPv6 brackets; the resolver ignores both.
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
+  const family = isIP(host);
+  return family !== 0 && THIS_MACHINE.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**
@@ -80,7 +91,7 @@ export function checkSubscription(body: unknown, allowLoopback: boolean): Checke
       endpoint: endpoint as string,
       p256dh: p256dh as string,
       auth: auth as string,
-      name: name.trim(),
+      name,
     },
   };
 }
