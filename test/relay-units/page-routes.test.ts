@@ -14,6 +14,7 @@ import {
   setUpOperator,
   WebSession,
 } from '../support/relay-web.js';
+import { invite as inviteBy, signedIn as signedInAs } from './accounts.js';
 import { startInProcessRelay, type InProcessRelay } from './in-process-relay.js';
 
 const WEEK_SECONDS = 7 * 24 * 3600;
@@ -36,25 +37,12 @@ function csrfCookieOf(page: { headers: Headers }): string | undefined {
 }
 
 /** A browser signed in as the operator, with its own session. */
-async function signedIn(next?: string): Promise<WebSession> {
-  const browser = new WebSession(relay);
-  await browser.get('/sign-in');
-  const done = await browser.post('/sign-in', {
-    username: OPERATOR.username,
-    password: OPERATOR.password,
-    ...(next !== undefined && { next }),
-  });
-  assert.equal(done.status, 303, done.text);
-  return browser;
+function signedIn(next?: string): Promise<WebSession> {
+  return signedInAs(relay, OPERATOR, next);
 }
 
-/** An invitation link's token, made by the operator on the people page. */
-async function invite(): Promise<string> {
-  const page = await web.post('/people/invite', {});
-  assert.equal(page.status, 200, page.text);
-  const link = /(http:\/\/[^<\s]+\/join\?token=[^<\s]+)/.exec(page.text)?.[1];
-  assert.ok(link, page.text);
-  return new URL(link.replaceAll('&amp;', '&')).searchParams.get('token')!;
+function invite(): Promise<string> {
+  return inviteBy(web);
 }
 
 describe('relay pages: the start page and the frame of every page', () => {
