@@ -519,6 +519,39 @@ describe('relay pages: pairing a sender', () => {
 });
 
 describe('relay pages: installations', () => {
+  it("shows a sender's name and client as text, never as markup, wherever it appears", async () => {
+    const name = `<img src=x onerror="alert('x')">&`;
+    const pairing = await createPairing(relay, name);
+    const page = await web.get(`/pair?code=${pairing.user_code}`);
+    const escaped = '&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;&amp;';
+    assert.ok(page.text.includes(`<dd id="pair-sender">${escaped}</dd>`), page.text);
+    assert.doesNotMatch(page.text, /<img/);
+    await decide(web, pairing, 'approve');
+    assert.equal((await pollOnTime(relay, pairing)).body['status'], 'approved');
+    const list = await web.get('/installations');
+    assert.ok(list.text.includes(`<strong>${escaped}</strong>`), list.text);
+    assert.doesNotMatch(list.text, /<img/);
+  });
+
+  it('tells a person with no sender how to pair one, and dates each paired sender in UTC', async () => {
+    const token = await invite();
+    const newcomer = new WebSession(relay);
+    await newcomer.get(`/join?token=${token}`);
+    await newcomer.post('/join', {
+      token,
+      username: 'newcomer',
+      password: 'newcomer long password',
+      password_again: 'newcomer long password',
+    });
+    const empty = await newcomer.get('/installations');
+    assert.equal(empty.status, 200);
+    assert.match(empty.text, /None yet\. Run <code>notify relay pair --url …<\/code> on a sender\./);
+    await pairSender(relay, newcomer, 'dated-box');
+    const list = await newcomer.get('/installations');
+    assert.match(list.text, /notify\/0\.1\.0 · paired \d{4}-\d\d-\d\d \d\d:\d\d UTC · /);
+    assert.doesNotMatch(list.text, /None yet/);
+  });
+
   it('lists the senders paired with this account and revokes one after a confirmation', async () => {
     const sender = await pairSender(relay, web, 'revoked-box');
     const list = await web.get('/installations');
