@@ -61,6 +61,10 @@ describe('relay pages: the start page and the frame of every page', () => {
     assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.equal(page.headers.get('cache-control'), 'no-store');
     assert.match(page.text, /<title>Sign in · Test relay<\/title>/);
+    assert.match(
+      page.text,
+      /<input name="username" autocomplete="username" required maxlength="40" value="">/,
+    );
   });
 
   it('shows the inbox with its script to a signed-in person, and names them in the navigation', async () => {
@@ -97,7 +101,7 @@ describe('relay pages: first-start setup', () => {
       password_again: 'another long password',
     });
     assert.equal(posted.status, 404);
-    assert.match(posted.text, /This setup link is not valid any more\./);
+    assert.match(posted.text, /<h1>No setup here<\/h1><p>This setup link is not valid any more\.<\/p>/);
     assert.equal(sessionCookieOf(posted), undefined);
     assert.equal(
       (await browser.post('/sign-in', { username: 'mallory', password: 'another long password' })).status,
@@ -126,10 +130,15 @@ describe('relay pages: a relay not set up yet', () => {
     const token = new URL(fresh.setupUrl).searchParams.get('token')!;
     const wrong = await browser.get('/setup?token=nru_not-the-printed-one');
     assert.equal(wrong.status, 404);
+    assert.equal((await browser.get('/setup')).status, 404);
     const form = await browser.get(`/setup?token=${token}`);
     assert.equal(form.status, 200);
     assert.match(form.text, /Set up the operator account/);
     assert.match(form.text, new RegExp(`name="token" value="${token}"`));
+    assert.match(form.text, /name="username" autocomplete="username" required maxlength="40" value=""/);
+    const blank = await browser.post('/setup', { token, username: 'ops' });
+    assert.equal(blank.status, 400);
+    assert.match(blank.text, /A password is 10-200 characters long\./);
     const cases: Array<[Record<string, string>, string]> = [
       [{ username: 'no spaces allowed', password: 'a long password here' }, 'A user name is 1-40 letters'],
       [{ username: 'x'.repeat(41), password: 'a long password here' }, 'A user name is 1-40 letters'],
@@ -148,6 +157,8 @@ describe('relay pages: a relay not set up yet', () => {
         ...fields,
       });
       assert.equal(refused.status, 400, JSON.stringify(fields));
+      assert.match(refused.text, /<h1>Set up the operator account<\/h1>/);
+      assert.match(refused.text, /<form method="post" action="\/setup">/);
       assert.match(refused.text, new RegExp(message.replace(/[.]/g, '\\.')), JSON.stringify(fields));
       assert.equal(sessionCookieOf(refused), undefined);
     }
@@ -261,6 +272,37 @@ describe('relay pages: sign-in', () => {
     assert.equal((await browser.get('/inbox')).status, 303);
   });
 
+  it('asks for a moment (503) while the relay is checking as many passwords as it can at once', async () => {
+    relay.advance(15 * 60_000 + 1000);
+    const browser = new WebSession(relay);
+    await browser.get('/sign-in');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        browser.post('/sign-in', { username: `crowd-${index}`, password: 'some long password' }),
+      ),
+    );
+    const busy = answers.filter((answer) => answer.status === 503);
+    assert.ok(busy.length >= 1, answers.map((answer) => answer.status).join(' '));
+    assert.equal(busy[0]!.headers.get('retry-after'), '1');
+    assert.match(busy[0]!.text, /The relay is checking other sign-ins right now\. Try again in a moment\./);
+    assert.ok(answers.every((answer) => answer.status === 503 || answer.status === 401));
+    relay.advance(15 * 60_000 + 1000);
+  });
+
+  it('refuses a form post with no body at all as forged, without failing', async () => {
+    const browser = await signedIn();
+    for (const path of ['/sign-out', '/sign-in', '/pair']) {
+      const response = await fetch(new URL(path, relay.url), {
+        method: 'POST',
+        headers: { cookie: browser.cookieHeader() },
+        redirect: 'manual',
+      });
+      assert.equal(response.status, 403, path);
+      assert.match(await response.text(), /Form refused/);
+    }
+    assert.equal((await browser.get('/inbox')).status, 200);
+  });
+
   it('lets the right password in again and again: successful sign-ins count as no failure', async () => {
     const browser = new WebSession(relay);
     await browser.get('/sign-in');
@@ -342,7 +384,12 @@ describe('relay pages: invitations', () => {
     const browser = new WebSession(relay);
     const form = await browser.get(`/join?token=${token}`);
     assert.equal(form.status, 200);
-    assert.match(form.text, /Create your account/);
+    assert.match(form.text, /<h1>Create your account<\/h1>/);
+    assert.match(form.text, /<form method="post" action="\/join">/);
+    assert.match(form.text, /required maxlength="40" value=""/);
+    const blank = await browser.post('/join', { token, username: 'grace' });
+    assert.equal(blank.status, 400);
+    assert.match(blank.text, /A password is 10-200 characters long\./);
     const weak = await browser.post('/join', {
       token,
       username: 'grace',
@@ -352,6 +399,7 @@ describe('relay pages: invitations', () => {
     assert.equal(weak.status, 400);
     assert.match(weak.text, /A password is 10-200 characters long\./);
     assert.match(weak.text, /value="grace"/);
+    assert.match(weak.text, /<form method="post" action="\/join">/);
     const taken = await browser.post('/join', {
       token,
       username: 'ADA',
@@ -360,6 +408,7 @@ describe('relay pages: invitations', () => {
     });
     assert.equal(taken.status, 409);
     assert.match(taken.text, /This user name is taken\./);
+    assert.match(taken.text, /<form method="post" action="\/join">/);
     const forged = await browser.post('/join', {
       csrf: 'nrx_forged',
       token,
@@ -389,11 +438,33 @@ describe('relay pages: invitations', () => {
       password_again: 'eve wants an account',
     });
     assert.equal(reused.status, 404);
-    assert.match(reused.text, /This invitation was used already or has expired\./);
+    assert.match(
+      reused.text,
+      /<h1>Invitation not valid<\/h1><p>This invitation was used already or has expired\.<\/p>/,
+    );
     assert.equal(
       (await again.post('/sign-in', { username: 'eve', password: 'eve wants an account' })).status,
       401,
     );
+  });
+
+  it('takes a password of exactly 10 and of exactly 200 characters', async () => {
+    let seed = 7;
+    const varied = Array.from({ length: 200 }, () => {
+      seed = (seed * 48271) % 2147483647;
+      return 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'[seed % 57];
+    }).join('');
+    for (const [username, password] of [
+      ['ten', 'Qz8vKm2wLp'],
+      ['two-hundred', varied],
+    ] as const) {
+      assert.equal(password.length, username === 'ten' ? 10 : 200);
+      const token = await invite();
+      const browser = new WebSession(relay);
+      await browser.get(`/join?token=${token}`);
+      const done = await browser.post('/join', { token, username, password, password_again: password });
+      assert.equal(done.status, 303, done.text);
+    }
   });
 
   it('refuses an invitation past its 72 hours', async () => {
@@ -420,6 +491,13 @@ describe('relay pages: pairing a sender', () => {
     const empty = await web.get('/pair');
     assert.equal(empty.status, 200);
     assert.match(empty.text, /Enter the code that <code>notify relay pair<\/code> printed/);
+    assert.match(empty.text, /placeholder="XXXX-XXXX" value=""/);
+    const twice = await web.get('/pair?code=ABCD-EFGH&code=JKLM-NPQR');
+    assert.equal(twice.status, 200);
+    assert.match(twice.text, /placeholder="XXXX-XXXX" value=""/);
+    const unreadable = await web.get('/pair?code=%21%21%21');
+    assert.equal(unreadable.status, 404);
+    assert.match(unreadable.text, /No open pairing request has this code\./);
     assert.equal((await web.get('/pair?code=%20%20')).status, 200);
     const wrong = await web.get('/pair?code=ZZZZ-ZZZZ-and-a-lot-more-typed');
     assert.equal(wrong.status, 404);
@@ -449,6 +527,10 @@ describe('relay pages: pairing a sender', () => {
     const done = await web.post('/pair', { pairing_id: approved.pairing_id, decision: 'approve' });
     assert.equal(done.status, 200);
     assert.match(done.text, /<h1>Approved<\/h1>/);
+    assert.match(
+      done.text,
+      /The sender is paired with your account; its terminal says so in a few seconds\./,
+    );
     assert.match(done.text, /<a href="\/inbox">Open the inbox<\/a>/);
     const rejected = await createPairing(relay, 'rejected-box');
     const refused = await web.post('/pair', { pairing_id: rejected.pairing_id, decision: 'reject' });
@@ -468,6 +550,7 @@ describe('relay pages: pairing a sender', () => {
     assert.equal(late.status, 409);
     assert.match(late.text, /This pairing request is no longer open: it expired or was decided already\./);
     assert.match(late.text, /<a href="\/pair">Enter another code<\/a>/);
+    assert.match(late.text, /<h1>Pairing<\/h1>/);
     assert.doesNotMatch(late.text, /Approved/);
   });
 
@@ -483,7 +566,7 @@ describe('relay pages: pairing a sender', () => {
     const pairing = await createPairing(relay, 'odd-box');
     const odd = await web.post('/pair', { pairing_id: pairing.pairing_id, decision: 'maybe' });
     assert.equal(odd.status, 400);
-    assert.match(odd.text, /Choose Approve or Reject\./);
+    assert.match(odd.text, /<h1>Pairing<\/h1><p>Choose Approve or Reject\.<\/p>/);
     const forged = await web.post(
       '/pair',
       { pairing_id: pairing.pairing_id, decision: 'approve' },
@@ -511,6 +594,9 @@ describe('relay pages: pairing a sender', () => {
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
     assert.match(limited.text, /Too many wrong codes\. Try again in 14 min\./);
     assert.match(limited.text, new RegExp(`value="${pairing.user_code}"`));
+    const long = await browser.get(`/pair?code=${pairing.user_code}-and-much-more-typed`);
+    assert.equal(long.status, 429);
+    assert.match(long.text, new RegExp(`value="${pairing.user_code}-and-much-m"`));
     assert.doesNotMatch(limited.text, /pairing_id/);
     relay.advance(15 * 60_000);
     const fresh = await createPairing(relay, 'later-box');
@@ -569,6 +655,10 @@ describe('relay pages: installations', () => {
     const again = await web.post(`/installations/${sender.installation.id}/revoke`, { confirm: 'yes' });
     assert.equal(again.status, 404);
     assert.match(again.text, /No such installation\./);
+    const unknown = await web.post('/installations/inst_unknown/revoke', {});
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.text, /No such installation\./);
+    assert.doesNotMatch(unknown.text, /Revoke [^<]*\?/);
   });
 
   it("never revokes another person's sender, nor one on a form from another site", async () => {
