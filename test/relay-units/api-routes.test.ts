@@ -334,7 +334,7 @@ describe('relay sender API: answer links', () => {
         'This notification cannot be answered in this revision: it changed, ended, was answered, has no actions, or is answered in the terminal only.',
       ),
     );
-    for (const body of [{}, { revision: 0 }, { revision: 1.5 }, { revision: '2' }, [2]]) {
+    for (const body of [{}, { revision: 0 }, { revision: 1.5 }, { revision: '2' }, [2], null]) {
       const refused = await linkOf('n-link-2', body);
       assert.equal(refused.status, 400, JSON.stringify(body));
       assert.deepEqual(refused.body, refusal('invalid_request', 'revision must be an integer of 1 or more.'));

@@ -98,6 +98,7 @@ describe('relay inbox API: answering', () => {
     });
     assert.equal(noSession.status, 401);
     assert.equal(noSession.headers.get('www-authenticate'), 'Bearer');
+    assert.deepEqual(noSession.body, { error: 'invalid_auth', error_description: 'Sign in first.' });
     const noToken = await web.inbox('POST', path, JSON.parse(body), '');
     assert.equal(noToken.status, 403);
     assert.deepEqual(noToken.body, {
@@ -140,6 +141,17 @@ describe('relay inbox API: answering', () => {
         'An inbox id in the path and an integer lifecycle in the body are needed.',
       ],
       [path, [1, 2], 'An inbox id in the path and an integer lifecycle in the body are needed.'],
+      [path, null, 'An inbox id in the path and an integer lifecycle in the body are needed.'],
+      [
+        `/v1/inbox/notifications/${item.inbox_id}x/answer`,
+        { action: 'allow', lifecycle: item.lifecycle, revision: item.revision },
+        'An inbox id in the path and an integer lifecycle in the body are needed.',
+      ],
+      [
+        `/v1/inbox/notifications/x${item.inbox_id}/answer`,
+        { action: 'allow', lifecycle: item.lifecycle, revision: item.revision },
+        'An inbox id in the path and an integer lifecycle in the body are needed.',
+      ],
       [path, { lifecycle: item.lifecycle, revision: item.revision }, 'action is required.'],
       [
         path,
