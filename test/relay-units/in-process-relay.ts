@@ -1,0 +1,101 @@
+/**
+ * The relay's real HTTP server built inside the test process, wired as `notify-relay` wires it
+ * (src/relay-server/main.ts): a temp SQLite file, the relay's limits and a clock the test moves.
+ * It listens on a free loopback port, so the browser stand-in of test/support/relay-web.ts drives it
+ * as it drives the relay process; being in-process, Stryker's `tap` runner reaches the mutated code
+ * (stryker.relay-pages.config.json) in seconds a mutant instead of a minute.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { RouteContext } from '../../src/relay-server/http/context.js';
+import { buildServer } from '../../src/relay-server/http/server.js';
+import { StreamQuota } from '../../src/relay-server/http/stream-quota.js';
+import { Hub } from '../../src/relay-server/hub.js';
+import { openDatabase } from '../../src/relay-server/open-database.js';
+import { People } from '../../src/relay-server/people.js';
+import { Push } from '../../src/relay-server/push.js';
+import { RateLimiter } from '../../src/relay-server/rate-limiter.js';
+import { Relay } from '../../src/relay-server/relay.js';
+import { hashSecret, newSecret } from '../../src/relay-server/secrets.js';
+import { SignInGuard } from '../../src/relay-server/sign-in-guard.js';
+import { RelayStore } from '../../src/relay-server/store.js';
+import { vapidKeysOf } from '../../src/relay-server/vapid-keys.js';
+import type { RelayProcess } from '../support/relay-process.js';
+
+const MINUTE = 60_000;
+
+export interface InProcessRelay extends RelayProcess {
+  context: RouteContext;
+  app: FastifyInstance;
+  /** The one-time operator setup link, as notify-relay prints it at its first start. */
+  setupUrl: string;
+}
+
+export async function startInProcessRelay(
+  options: { publicUrl?: string; deliveryRate?: number } = {},
+): Promise<InProcessRelay> {
+  const root = mkdtempSync(join(tmpdir(), 'notify-relay-unit-'));
+  const dataDir = join(root, 'data');
+  let offset = 0;
+  const clock = (): number => Date.now() + offset;
+  const store = await RelayStore.open(openDatabase({ data: dataDir }));
+  const hub = new Hub();
+  const relay = new Relay(store, hub, clock, 'Test relay');
+  const setupToken = newSecret('nru_');
+  const vapid = await vapidKeysOf(store, clock());
+  const context: RouteContext = {
+    relay,
+    people: new People(store, hub, clock),
+    push: new Push(store, hub, clock, vapid.publicKey, false),
+    hub,
+    publicUrl: options.publicUrl,
+    limits: {
+      pairing: new RateLimiter({ max: 10, windowMs: MINUTE }, clock),
+      poll: new RateLimiter({ max: 60, windowMs: MINUTE }, clock),
+      delivery: new RateLimiter({ max: options.deliveryRate ?? 600, windowMs: MINUTE }, clock),
+      signIn: new SignInGuard(clock),
+      codeAttempts: new RateLimiter({ max: 10, windowMs: 15 * MINUTE }, clock),
+    },
+    setupTokenHash: hashSecret(setupToken),
+    keepAliveMs: 25_000,
+    streams: new Set(),
+    ready: async () => true,
+    stopping: false,
+    streamQuota: new StreamQuota(),
+  };
+  const app = buildServer(context, { trustProxy: false, requestTimeoutMs: 30_000 });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  let stopped: Promise<number | null> | undefined;
+  const stop = (): Promise<number | null> => {
+    stopped ??= (async () => {
+      for (const end of [...context.streams]) end();
+      await app.close();
+      await store.close();
+      return 0;
+    })();
+    return stopped;
+  };
+  return {
+    context,
+    app,
+    url,
+    port,
+    pid: process.pid,
+    setupUrl: `${url}/setup?token=${setupToken}`,
+    dataDir,
+    output: () => '',
+    advance(ms) {
+      offset += ms;
+    },
+    stop,
+    async cleanup() {
+      await stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
