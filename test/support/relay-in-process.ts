@@ -40,8 +40,9 @@ export class RecordedIo implements RelayIo {
 export function startRelayCommand(
   args: string[],
   env: NodeJS.ProcessEnv,
+  stderrIsTerminal = false,
 ): { io: RecordedIo; done: Promise<RelayRun> } {
-  const io = new RecordedIo(env);
+  const io = new RecordedIo(env, stderrIsTerminal);
   const done = runRelay(args, io).then((code) => ({ code, stdout: io.stdout, stderr: io.stderr }));
   return { io, done };
 }
@@ -50,11 +51,11 @@ export function runRelayInProcess(args: string[], env: NodeJS.ProcessEnv): Promi
   return startRelayCommand(args, env).done;
 }
 
-/** Waits (in real time, whatever timers a test mocks) until `check` holds. */
-export async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+/** Waits (in real time, whatever timers and Date a test mocks) until `check` holds. */
+export async function until(check: () => boolean, what: string, withinMs = 10_000): Promise<void> {
+  const deadline = performance.now() + withinMs;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await realDelay(5);
   }
 }

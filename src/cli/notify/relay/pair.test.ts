@@ -55,6 +55,40 @@ function assertNoCredential(run: RelayRun, relay: TestRelay): void {
 const WAITING = 'Waiting for approval: 10:00 left (Ctrl+C cancels).\n';
 const EXPIRED = 'The pairing code expired before it was approved; run notify relay pair again.';
 
+/**
+ * notify's waits on a mocked clock: every setTimeout it schedules is recorded with its delay, so a test
+ * moves the clock only once notify waits, and by exactly the wait the protocol asks for; a wait of
+ * another length is never found.
+ */
+class MockedWaits {
+  readonly #delays: number[] = [];
+  #seen = 0;
+
+  constructor(
+    private readonly t: TestContext,
+    private readonly relay: TestRelay,
+    apis: ('setInterval' | 'Date')[] = [],
+  ) {
+    t.mock.timers.enable({ apis: ['setTimeout', ...apis], now: Date.now() });
+    const mocked = globalThis.setTimeout;
+    // Restored with the mock when the test ends.
+    globalThis.setTimeout = ((handler: () => void, ms?: number) => {
+      this.#delays.push(ms ?? 0);
+      return mocked(handler, ms);
+    }) as typeof setTimeout;
+  }
+
+  /** Waits until notify waits `ms`, moves the clock by as much, and waits for the request to `path`. */
+  async next(path: RegExp, ms: number): Promise<void> {
+    const count = () => this.relay.calls.filter((call) => path.test(call.path)).length;
+    const before = count();
+    await until(() => this.#delays.indexOf(ms, this.#seen) >= 0, `a wait of ${ms} ms`, 3000);
+    this.#seen = this.#delays.indexOf(ms, this.#seen) + 1;
+    this.t.mock.timers.tick(ms);
+    await until(() => count() > before, `a request after ${ms} ms`);
+  }
+}
+
 describe('notify relay pair (in process)', () => {
   const broker = useBroker();
   const relays: TestRelay[] = [];
@@ -106,6 +140,11 @@ describe('notify relay pair (in process)', () => {
     const poll = test.calls.find((call) => call.path.endsWith('/poll'));
     assert.match(poll!.headers.authorization!, /^Bearer nrp_/);
     const created = test.calls.find((call) => call.path === '/v1/pairings');
+    const wellKnown = test.calls.find((call) => call.path === '/.well-known/notify-relay');
+    assert.deepEqual(
+      [created!.headers.authorization, wellKnown!.headers.authorization],
+      [undefined, undefined],
+    );
     assert.deepEqual(JSON.parse(created!.body), {
       sender_name: [...hostname()].slice(0, 100).join(''),
       client: 'notify/0.1.0',
@@ -412,30 +451,13 @@ describe('notify relay pair (in process)', () => {
     assert.ok(plain.stdout.includes(shown));
   });
 
-  /**
-   * The waits between polls, on a mocked clock: `tick` moves it; a poll (or installation check) must
-   * come exactly when the wait is over, not a millisecond before.
-   */
-  async function waitsExactly(t: TestContext, test: TestRelay, path: RegExp, ms: number): Promise<void> {
-    const count = () => test.calls.filter((call) => path.test(call.path)).length;
-    const before = count();
-    t.mock.timers.tick(ms - 1);
-    await realDelay(150);
-    assert.equal(count(), before, `asked again before ${ms} ms`);
-    t.mock.timers.tick(1);
-    await until(() => count() > before, `a request after ${ms} ms`);
-  }
-
   it('waits 5 seconds more from a slow_down on, for good', async (t) => {
     const test = await relay({ polls: ['slow_down', 'pending', 'approved'] });
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const waits = new MockedWaits(t, test);
     const run = startRelayCommand(['pair', '--url', test.url, '--allow-private', '--json'], broker.home.env);
-    await until(() => run.io.stdout.includes('awaiting_approval'), 'the code');
-    await waitsExactly(t, test, /\/poll$/, 50);
-    await until(() => run.io.stdout.includes('slow_down'), 'slow_down');
-    await waitsExactly(t, test, /\/poll$/, 5050);
-    await realDelay(100);
-    await waitsExactly(t, test, /\/poll$/, 5050);
+    await waits.next(/\/poll$/, 50);
+    await waits.next(/\/poll$/, 5050);
+    await waits.next(/\/poll$/, 5050);
     const result = await run.done;
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(states(result)[1], { state: 'slow_down', interval: 5.05 });
@@ -444,12 +466,10 @@ describe('notify relay pair (in process)', () => {
 
   it('waits as long as a 429 poll answer says in Retry-After', async (t) => {
     const test = await relay({ polls: ['http429', 'approved'], retryAfter: '3' });
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const waits = new MockedWaits(t, test);
     const run = startRelayCommand(['pair', '--url', test.url, '--allow-private', '--json'], broker.home.env);
-    await until(() => run.io.stdout.includes('awaiting_approval'), 'the code');
-    await waitsExactly(t, test, /\/poll$/, 50);
-    await realDelay(300);
-    await waitsExactly(t, test, /\/poll$/, 3000);
+    await waits.next(/\/poll$/, 50);
+    await waits.next(/\/poll$/, 3000);
     const result = await run.done;
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(
@@ -460,22 +480,68 @@ describe('notify relay pair (in process)', () => {
 
   it('rides out a failing installation check, waiting a second longer after each failure', async (t) => {
     const test = await relay({ installationFailures: 2 });
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const waits = new MockedWaits(t, test);
     const run = startRelayCommand(['pair', '--url', test.url, '--allow-private'], broker.home.env);
-    await until(() => run.io.stdout.includes('Code: WDJB-MJHT'), 'the code');
-    await waitsExactly(t, test, /\/poll$/, 50);
-    await waitsExactly(t, test, /\/poll$/, 50);
-    await until(() => run.io.stderr.includes('trying again'), 'the first failure');
-    await waitsExactly(t, test, /^\/v1\/installation$/, 1000);
-    await until(() => run.io.stderr.split('trying again').length === 3, 'the second failure');
-    await waitsExactly(t, test, /^\/v1\/installation$/, 2000);
+    await waits.next(/\/poll$/, 50);
+    await waits.next(/\/poll$/, 50);
+    await waits.next(/^\/v1\/installation$/, 1000);
+    await waits.next(/^\/v1\/installation$/, 2000);
     const result = await run.done;
     assert.equal(result.code, 0, result.stderr);
-    assert.match(
-      result.stderr,
-      /^The relay could not be reached \(GET \/v1\/installation answered 500 Internal Server Error \(server_error\)\); trying again\.$/m,
+    assert.equal(
+      result.stderr.match(
+        /^The relay could not be reached \(GET \/v1\/installation answered 500 Internal Server Error \(server_error\)\); trying again\.$/gm,
+      )?.length,
+      2,
     );
     assert.ok(await profileOf(broker, test));
+  });
+
+  it('polls until one interval past the expiry, then says the code expired', async (t) => {
+    const test = await relay({ polls: ['pending'], expiresIn: 1, interval: 0.25 });
+    const waits = new MockedWaits(t, test, ['setInterval', 'Date']);
+    const run = startRelayCommand(['pair', '--url', test.url, '--allow-private', '--json'], broker.home.env);
+    // At 0.25, 0.5, 0.75, 1 s, and once more at 1.25 s: the relay may have approved at the last moment.
+    for (let poll = 0; poll < 5; poll++) await waits.next(/\/poll$/, 250);
+    const result = await run.done;
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `Waiting for approval: 0:01 left (Ctrl+C cancels).\nWaiting for approval: 0:00 left (Ctrl+C cancels).\n${EXPIRED}\n`,
+    );
+    assert.deepEqual(states(result).at(-1), { state: 'expired' });
+    assert.equal(polls(test), 5);
+  });
+
+  it('on a terminal, wipes the countdown when the pairing ends, saved or not, and stops it', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    for (const steps of [['approved'], ['pending', 'rejected']] as PollStep[][]) {
+      const test = await relay({ polls: steps });
+      const run = startRelayCommand(['pair', '--url', test.url, '--allow-private'], broker.home.env, true);
+      const result = await run.done;
+      assert.equal(result.code, steps.length === 1 ? 0 : 1, result.stderr);
+      assert.equal(run.io.rewritten[0], '\r\x1b[KWaiting for approval: 10:00 left (Ctrl+C cancels).');
+      assert.equal(run.io.rewritten.at(-1), '\r\x1b[K');
+      const shown = run.io.rewritten.length;
+      t.mock.timers.tick(3000);
+      assert.equal(run.io.rewritten.length, shown, 'the countdown went on');
+    }
+  });
+
+  it('never takes another kind of provider with the same URL for the relay profile', async () => {
+    const test = await relay();
+    const webhook = await broker.request('POST', '/v1/providers', {
+      kind: 'webhook',
+      name: 'Same URL',
+      settings: { url: test.url },
+    });
+    assert.equal(webhook.status, 201, await webhook.clone().text());
+    const { id } = (await webhook.json()) as { id: string };
+    const result = await pair(test);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Saved the new relay profile "Test relay"/);
+    const kept = (await (await broker.request('GET', `/v1/providers/${id}`)).json()) as ProviderView;
+    assert.deepEqual([kept.kind, kept.name, kept.settings['url']], ['webhook', 'Same URL', test.url]);
   });
 
   it('cancels cleanly on Ctrl+C (SIGINT) while polling: exit 1, nothing saved, the handler removed', async () => {

@@ -69,7 +69,7 @@ export async function runPair(argv: string[], io: RelayIo = PROCESS_IO): Promise
 
   const report = new PairingReport(parsed.options.get('json') === true, io);
   const connection = resolveConnection(parsed, io.env);
-  warnWhenTokenless(connection);
+  warnWhenTokenless(connection, (text) => io.printError(text));
   const client = createClient(connection);
   // The broker first: a credential the relay hands out is never printed, so it must have a home.
   const profiles = await withHints(connection, () => listRelayProfiles(client));

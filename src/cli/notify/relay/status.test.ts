@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { useBroker, type BrokerProcess } from '../../../../test/support/broker-process.js';
+import { createTempHome, useBroker, type BrokerProcess } from '../../../../test/support/broker-process.js';
 import { runRelayInProcess } from '../../../../test/support/relay-in-process.js';
 import { startTestRelay, type TestRelay } from '../../../../test/support/test-relay.js';
 
@@ -132,6 +132,22 @@ describe('notify relay status (in process)', () => {
       stdout: '',
       stderr: "unexpected argument 'all' for relay status. Run 'notify help relay'.\n",
     });
+  });
+
+  it('warns when it has no token and still asks, so the broker says why it refuses', async () => {
+    const empty = createTempHome();
+    try {
+      const result = await runRelayInProcess(['status'], { ...empty.env, NOTIFY_PORT: String(broker.port) });
+      assert.equal(result.code, 1);
+      assert.ok(
+        result.stderr.startsWith(
+          `Warning: no token found. Pass --token, set NOTIFY_TOKEN, or start Notify once so that it writes authToken to ${empty.configFile}. Sending the request without a token.\nError 401 `,
+        ),
+        result.stderr,
+      );
+    } finally {
+      empty.cleanup();
+    }
   });
 
   it('says which token the broker refused, and how to find the right one', async () => {

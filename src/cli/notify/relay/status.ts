@@ -31,7 +31,7 @@ export async function runStatus(argv: string[], io: RelayIo = PROCESS_IO): Promi
   }
   const json = parsed.options.get('json') === true;
   const connection = resolveConnection(parsed, io.env);
-  warnWhenTokenless(connection);
+  warnWhenTokenless(connection, (text) => io.printError(text));
   const client = createClient(connection);
   const results = await withHints(connection, async () => {
     const profiles = await listRelayProfiles(client);
