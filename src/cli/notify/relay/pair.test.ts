@@ -177,8 +177,20 @@ describe('notify relay pair (in process)', () => {
     assert.equal(((await connection.json()) as { state: string }).state, 'connected');
   });
 
+  it('leaves the approver out when the relay names none', async () => {
+    const options: TestRelayOptions = { name: 'Plain' };
+    const test = await relay(options);
+    options.installationOverride = { id: test.installationId, name: 'desk' };
+    const result = await pair(test);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(
+      result.stdout.includes(`\nPaired with "Plain" as installation "desk" (${test.installationId}).\n`),
+      result.stdout,
+    );
+  });
+
   it('names the profile after the relay, cut to 100 characters, and sends --sender-name', async () => {
-    const test = await relay({ name: `${'R'.repeat(99)}é${'x'.repeat(20)}` });
+    const test = await relay({ name: `  ${'R'.repeat(99)}é${'x'.repeat(20)}` });
     const result = await pair(test, '--sender-name', 'build-box');
     assert.equal(result.code, 0, result.stderr);
     assert.equal((await profileOf(broker, test))?.name, `${'R'.repeat(99)}é`);
