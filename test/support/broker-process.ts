@@ -103,6 +103,7 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerPro
     env: { ...home.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  stopWithThisProcess(child);
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -143,6 +144,25 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerPro
       await exited;
     },
   };
+}
+
+/**
+ * Brokers still running when this test process exits are stopped with it: Stryker's tap runner ends a
+ * test file at its first failure (forceBail), before any `after` hook could stop them.
+ */
+const running = new Set<ChildProcess>();
+
+function stopWithThisProcess(child: ChildProcess): void {
+  if (running.size === 0) process.once('exit', stopRunning);
+  running.add(child);
+  child.once('exit', () => {
+    running.delete(child);
+    if (running.size === 0) process.off('exit', stopRunning);
+  });
+}
+
+function stopRunning(): void {
+  for (const child of running) child.kill('SIGTERM');
 }
 
 function safeRead(home: TempHome): Record<string, unknown> {

@@ -22,7 +22,10 @@ export type PollStep =
   | 'drop'
   | 'http500'
   | 'http401'
-  | 'http429';
+  | 'http429'
+  | 'http404'
+  /** 200 with a status the protocol does not have. */
+  | 'odd';
 
 export interface RelayNotification {
   id: string;
@@ -47,6 +50,12 @@ export interface TestRelayOptions {
   verificationOrigin?: string;
   /** The origin of verification_uri alone (verification_uri_complete keeps the relay's own). */
   plainVerificationOrigin?: string;
+  /** Answers POST /v1/pairings with this error status instead (429 with `retryAfter` when given). */
+  pairingStatus?: number;
+  /** The Retry-After of a 429 (a refused pairing or an `http429` poll); `0` for a poll by default. */
+  retryAfter?: string;
+  /** Whether the pairing has a verification_uri_complete; true by default. */
+  completeUri?: boolean;
   /** Poll answers in order; the last one repeats. */
   polls?: PollStep[];
   expiresIn?: number;
@@ -56,6 +65,8 @@ export interface TestRelayOptions {
   owner?: string;
   /** The path of the verification URLs; `/pair` by default. */
   verificationPath?: string;
+  /** GET /v1/installation answers 500 this many times first. */
+  installationFailures?: number;
   /** Answered to GET /v1/installation instead of the installation, e.g. another id. */
   installationOverride?: Record<string, unknown>;
   /**
@@ -118,6 +129,7 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
   const sockets = new Set<Socket>();
   const idempotency = new Map<string, { status: number; body: string }>();
   let heldPuts: (() => void)[] | undefined;
+  let installationFailures = options.installationFailures ?? 0;
 
   const listener: RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
@@ -186,6 +198,11 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       );
     }
     if (method === 'POST' && path === '/v1/pairings') {
+      if (options.pairingStatus !== undefined) {
+        const retry: Record<string, string> =
+          options.retryAfter === undefined ? {} : { 'retry-after': options.retryAfter };
+        return error(response, options.pairingStatus, 'rate_limited', retry);
+      }
       const id = `p_${randomBytes(6).toString('hex')}`;
       const secret = `nrp_${randomBytes(12).toString('hex')}`;
       pairings.set(id, { secret });
@@ -197,7 +214,9 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
         pairing_id: id,
         user_code: 'WDJB-MJHT',
         verification_uri: `${options.plainVerificationOrigin ?? origin}${options.verificationPath ?? '/pair'}`,
-        verification_uri_complete: `${origin}${options.verificationPath ?? '/pair'}?code=WDJB-MJHT`,
+        ...(options.completeUri !== false && {
+          verification_uri_complete: `${origin}${options.verificationPath ?? '/pair'}?code=WDJB-MJHT`,
+        }),
         poll_secret: secret,
         expires_in: options.expiresIn ?? 600,
         interval: options.interval ?? 0.05,
@@ -216,8 +235,12 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
           return error(response, 500, 'server_error');
         case 'http401':
           return error(response, 401, 'invalid_auth');
+        case 'http404':
+          return error(response, 404, 'not_found');
+        case 'odd':
+          return send(response, 200, { status: 'odd' });
         case 'http429':
-          return error(response, 429, 'rate_limited', { 'retry-after': '0' });
+          return error(response, 429, 'rate_limited', { 'retry-after': options.retryAfter ?? '0' });
         case 'slow_down':
           return send(response, 200, { status: 'slow_down', interval: 10 });
         case 'approved':
@@ -238,6 +261,10 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
         ? error(response, 403, 'forbidden')
         : error(response, 401, 'invalid_auth', { 'www-authenticate': 'Bearer' });
     if (method === 'GET' && path === '/v1/installation') {
+      if (installationFailures > 0) {
+        installationFailures -= 1;
+        return error(response, 500, 'server_error');
+      }
       return send(
         response,
         200,

@@ -83,16 +83,16 @@ export function createClient(connection: Connection, timeoutMs?: number): Notify
  * Spec: without a token the request still goes out (the broker answers 401), after a warning. When
  * config.json exists but is broken, "start Notify once" would be wrong advice: the file is the problem.
  */
-export function warnWhenTokenless(connection: Connection): void {
+export function warnWhenTokenless(connection: Connection, printWarning = printError): void {
   if (connection.token !== undefined) return;
   if (connection.configProblem !== undefined) {
-    printError(
+    printWarning(
       `Warning: no token found: fix ${connection.configFile} (notifyd refuses to start with it too), ` +
         `or pass --token or set NOTIFY_TOKEN. Sending the request without a token.`,
     );
     return;
   }
-  printError(
+  printWarning(
     `Warning: no token found. Pass --token, set NOTIFY_TOKEN, or start Notify once so that it writes ` +
       `authToken to ${connection.configFile}. Sending the request without a token.`,
   );

@@ -8,7 +8,7 @@ import {
 import { CliError, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_UNAUTHORIZED, ReportedFailure } from './failure.js';
 import { foreignListenerMessage } from './foreign-listener-message.js';
 import { FailureWithHints } from './hints.js';
-import { printError } from './output.js';
+import { printError as printToStderr } from './output.js';
 
 /** Spec "Exit codes": the HTTP statuses that earn their own exit code, per command; others give 1. */
 const HTTP_EXIT_CODES: Record<string, Record<number, number>> = {
@@ -18,11 +18,18 @@ const HTTP_EXIT_CODES: Record<string, Record<number, number>> = {
   dismiss: { 404: EXIT_NOT_FOUND },
 };
 
-/** Prints why `command` failed to stderr, in the spec's words, and returns the exit code. */
-export function reportFailure(error: unknown, command: string): number {
+/**
+ * Prints why `command` failed to stderr (through `printError`, which the relay commands' in-process
+ * tests replace), in the spec's words, and returns the exit code.
+ */
+export function reportFailure(
+  error: unknown,
+  command: string,
+  printError: (text: string) => void = printToStderr,
+): number {
   if (error instanceof FailureWithHints) {
-    const code = reportFailure(error.failure, command);
-    error.hints.forEach(printError);
+    const code = reportFailure(error.failure, command, printError);
+    error.hints.forEach((hint) => printError(hint));
     return code;
   }
   if (error instanceof ReportedFailure) return error.exitCode;

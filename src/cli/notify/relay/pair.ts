@@ -18,6 +18,7 @@ import { createClient, resolveConnection, warnWhenTokenless } from '../connectio
 import { CliError } from '../failure.js';
 import { withHints } from '../hints.js';
 import { PairingReport } from './pairing-report.js';
+import { PROCESS_IO, type RelayIo } from './relay-io.js';
 import { describeReply, RelaySession } from './relay-session.js';
 import { listRelayProfiles, profileFor, saveRelayProfile } from './relay-profiles.js';
 
@@ -42,7 +43,7 @@ class Cancelled extends Error {
 }
 
 /** `notify relay pair` (spec "Client command"): pair, verify, store; Ctrl+C cancels cleanly. */
-export async function runPair(argv: string[]): Promise<void> {
+export async function runPair(argv: string[], io: RelayIo = PROCESS_IO): Promise<void> {
   const parsed = parseArgs(
     argv,
     FLAGS,
@@ -66,9 +67,9 @@ export async function runPair(argv: string[]): Promise<void> {
   const senderName = optionText(parsed, 'sender-name') ?? cut(hostname(), NAME_MAX);
   checkName(senderName, '--sender-name');
 
-  const report = new PairingReport(parsed.options.get('json') === true);
-  const connection = resolveConnection(parsed);
-  warnWhenTokenless(connection);
+  const report = new PairingReport(parsed.options.get('json') === true, io);
+  const connection = resolveConnection(parsed, io.env);
+  warnWhenTokenless(connection, (text) => io.printError(text));
   const client = createClient(connection);
   // The broker first: a credential the relay hands out is never printed, so it must have a home.
   const profiles = await withHints(connection, () => listRelayProfiles(client));

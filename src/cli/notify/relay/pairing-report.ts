@@ -1,5 +1,4 @@
-import { isatty } from 'node:tty';
-import { printError, printLine } from '../output.js';
+import type { RelayIo } from './relay-io.js';
 
 /**
  * What `notify relay pair` tells the person: the code and URL on stdout (or, with --json, one compact
@@ -11,21 +10,26 @@ export type PairingState = Record<string, unknown> & { state: string };
 export class PairingReport {
   #countdown: NodeJS.Timeout | undefined;
   #countdownShown = false;
-  readonly #tty = isatty(2);
+  readonly #tty: boolean;
 
-  constructor(readonly json: boolean) {}
+  constructor(
+    readonly json: boolean,
+    private readonly io: RelayIo,
+  ) {
+    this.#tty = io.stderrIsTerminal;
+  }
 
   /** A state transition: printed with --json; `lines` are printed otherwise. */
   transition(state: PairingState, ...lines: string[]): void {
     this.clearCountdown();
-    if (this.json) printLine(JSON.stringify(state));
-    else lines.forEach((line) => printLine(line));
+    if (this.json) this.io.printLine(JSON.stringify(state));
+    else lines.forEach((line) => this.io.printLine(line));
   }
 
   /** A note for the person on stderr, in either mode. */
   note(line: string): void {
     this.clearCountdown();
-    printError(line);
+    this.io.printError(line);
   }
 
   /**
@@ -39,11 +43,11 @@ export class PairingReport {
       const left = Math.max(0, Math.ceil((expiresAt - now()) / 1000));
       const text = `Waiting for approval: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left (Ctrl+C cancels).`;
       if (this.#tty) {
-        process.stderr.write(`\r\x1b[K${text}`);
+        this.io.rewrite(`\r\x1b[K${text}`);
         this.#countdownShown = true;
       } else if (Math.ceil(left / 60) !== lastMinute) {
         lastMinute = Math.ceil(left / 60);
-        printError(text);
+        this.io.printError(text);
       }
     };
     tick();
@@ -59,7 +63,7 @@ export class PairingReport {
 
   private clearCountdown(): void {
     if (!this.#countdownShown) return;
-    process.stderr.write('\r\x1b[K');
+    this.io.rewrite('\r\x1b[K');
     this.#countdownShown = false;
   }
 }

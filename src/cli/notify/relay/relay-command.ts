@@ -1,16 +1,17 @@
 import { CliError } from '../failure.js';
 import { reportFailure } from '../report.js';
+import { PROCESS_IO, type RelayIo } from './relay-io.js';
 
 /**
  * `notify relay pair|status` (spec "Client command"). Shipped as its own bundle beside `notify`'s
  * (scripts/bundle-client.mjs), so no other command parses its code at start-up; it therefore reports
  * its own failures, with its own copies of the error classes, and hands back only the exit code.
  */
-export async function runRelay(argv: string[]): Promise<number> {
+export async function runRelay(argv: string[], io: RelayIo = PROCESS_IO): Promise<number> {
   try {
     const [subcommand, ...rest] = argv;
-    if (subcommand === 'pair') await (await import('./pair.js')).runPair(rest);
-    else if (subcommand === 'status') await (await import('./status.js')).runStatus(rest);
+    if (subcommand === 'pair') await (await import('./pair.js')).runPair(rest, io);
+    else if (subcommand === 'status') await (await import('./status.js')).runStatus(rest, io);
     else
       throw new CliError(
         subcommand === undefined
@@ -19,6 +20,6 @@ export async function runRelay(argv: string[]): Promise<number> {
       );
     return 0;
   } catch (error) {
-    return reportFailure(error, 'relay');
+    return reportFailure(error, 'relay', (text) => io.printError(text));
   }
 }

@@ -3,13 +3,13 @@ import { CONNECTION_FLAGS, parseArgs } from '../args.js';
 import { createClient, resolveConnection, warnWhenTokenless } from '../connection.js';
 import { CliError } from '../failure.js';
 import { withHints } from '../hints.js';
-import { printError, printLine } from '../output.js';
 import {
   checkConnection,
   listRelayProfiles,
   type RelayConnection,
   type RelayProfile,
 } from './relay-profiles.js';
+import { PROCESS_IO, type RelayIo } from './relay-io.js';
 
 const FLAGS = { ...CONNECTION_FLAGS, '--json': { kind: 'switch', name: 'json' } } as const;
 
@@ -18,7 +18,7 @@ const FLAGS = { ...CONNECTION_FLAGS, '--json': { kind: 'switch', name: 'json' } 
  * broker through the relay's GET /v1/installation (the credential never leaves the broker). Exit 1
  * when a profile is not connected, so a script can tell.
  */
-export async function runStatus(argv: string[]): Promise<void> {
+export async function runStatus(argv: string[], io: RelayIo = PROCESS_IO): Promise<void> {
   const parsed = parseArgs(
     argv,
     FLAGS,
@@ -30,8 +30,8 @@ export async function runStatus(argv: string[]): Promise<void> {
     );
   }
   const json = parsed.options.get('json') === true;
-  const connection = resolveConnection(parsed);
-  warnWhenTokenless(connection);
+  const connection = resolveConnection(parsed, io.env);
+  warnWhenTokenless(connection, (text) => io.printError(text));
   const client = createClient(connection);
   const results = await withHints(connection, async () => {
     const profiles = await listRelayProfiles(client);
@@ -41,13 +41,13 @@ export async function runStatus(argv: string[]): Promise<void> {
     return checked;
   });
   if (results.length === 0 && !json) {
-    printLine('(no relay profiles)');
-    printError('Hint: pair with a relay first: notify relay pair --url https://relay.example.com');
+    io.printLine('(no relay profiles)');
+    io.printError('Hint: pair with a relay first: notify relay pair --url https://relay.example.com');
     return;
   }
   for (const { profile, connection: state } of results) {
-    if (json) printLine(JSON.stringify(statusObject(profile, state)));
-    else printLine(statusLines(profile, state).join('\n'));
+    if (json) io.printLine(JSON.stringify(statusObject(profile, state)));
+    else io.printLine(statusLines(profile, state).join('\n'));
   }
   const failing = results.filter((result) => result.connection.state !== 'connected').length;
   if (failing > 0) throw new CliError(`${failing} of ${results.length} relay profile(s) not connected.`);
