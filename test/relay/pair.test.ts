@@ -6,6 +6,7 @@ import { useBroker } from '../support/broker-process.js';
 import { NOTIFY } from '../support/notify-cli.js';
 import { runNotifyctl } from '../support/notifyctl-cli.js';
 import {
+  PAIRING_ENDINGS,
   startTestRelay,
   type PollStep,
   type TestRelay,
@@ -155,31 +156,7 @@ describe('notify relay pair', () => {
     assert.equal(await profileOf(broker, test), undefined);
   });
 
-  const endings: { step: 'rejected' | 'expired' | 'consumed' | 'http401'; state: string; message: string }[] =
-    [
-      {
-        step: 'rejected',
-        state: 'rejected',
-        message: 'The pairing was rejected on the relay; nothing was saved.',
-      },
-      {
-        step: 'expired',
-        state: 'expired',
-        message: 'The pairing code expired before it was approved; run notify relay pair again.',
-      },
-      {
-        step: 'consumed',
-        state: 'consumed',
-        message:
-          'The relay says this pairing was already collected by another poll; nothing was saved here. Revoke that installation on the relay and pair again.',
-      },
-      {
-        step: 'http401',
-        state: 'invalid_auth',
-        message: 'The relay no longer accepts this pairing (invalid_auth); run notify relay pair again.',
-      },
-    ];
-  for (const ending of endings) {
+  for (const ending of PAIRING_ENDINGS) {
     it(`ends on ${ending.step} in the middle of polling, exit 1, nothing saved`, async () => {
       const test = await relay({ polls: ['pending', 'pending', ending.step] });
       const result = await pair(broker, test, '--json');

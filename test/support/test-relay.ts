@@ -408,3 +408,31 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
     },
   };
 }
+
+/**
+ * How a pairing can end while `notify relay pair` polls, and what it then says (docs/relay.md): the
+ * bundled command's tests and the in-process tests of its module share this table.
+ */
+export const PAIRING_ENDINGS: readonly { step: PollStep; state: string; message: string }[] = [
+  {
+    step: 'rejected',
+    state: 'rejected',
+    message: 'The pairing was rejected on the relay; nothing was saved.',
+  },
+  {
+    step: 'expired',
+    state: 'expired',
+    message: 'The pairing code expired before it was approved; run notify relay pair again.',
+  },
+  {
+    step: 'consumed',
+    state: 'consumed',
+    message:
+      'The relay says this pairing was already collected by another poll; nothing was saved here. Revoke that installation on the relay and pair again.',
+  },
+  {
+    step: 'http401',
+    state: 'invalid_auth',
+    message: 'The relay no longer accepts this pairing (invalid_auth); run notify relay pair again.',
+  },
+];

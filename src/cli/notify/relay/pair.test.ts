@@ -16,6 +16,7 @@ import {
   type RelayRun,
 } from '../../../../test/support/relay-in-process.js';
 import {
+  PAIRING_ENDINGS,
   startTestRelay,
   type PollStep,
   type TestRelay,
@@ -308,26 +309,7 @@ describe('notify relay pair (in process)', () => {
     );
   });
 
-  const endings: { step: PollStep; state: string; message: string }[] = [
-    {
-      step: 'rejected',
-      state: 'rejected',
-      message: 'The pairing was rejected on the relay; nothing was saved.',
-    },
-    { step: 'expired', state: 'expired', message: EXPIRED },
-    {
-      step: 'consumed',
-      state: 'consumed',
-      message:
-        'The relay says this pairing was already collected by another poll; nothing was saved here. Revoke that installation on the relay and pair again.',
-    },
-    {
-      step: 'http401',
-      state: 'invalid_auth',
-      message: 'The relay no longer accepts this pairing (invalid_auth); run notify relay pair again.',
-    },
-  ];
-  for (const ending of endings) {
+  for (const ending of PAIRING_ENDINGS) {
     it(`ends on ${ending.step} in the middle of polling: exit 1, the reason, nothing saved`, async () => {
       const test = await relay({ polls: ['pending', 'pending', ending.step] });
       const result = await pair(test, '--json');
