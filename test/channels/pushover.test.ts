@@ -128,9 +128,15 @@ describe(
         'the message sent again',
       );
       assert.equal(message.fields['priority'], '1');
-      const send = (await outboxOf(id)).find(
-        (item) => item.operation === 'send' && item.providerId === providerId,
-      )!;
+      // The broker records the delivery once Pushover's answer is read, a moment after the message lands.
+      const send = await waitFor(
+        async () =>
+          (await outboxOf(id)).find(
+            (item) =>
+              item.operation === 'send' && item.providerId === providerId && item.state !== 'in_flight',
+          ),
+        'the send recorded',
+      );
       assert.equal(send.state, 'delivered');
       assert.equal(send.attempts, 2, 'the 429 attempt and the one that delivered');
       assert.equal(api.calls.filter((call) => call.status === 429).length, 1);
