@@ -29,6 +29,8 @@ const MINUTE = 60_000;
 export interface InProcessRelay extends RelayProcess {
   context: RouteContext;
   app: FastifyInstance;
+  /** The relay's store, for a test that takes it away under the running server. */
+  store: RelayStore;
   /** The one-time operator setup link, as notify-relay prints it at its first start. */
   setupUrl: string;
 }
@@ -83,6 +85,7 @@ export async function startInProcessRelay(
   return {
     context,
     app,
+    store,
     url,
     port,
     pid: process.pid,

@@ -53,6 +53,18 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
     trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // Ids in paths are at most 100 characters; nothing legitimate comes near this.
     routerOptions: { maxParamLength: 200 },
+    // Bad percent-encoding or an over-long path segment: the relay's headers and error shape, not
+    // Fastify's default answer, which echoes the URL (a setup or invitation link's token is in its query).
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders(request));
+      sendError(
+        reply,
+        'invalid_request',
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A part of the path is too long.'
+          : 'The request is malformed.',
+      );
+    },
     ...(options.tls
       ? { https: { cert: options.tls.cert, key: options.tls.key, ...timeouts } }
       : { http: timeouts }),
@@ -89,14 +101,15 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
   });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+    // Fastify's own errors (FST_ERR_CTP_BODY_TOO_LARGE, FST_ERR_CTP_INVALID_MEDIA_TYPE) carry these statuses too.
+    if (error.statusCode === 413) {
       return sendError(
         reply,
         'payload_too_large',
         `The body is larger than the limit (${MAX_BODY_BYTES} bytes for JSON, ${MAX_FORM_BYTES} for forms).`,
       );
     }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
+    if (error.statusCode === 415) {
       return sendError(reply, 'unsupported_media_type', 'Send the body as application/json.');
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
