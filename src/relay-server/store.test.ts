@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -145,6 +145,20 @@ describe('relay store: accounts', () => {
     assert.equal((await reopened.userByName('ANN'))?.id, 'old');
     await reopened.close();
   });
+
+  it('a closed store leaves everything in relay.db alone (a stopped relay is backed up by copying that file)', async () => {
+    const { store, data } = await freshStore();
+    await store.insertUser(person('u1', 'alice'));
+    assert.equal(existsSync(join(data, 'relay.db-wal')), true);
+    await store.close();
+    assert.deepEqual(readdirSync(data), ['relay.db']);
+    const copy = new Database(join(data, 'relay.db'), { readonly: true });
+    assert.equal(
+      (copy.prepare('SELECT username FROM users').get() as { username: string }).username,
+      'alice',
+    );
+    copy.close();
+  });
 });
 
 describe('relay store: sign-in sessions', () => {
@@ -172,6 +186,11 @@ describe('relay store: sign-in sessions', () => {
 
     await store.insertSession('s2', 'u1', T0);
     assert.equal(await store.sessionUser('s2', T0 + SESSION_IDLE_MS), undefined);
+    assert.equal(
+      await store.sessionUser('s2', T0 + SESSION_IDLE_MS + 1),
+      undefined,
+      'trying it does not revive it',
+    );
   });
 
   it('records a use only once a minute has passed since the last recorded one', async () => {
@@ -213,6 +232,14 @@ describe('relay store: invitations', () => {
     assert.equal(await store.takeInvite('i1', T0 + INVITE_LIFETIME_MS - 1), true);
     assert.equal(await store.takeInvite('i1', T0 + 1), false);
     assert.equal(await store.isLiveInvite('i2', T0 + 1), true);
+  });
+
+  it('two tabs using the same invitation at once: only one of them gets it', async () => {
+    const { store } = await freshStore();
+    await withPeople(store, 'u1');
+    await store.insertInvite('i1', 'u1', T0);
+    const taken = await Promise.all([store.takeInvite('i1', T0 + 1), store.takeInvite('i1', T0 + 1)]);
+    assert.deepEqual(taken.sort(), [false, true]);
   });
 });
 
@@ -451,6 +478,8 @@ describe('relay store: notifications', () => {
     await store.setStatus(ids[3]!, 'resolved', T0 + 10);
     await store.setStatus(ids[1]!, 'dismissed', T0 + 20);
     await store.setStatus(ids[0]!, 'resolved', T0 + 20);
+    assert.equal(await store.makeRoom('i1', 100), true, 'room enough: nothing dropped');
+    assert.deepEqual(await left(), ['n0', 'n1', 'n2', 'n3', 'n4']);
     assert.equal(await store.makeRoom('i1', 5), true);
     assert.deepEqual(await left(), ['n0', 'n1', 'n2', 'n4']);
     assert.equal(await store.makeRoom('i1', 3), true);
