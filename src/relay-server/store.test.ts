@@ -499,19 +499,21 @@ describe('relay store: notifications', () => {
     await store.insertNotification('i1', 'new-active', delivered(), T0 + 5);
     await store.insertNotification('i1', 'mid-active', delivered(), T0 + 3);
     await store.insertNotification('i1', 'old-ended', delivered({ status: 'dismissed' }), T0 + 1);
+    await store.insertNotification('i1', 'new-active-2', delivered(), T0 + 5);
     await store.insertNotification('i2', 'foreign', delivered(), T0 + 9);
-    const inbox = await store.inbox('u1', 5);
+    const inbox = await store.inbox('u1', 6);
     assert.deepEqual(
       inbox.map((item) => item.notificationId),
-      ['new-active', 'mid-active', 'old-active', 'new-ended', 'old-ended'],
+      ['new-active-2', 'new-active', 'mid-active', 'old-active', 'new-ended', 'old-ended'],
+      'received at the same moment: the later one first',
     );
     assert.deepEqual(inbox[0], {
-      ...(await store.notification('i1', 'new-active')),
+      ...(await store.notification('i1', 'new-active-2')),
       installationName: 'laptop i1',
     });
     assert.deepEqual(
-      (await store.inbox('u1', 4)).map((item) => item.notificationId),
-      ['new-active', 'mid-active', 'old-active', 'new-ended'],
+      (await store.inbox('u1', 5)).map((item) => item.notificationId),
+      ['new-active-2', 'new-active', 'mid-active', 'old-active', 'new-ended'],
     );
     assert.deepEqual(
       (await store.inbox('u2', 5)).map((item) => item.notificationId),
@@ -601,6 +603,13 @@ describe('relay store: purge', () => {
 
     const gone = await store.insertNotification('i1', 'gone', delivered(), now - 30 * DAY);
     const kept = await store.insertNotification('i1', 'kept', delivered(), now - 30 * DAY + 1);
+    // Older than the retention, but changed since: each change restarts it.
+    const answered = await store.insertNotification('i1', 'answered', delivered(), now - 31 * DAY);
+    await store.setAnswer(answered.inboxId, 'allow', '2026-11-29T06:00:00.000Z', now - DAY);
+    const ended = await store.insertNotification('i1', 'ended', delivered(), now - 31 * DAY);
+    await store.setStatus(ended.inboxId, 'dismissed', now - DAY);
+    const replaced = await store.insertNotification('i1', 'replaced', delivered(), now - 31 * DAY);
+    await store.replaceNotification({ ...replaced, lifecycle: 2 }, now - DAY);
     await store.insertReplay('i1', 'gone', { status: 200, body: '', requestHash: '' }, now - DAY);
     await store.insertReplay('i1', 'kept', { status: 200, body: '', requestHash: '' }, now - DAY + 1);
     const oldEvent = await store.insertEvent('i1', 'x', '', now - 7 * DAY);
@@ -626,7 +635,8 @@ describe('relay store: purge', () => {
       ['p-consumed-kept', 'p-expired-kept', 'p-rejected-kept'],
     );
     assert.equal(await store.notificationAt(gone.inboxId), undefined);
-    assert.ok(await store.notificationAt(kept.inboxId));
+    for (const { inboxId } of [kept, answered, ended, replaced])
+      assert.ok(await store.notificationAt(inboxId));
     assert.equal(await store.replay('i1', 'gone'), undefined);
     assert.ok(await store.replay('i1', 'kept'));
     assert.deepEqual(
