@@ -572,7 +572,7 @@ describe('relay store: idempotency and events', () => {
 
 describe('relay store: purge', () => {
   it('forgets each kind of record exactly when its retention ends, and nothing before', async () => {
-    const { store, data } = await freshStore();
+    const { store } = await freshStore();
     await withPeople(store, 'u1');
     await store.insertInstallation(laptop('i1', 'u1'), 'cred-1');
     const now = T0 + 40 * DAY;
