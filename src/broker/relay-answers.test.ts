@@ -17,10 +17,11 @@ import { createOutbound, type Outbound } from './outbound.js';
 import { relayAnswerSink } from './relay-answer-sink.js';
 
 /** Resolves when `predicate` holds, checked every 5 ms; fails after `ms` naming what never came. */
-async function within(ms: number, what: string, predicate: () => boolean): Promise<void> {
+async function within(ms: number, what: string, predicate: () => boolean, log?: string[]): Promise<void> {
   const deadline = Date.now() + ms;
   while (!predicate()) {
-    if (Date.now() > deadline) assert.fail(`${what} did not happen within ${ms} ms`);
+    if (Date.now() > deadline)
+      assert.fail(`${what} did not happen within ${ms} ms${log ? `:\n${log.join('\n')}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -171,6 +172,8 @@ describe('answers from a paired relay', () => {
   let writes: WriteQueue;
   let service: NotificationService;
   let outbound: Outbound;
+  /** The outbound wiring over this test's database, as notifyd makes it at each start. */
+  let build: (random?: () => number, defaultBackoff?: boolean) => Outbound;
   let stand: StandInRelay;
   let providerId: string;
   let logged: string[];
@@ -191,25 +194,27 @@ describe('answers from a paired relay', () => {
       error: (line: string) => logged.push(`ERROR ${line}`),
     };
     const newId = createIdGenerator(clock);
-    outbound = createOutbound(
-      db,
-      {
-        configDir: folder,
-        configFile: join(folder, 'config.json'),
-        dataDir: folder,
-        databaseFile: join(folder, 'notify.db'),
-        logDir: folder,
-      },
-      clock,
-      newId,
-      log,
-      {
-        kinds: [relay],
-        deliverer: new InProcessDeliverer([relay]),
-        random: () => 0.5,
-        relayBackoff: { firstMs: 20, maxMs: 80 },
-      },
-    );
+    build = (random = () => 0.5, defaultBackoff = false) =>
+      createOutbound(
+        db,
+        {
+          configDir: folder,
+          configFile: join(folder, 'config.json'),
+          dataDir: folder,
+          databaseFile: join(folder, 'notify.db'),
+          logDir: folder,
+        },
+        clock,
+        newId,
+        log,
+        {
+          kinds: [relay],
+          deliverer: new InProcessDeliverer([relay]),
+          random,
+          ...(!defaultBackoff && { relayBackoff: { firstMs: 20, maxMs: 80 } }),
+        },
+      );
+    outbound = build();
     service = new NotificationService({
       store: new NotificationStore(db),
       writes,
@@ -631,11 +636,173 @@ describe('answers from a paired relay', () => {
     assert.equal(logged.filter((line) => line.includes('(lifecycle 9) dropped')).length, 5);
     await outbound.stop();
     await within(5000, 'the stream closed', () => stand.openStreams() === 0);
+    const asked = stand.connections.length;
+    await outbound.providers.update(providerId, { name: 'changed while stopping' });
+    await sleep(100);
+    assert.equal(stand.connections.length, asked, 'a stopped broker opens no stream');
     assert.ok(
       logLine(
         'WARN relay: 2 more events from relays dropped in the last minute (the first 5 are logged above)',
       ),
       logged.join('\n'),
     );
+  });
+
+  /** The relay's log lines about one provider, with their level. */
+  const linesOf = (id: string) => logged.filter((line) => line.includes(`relay: provider ${id}:`));
+
+  it('shows a relay whose stored credential no longer opens as secrets_unreadable, asks the relay nothing and waits', async () => {
+    const sealed = db
+      .prepare<[string], { sealed: Buffer }>('SELECT sealed FROM provider_secrets WHERE provider_id = ?')
+      .get(providerId)!.sealed;
+    const altered = Buffer.from(sealed);
+    altered.writeUInt8(altered.readUInt8(altered.length - 1) ^ 0xff, altered.length - 1);
+    db.prepare('UPDATE provider_secrets SET sealed = ? WHERE provider_id = ?').run(altered, providerId);
+    await outbound.providers.update(providerId, { enabled: true });
+    await within(
+      5000,
+      'the unreadable credential shown',
+      () => outbound.providers.get(providerId).listening?.reason === 'secrets_unreadable',
+    );
+    assert.equal(outbound.providers.get(providerId).listening?.state, 'retrying');
+    await sleep(200);
+    assert.deepEqual(linesOf(providerId), [
+      `WARN relay: provider ${providerId}: the credential cannot be decrypted; answers wait for the keyring`,
+    ]);
+    assert.equal(stand.connections.length, 0, 'no stream without a credential it can read');
+    db.prepare('UPDATE provider_secrets SET sealed = ? WHERE provider_id = ?').run(sealed, providerId);
+    await outbound.providers.update(providerId, { name: 'relay again' });
+    await listening();
+    assert.equal(stand.connections[0]?.authorization, 'Bearer nrc_phone');
+    assert.ok(
+      logLine(`INFO relay: provider ${providerId}: event stream open, answers from the relay are applied`),
+      logged.join('\n'),
+    );
+  });
+
+  it('shows a relay whose credential is gone at the next start as refused, and never asks the relay', async () => {
+    await pair();
+    await outbound.stop();
+    db.prepare('DELETE FROM provider_secrets WHERE provider_id = ?').run(providerId);
+    const asked = stand.connections.length;
+    logged.length = 0;
+    outbound = build();
+    outbound.start();
+    outbound.followRelays(relayAnswerSink(service));
+    await within(
+      5000,
+      'the missing credential shown',
+      () => outbound.providers.get(providerId).listening?.state === 'refused',
+    );
+    assert.equal(outbound.providers.get(providerId).listening?.reason, 'credential_missing');
+    await sleep(200);
+    assert.deepEqual(linesOf(providerId), [
+      `WARN relay: provider ${providerId}: has no credential; pair it again with notify relay pair`,
+    ]);
+    assert.equal(stand.connections.length, asked, 'the relay is not asked without a credential');
+  });
+
+  it('keeps applying the answers of one relay when following another fails on an error, and shows that error', async () => {
+    const other = (
+      await outbound.providers.create({
+        kind: 'relay',
+        settings: { url: stand.url, allowPrivate: true, credential: 'nrc_other' },
+      })
+    ).id;
+    const route = outbound.routes.create({ providerId: other });
+    outbound.routes.setEnabled(route.id, true);
+    await outbound.providers.update(other, { enabled: true });
+    await within(
+      5000,
+      'the other stream open',
+      () => outbound.providers.get(other).listening?.state === 'listening',
+    );
+    db.exec('ALTER TABLE relay_cursors RENAME TO relay_cursors_away');
+    await outbound.providers.update(providerId, { enabled: true });
+    await within(
+      5000,
+      'the failure shown',
+      () => outbound.providers.get(providerId).listening?.state === 'retrying',
+    );
+    db.exec('ALTER TABLE relay_cursors_away RENAME TO relay_cursors');
+    assert.equal(
+      stand.connections.filter((connection) => connection.authorization === 'Bearer nrc_other').length,
+      1,
+      'a change to one relay leaves the stream of another as it was',
+    );
+    assert.equal(outbound.providers.get(providerId).listening?.reason, 'error_SqliteError');
+    assert.ok(
+      logLine(`ERROR relay: answers of provider ${providerId} stopped (SqliteError)`),
+      logged.join('\n'),
+    );
+    assert.equal(outbound.providers.get(other).listening?.state, 'listening');
+    const { record } = await service.create({
+      title: 'Run the tests?',
+      message: 'npm test',
+      type: 'permission_required',
+      priority: 'high',
+      actions: [{ id: 'allow', label: 'Allow' }],
+    });
+    outbound.dispatcher.wake();
+    await within(5000, 'delivered to the other relay', () =>
+      outbound.outboxStore.deliveredReferences(record.id, other).includes('1'),
+    );
+    answer(record.id, 1, 'allow', 1);
+    await within(5000, 'the answer applied', () => service.get(record.id).status === 'resolved');
+    await outbound.providers.update(providerId, { name: 'relay again' });
+    await listening();
+  });
+
+  it('spreads its reconnects by up to 20 % either way, so brokers do not all come back at once', async () => {
+    await outbound.stop();
+    outbound = build(() => 0.25);
+    outbound.start();
+    outbound.followRelays(relayAnswerSink(service));
+    await pair();
+    stand.refuseEvents = 500;
+    stand.endStreams();
+    await within(5000, 'two reconnects', () => stand.connections.length >= 3);
+    assert.deepEqual(logged.filter((line) => line.includes('reconnecting in')).slice(0, 2), [
+      `WARN relay: provider ${providerId}: event stream ended; reconnecting in 18 ms`,
+      `WARN relay: provider ${providerId}: event stream http_500; reconnecting in 36 ms`,
+    ]);
+    stand.refuseEvents = undefined;
+  });
+
+  it('waits a second before its first reconnect unless told otherwise', async () => {
+    await outbound.stop();
+    outbound = build(() => 0.5, true);
+    outbound.start();
+    outbound.followRelays(relayAnswerSink(service));
+    await pair();
+    stand.holdStreams = true;
+    stand.endStreams();
+    await within(5000, 'the reconnect announced', () => logLine('reconnecting in'));
+    assert.ok(
+      logLine(`WARN relay: provider ${providerId}: event stream ended; reconnecting in 1000 ms`),
+      logged.join('\n'),
+    );
+    stand.holdStreams = false;
+  });
+
+  it('applies an answer that met a database error after reconnecting, instead of losing it', async () => {
+    await pair();
+    const id = await ask();
+    db.exec('ALTER TABLE notifications RENAME TO notifications_away');
+    answer(id, 1, 'allow', 1);
+    await within(
+      5000,
+      'the failure shown',
+      () => outbound.providers.get(providerId).listening?.reason === 'error_sqliteerror',
+      logged,
+    );
+    assert.ok(
+      logLine(`WARN relay: provider ${providerId}: event stream error_sqliteerror; reconnecting in`),
+      logged.join('\n'),
+    );
+    db.exec('ALTER TABLE notifications_away RENAME TO notifications');
+    await within(5000, 'the answer applied after the reconnect', () => service.get(id).status === 'resolved');
+    assert.equal(service.get(id).answer?.action, 'allow');
+    assert.ok(!logLine('dropped'), logged.join('\n'));
   });
 });
