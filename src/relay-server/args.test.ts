@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRelayArgs } from './args.js';
+import { parseRelayArgs, RELAY_USAGE } from './args.js';
 
 describe('parseRelayArgs', () => {
   it('takes --data with defaults for the rest, and both --flag value and --flag=value', () => {
@@ -100,5 +100,211 @@ describe('parseRelayArgs', () => {
       kind: 'error',
       message: 'Unknown option for export: --check',
     });
+  });
+
+  it('runs on 127.0.0.1:8787 with 600 deliveries a minute, 30 s requests and one process when told only --data', () => {
+    assert.deepEqual(parseRelayArgs(['--data', 'd']), {
+      kind: 'run',
+      options: {
+        data: 'd',
+        port: 8787,
+        host: '127.0.0.1',
+        name: undefined,
+        publicUrl: undefined,
+        tlsCert: undefined,
+        tlsKey: undefined,
+        trustProxy: false,
+        deliveryRate: 600,
+        requestTimeoutSeconds: 30,
+        contact: undefined,
+        allowLoopbackPush: false,
+        processes: 1,
+      },
+    });
+  });
+
+  it('takes every option it lists in its usage, each with its value', () => {
+    const parsed = parseRelayArgs([
+      '--data=d',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '65535',
+      '--name',
+      '  Home relay ',
+      '--tls-cert',
+      'cert.pem',
+      '--tls-key',
+      'key.pem',
+      '--delivery-rate',
+      '1',
+      '--request-timeout',
+      '3600',
+      '--processes',
+      '64',
+      '--public-url',
+      'http://relay.lan:8080/',
+      '--contact',
+      'https://example.org/contact',
+    ]);
+    assert.deepEqual(parsed, {
+      kind: 'run',
+      options: {
+        data: 'd',
+        port: 65535,
+        host: '0.0.0.0',
+        name: 'Home relay',
+        publicUrl: 'http://relay.lan:8080',
+        tlsCert: 'cert.pem',
+        tlsKey: 'key.pem',
+        trustProxy: false,
+        deliveryRate: 1,
+        requestTimeoutSeconds: 3600,
+        contact: 'https://example.org/contact',
+        allowLoopbackPush: false,
+        processes: 64,
+      },
+    });
+    for (const flag of [
+      '--data',
+      '--database',
+      '--port',
+      '--host',
+      '--name',
+      '--public-url',
+      '--tls-cert',
+      '--tls-key',
+      '--trust-proxy',
+      '--delivery-rate',
+      '--processes',
+      '--request-timeout',
+      '--contact',
+      '--allow-loopback-push',
+      'migrate',
+      'export',
+      'import',
+    ])
+      assert.ok(RELAY_USAGE.includes(flag), `the usage names ${flag}`);
+    assert.match(RELAY_USAGE, /^notify-relay: the Notify relay server/);
+  });
+
+  it('with --database, stores nothing in a folder and keeps the URL as given', () => {
+    assert.deepEqual(parseRelayArgs(['--database', 'postgresql://h/db', '--port', '1']), {
+      kind: 'run',
+      options: {
+        data: '',
+        port: 1,
+        host: '127.0.0.1',
+        name: undefined,
+        publicUrl: undefined,
+        tlsCert: undefined,
+        tlsKey: undefined,
+        trustProxy: false,
+        deliveryRate: 600,
+        requestTimeoutSeconds: 30,
+        contact: undefined,
+        allowLoopbackPush: false,
+        processes: 1,
+        database: 'postgresql://h/db',
+      },
+    });
+  });
+
+  it('reads an empty NOTIFY_RELAY_DATABASE as unset', () => {
+    const parsed = parseRelayArgs(['--data', 'd'], { NOTIFY_RELAY_DATABASE: '' });
+    assert.ok(parsed.kind === 'run');
+    assert.equal(parsed.options.database, undefined);
+    assert.deepEqual(parseRelayArgs(['export', '--data', 'd'], { NOTIFY_RELAY_DATABASE: '' }), {
+      kind: 'export',
+      target: { data: 'd' },
+    });
+  });
+
+  it('answers --help, -h and --version before reading anything else', () => {
+    assert.deepEqual(parseRelayArgs(['--help']), { kind: 'help' });
+    assert.deepEqual(parseRelayArgs(['--bogus', '-h']), { kind: 'help' });
+    assert.deepEqual(parseRelayArgs(['migrate', '--help']), { kind: 'help' });
+    assert.deepEqual(parseRelayArgs(['--version']), { kind: 'version' });
+    assert.deepEqual(parseRelayArgs(['--port', 'x', '--version']), { kind: 'version' });
+  });
+
+  const outOfRange: [string[], string][] = [
+    [['--port', '-1'], '--port must be an integer 0-65535.'],
+    [['--port', '65536'], '--port must be an integer 0-65535.'],
+    [['--port', '80.5'], '--port must be an integer 0-65535.'],
+    [['--port', 'http'], '--port must be an integer 0-65535.'],
+    [['--port='], '--port needs a value.'],
+    [['--host'], '--host needs a value.'],
+    [['--delivery-rate', '0'], '--delivery-rate must be a positive integer.'],
+    [['--delivery-rate', '-5'], '--delivery-rate must be a positive integer.'],
+    [['--delivery-rate', '1.5'], '--delivery-rate must be a positive integer.'],
+    [['--request-timeout', '3601'], '--request-timeout must be an integer 1-3600 (seconds).'],
+    [['--request-timeout', '2.5'], '--request-timeout must be an integer 1-3600 (seconds).'],
+    [['--processes', '0'], '--processes must be an integer 1-64.'],
+    [['--processes', '65'], '--processes must be an integer 1-64.'],
+    [['--processes', '1.5'], '--processes must be an integer 1-64.'],
+    [['--name', '   '], '--name must be 1-100 characters.'],
+    [['--name', 'x'.repeat(101)], '--name must be 1-100 characters.'],
+    [['--tls-key', 'k'], '--tls-cert and --tls-key go together.'],
+    [['--public-url', 'relay.example.org'], '--public-url must be an absolute http or https URL.'],
+    [['--public-url', 'mailto:ops@example.org'], '--public-url must be an absolute http or https URL.'],
+    [['--contact', 'see https://example.org'], '--contact must be a mailto: address or an https: URL.'],
+    [['--contact', 'mailto:ops@example.org please'], '--contact must be a mailto: address or an https: URL.'],
+    [['--contact', 'https://'], '--contact must be a mailto: address or an https: URL.'],
+    [
+      ['--database', 'jdbc:postgresql://h/db'],
+      '--database must be a postgres:// URL (NOTIFY_RELAY_DATABASE too).',
+    ],
+    [['--database', 'postgres://'], '--database must be a postgres:// URL (NOTIFY_RELAY_DATABASE too).'],
+  ];
+  for (const [argv, message] of outOfRange) {
+    it(`refuses --data d ${argv.join(' ')}`, () =>
+      assert.deepEqual(parseRelayArgs(['--data', 'd', ...argv]), { kind: 'error', message }));
+  }
+
+  it('takes the edges of each range', () => {
+    const run = (argv: string[]) => {
+      const parsed = parseRelayArgs(['--data', 'd', ...argv]);
+      assert.ok(parsed.kind === 'run', `${argv.join(' ')}: ${JSON.stringify(parsed)}`);
+      return parsed.options;
+    };
+    assert.equal(run(['--request-timeout', '1']).requestTimeoutSeconds, 1);
+    assert.equal(run(['--processes', '1']).processes, 1);
+    assert.equal(run(['--name', 'x'.repeat(100)]).name, 'x'.repeat(100));
+    assert.equal(run(['--name', 'R']).name, 'R');
+  });
+
+  it('reads migrate, export and import with --database, a value after = or the next argument', () => {
+    assert.deepEqual(parseRelayArgs(['migrate', '--database', 'postgres://h/db']), {
+      kind: 'migrate',
+      target: { database: 'postgres://h/db' },
+      check: false,
+    });
+    assert.deepEqual(parseRelayArgs(['migrate', '--data', 'd']), {
+      kind: 'migrate',
+      target: { data: 'd' },
+      check: false,
+    });
+    assert.deepEqual(parseRelayArgs(['export', '--database=postgres://h/db', '--data', 'd']), {
+      kind: 'export',
+      target: { database: 'postgres://h/db' },
+    });
+    assert.deepEqual(parseRelayArgs(['import', '--data', 'd', '--database', 'postgres://h/db']), {
+      kind: 'import',
+      target: { database: 'postgres://h/db' },
+    });
+    const refusals: [string[], string][] = [
+      [['export', '--data'], '--data needs a value.'],
+      [['import', '--data='], '--data needs a value.'],
+      [['migrate', '--database'], '--database needs a value.'],
+      [
+        ['migrate', '--database', 'mysql://h/db'],
+        '--database must be a postgres:// URL (NOTIFY_RELAY_DATABASE too).',
+      ],
+      [['migrate', '--port', '1'], 'Unknown option for migrate: --port'],
+      [['import', '--database=x', '--check'], 'Unknown option for import: --check'],
+    ];
+    for (const [argv, message] of refusals)
+      assert.deepEqual(parseRelayArgs(argv), { kind: 'error', message }, argv.join(' '));
   });
 });

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   displayUserCode,
+  hashSecret,
+  newId,
   newSecret,
   newUserCode,
   normalizeUserCode,
@@ -43,5 +45,17 @@ describe('secrets and passwords', () => {
     assert.equal(await verifyPassword('correct horse battery', hash), true);
     assert.equal(await verifyPassword('correct horse batterY', hash), false);
     assert.equal(await verifyPassword('x', 'garbage'), false);
+  });
+
+  it('stores a secret as its SHA-256 in hex, the form relays before this version stored too', () => {
+    assert.equal(hashSecret('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    assert.equal(hashSecret('nrc_é'), hashSecret('nrc_é'));
+    assert.notEqual(hashSecret('nrc_a'), hashSecret('nrc_b'));
+  });
+
+  it('ids carry their prefix and 12 random bytes', () => {
+    const id = newId('inst_');
+    assert.match(id, /^inst_[A-Za-z0-9_-]{16}$/);
+    assert.notEqual(newId('inst_'), id);
   });
 });
