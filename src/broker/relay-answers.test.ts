@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { ntfy } from '../delivery/providers/ntfy/ntfy.js';
 import { relay } from '../delivery/providers/relay/relay.js';
 import { recordChoice } from '../store/choices-store.js';
 import { openDatabase, type Db } from '../store/database.js';
@@ -208,8 +209,8 @@ describe('answers from a paired relay', () => {
         newId,
         log,
         {
-          kinds: [relay],
-          deliverer: new InProcessDeliverer([relay]),
+          kinds: [relay, ntfy],
+          deliverer: new InProcessDeliverer([relay, ntfy]),
           random,
           ...(!defaultBackoff && { relayBackoff: { firstMs: 20, maxMs: 80 } }),
         },
@@ -804,5 +805,18 @@ describe('answers from a paired relay', () => {
     await within(5000, 'the answer applied after the reconnect', () => service.get(id).status === 'resolved');
     assert.equal(service.get(id).answer?.action, 'allow');
     assert.ok(!logLine('dropped'), logged.join('\n'));
+  });
+
+  it('follows relay providers only: an enabled ntfy provider shows no listening and is not asked for events', async () => {
+    await pair();
+    const other = await outbound.providers.create({
+      kind: 'ntfy',
+      settings: { serverUrl: stand.url, topic: 'laptop' },
+    });
+    await outbound.providers.update(other.id, { enabled: true });
+    await sleep(100);
+    assert.equal(outbound.providers.get(other.id).listening, undefined);
+    assert.deepEqual(linesOf(other.id), []);
+    assert.equal(stand.connections.length, 1, 'only the relay asks for events');
   });
 });
