@@ -84,6 +84,11 @@ class StandInRelay {
     return String(event.id);
   }
 
+  /** Sends an event without an id to every open stream (it is not replayed). */
+  sendUnnumbered(type: string, data: Record<string, unknown>): void {
+    for (const stream of this.#open) stream.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
   endStreams(): void {
     for (const stream of this.#open) stream.end();
     this.#open.clear();
@@ -818,5 +823,21 @@ describe('answers from a paired relay', () => {
     assert.equal(outbound.providers.get(other.id).listening, undefined);
     assert.deepEqual(linesOf(other.id), []);
     assert.equal(stand.connections.length, 1, 'only the relay asks for events');
+  });
+
+  it('applies an event the relay sent without an id and keeps the stream open', async () => {
+    await pair();
+    const id = await ask();
+    stand.sendUnnumbered('answer', {
+      notification_id: id,
+      lifecycle: 1,
+      action: 'allow',
+      revision: 1,
+      answered_at: new Date().toISOString(),
+    });
+    await within(5000, 'the answer applied', () => service.get(id).status === 'resolved');
+    await marker();
+    assert.equal(stand.connections.length, 1, 'no reconnect');
+    assert.ok(!logLine('reconnecting'), logged.join('\n'));
   });
 });
