@@ -840,4 +840,21 @@ describe('answers from a paired relay', () => {
     assert.equal(stand.connections.length, 1, 'no reconnect');
     assert.ok(!logLine('reconnecting'), logged.join('\n'));
   });
+
+  it('does not open the stream of a relay on this machine unless its provider allows private addresses', async () => {
+    const guarded = (
+      await outbound.providers.create({
+        kind: 'relay',
+        settings: { url: stand.url, credential: 'nrc_guarded' },
+      })
+    ).id;
+    await outbound.providers.update(guarded, { enabled: true });
+    await within(
+      5000,
+      'the refusal shown',
+      () => outbound.providers.get(guarded).listening?.reason === 'address_not_allowed',
+    );
+    assert.equal(outbound.providers.get(guarded).listening?.state, 'retrying');
+    assert.equal(stand.connections.length, 0);
+  });
 });
