@@ -112,10 +112,7 @@ export class RelayAnswers {
   private follow(provider: ProviderRecord): Follower {
     const controller = new AbortController();
     this.#health.set(provider.id, { state: 'connecting' });
-    const done = this.run(provider, controller.signal).catch((error: unknown) => {
-      this.#health.set(provider.id, { state: 'retrying', reason: `error_${(error as Error).name}` });
-      this.deps.log.error(`relay: answers of provider ${provider.id} stopped (${(error as Error).name})`);
-    });
+    const done = this.keepFollowing(provider, controller.signal);
     return {
       version: provider.updatedAt,
       stop: async () => {
@@ -123,6 +120,29 @@ export class RelayAnswers {
         await done;
       },
     };
+  }
+
+  /**
+   * An unexpected error (a database error, say) is most often passing: following starts again after the
+   * back-off, so answers resume by themselves instead of waiting for the provider to be changed.
+   */
+  private async keepFollowing(provider: ProviderRecord, signal: AbortSignal): Promise<void> {
+    const backoff = this.deps.backoff ?? DEFAULT_BACKOFF;
+    let delay = backoff.firstMs;
+    while (!signal.aborted) {
+      try {
+        await this.run(provider, signal);
+        return;
+      } catch (error) {
+        const name = (error as Error).name;
+        this.#health.set(provider.id, { state: 'retrying', reason: `error_${name}` });
+        this.deps.log.error(
+          `relay: answers of provider ${provider.id} failed (${name}); trying again in ${delay} ms`,
+        );
+        await pause(delay, signal);
+        delay = Math.min(backoff.maxMs, delay * 2);
+      }
+    }
   }
 
   private async run(provider: ProviderRecord, signal: AbortSignal): Promise<void> {
