@@ -118,6 +118,7 @@ describe('the installation event stream', () => {
     assert.equal(stream.headers['content-type'], 'text/event-stream; charset=utf-8');
     assert.equal(stream.headers['cache-control'], 'no-store');
     assert.equal(stream.headers['x-accel-buffering'], 'no');
+    assert.equal(stream.headers['connection'], 'keep-alive', 'even to a client that asked to close');
     assert.equal(stream.headers['x-content-type-options'], 'nosniff');
     assert.ok(stream.text.startsWith('retry: 5000\n\n'), stream.text);
     assert.deepEqual(sentIds(stream, 'n-replay-'), sent);
@@ -208,6 +209,29 @@ describe('the installation event stream', () => {
     assert.deepEqual(
       statusEvents(bobStream).map((event) => event.notification_id),
       sentIds(bobStream, 'n-bob-'),
+    );
+  });
+
+  it('sends each event once when nudges from other relay processes come together', async () => {
+    const box = await pairSender(relay, web, 'bus-box');
+    const stream = await listening(eventStream(box.credential));
+    const { hub } = relay.context;
+    // As on a bus shared by several processes: the nudges arrive later, all at once.
+    const held: Parameters<typeof hub.deliver>[0][] = [];
+    hub.useBus((message) => held.push(message));
+    let sent: string[];
+    try {
+      sent = await events(web, box, 'n-bus-', 3);
+    } finally {
+      hub.useBus((message) => hub.deliver(message));
+    }
+    held.forEach((message) => hub.deliver(message));
+    await stream.until((reader) => sentIds(reader, 'n-bus-').length >= 3);
+    const next = await events(web, box, 'n-bus-after-', 1);
+    await stream.until((reader) => sentIds(reader, 'n-bus-after-').length === 1);
+    assert.deepEqual(
+      statusEvents(stream).map((event) => event.notification_id),
+      [...sent, ...next],
     );
   });
 
