@@ -1,132 +1,34 @@
 /**
- * Phone push on the relay (docs/relay-protocol.md "Phone push") as its people notice it: devices that
- * belong to one account, pushes encrypted to the device's own keys and signed with the relay's VAPID
- * key, the durable queue's retries, back-off and removals, and the answer a push carries. The relay's
- * server and push sender run in this process (in-process-relay.ts); the push service is the stand-in
- * of test/support/push-service.ts, which checks the VAPID JWT and decrypts each push with node:crypto.
+ * Phone push's inbox API and the answer a push carries (docs/relay-protocol.md "Phone push") as people
+ * notice them: devices belong to one account, pushes reach only that account's devices, the token
+ * answers once. The relay runs in this process with its push sender (push-world.ts).
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { PushService, type PushSubscriptionJson, type ReceivedPush } from '../support/push-service.js';
-import { api, deliver, delivered, pairSender, setUpOperator, WebSession } from '../support/relay-web.js';
-import { waitFor } from '../support/wait-for.js';
-import { join } from './accounts.js';
-import { startInProcessRelay, type InProcessRelay } from './in-process-relay.js';
+import { api, WebSession } from '../support/relay-web.js';
+import {
+  ada,
+  addDevice,
+  adaSender,
+  bob,
+  bobSender,
+  devices,
+  noRefusedPush,
+  notify,
+  queued,
+  relay,
+  removeAll,
+  service,
+  startPushWorld,
+  stopPushWorld,
+  tries,
+  triesOf,
+  type DeviceView,
+} from './push-world.js';
 
-const CONTACT = 'mailto:ops@example.org';
-const HOUR = 3_600_000;
-
-let relay: InProcessRelay;
-let service: PushService;
-let ada: WebSession;
-let bob: WebSession;
-let adaSender: string;
-let bobSender: string;
-
-before(async () => {
-  service = await PushService.start();
-  relay = await startInProcessRelay({ pushContact: CONTACT });
-  ada = await setUpOperator(relay);
-  bob = await join(relay, ada, { username: 'bob', password: 'another horse battery' });
-  adaSender = (await pairSender(relay, ada, 'ada-box')).credential;
-  bobSender = (await pairSender(relay, bob, 'bob-box')).credential;
-  const key = await ada.inbox('GET', '/v1/inbox/push/key');
-  service.trust(key.body['publicKey'] as string);
-});
-after(async () => {
-  await relay.cleanup();
-  await service.stop();
-});
-
-interface DeviceView {
-  id: string;
-  name: string;
-  added_at: string;
-  last_delivery_at?: string;
-  last_failure_at?: string;
-  last_failure?: string;
-}
-
-async function devices(web: WebSession): Promise<DeviceView[]> {
-  const listed = await web.inbox('GET', '/v1/inbox/push/subscriptions');
-  assert.equal(listed.status, 200, JSON.stringify(listed.body));
-  return listed.body['subscriptions'] as DeviceView[];
-}
-
-async function addDevice(
-  web: WebSession,
-  name = 'Pixel 9',
-): Promise<{ id: string; subscription: PushSubscriptionJson }> {
-  const subscription = service.subscribe();
-  const added = await web.inbox('POST', '/v1/inbox/push/subscriptions', { ...subscription, name });
-  assert.equal(added.status, 201, JSON.stringify(added.body));
-  return { id: added.body['id'] as string, subscription };
-}
-
-async function removeAll(): Promise<void> {
-  for (const web of [ada, bob])
-    for (const device of await devices(web))
-      await web.inbox('DELETE', `/v1/inbox/push/subscriptions/${device.id}`);
-}
-
-let ids = 0;
-const nextId = (): string => `n-unit-push-${++ids}`;
-
-/** A notification sent by a paired sender, accepted by the relay. */
-async function notify(credential: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const id = nextId();
-  const sent = await deliver(relay, credential, id, delivered(overrides));
-  assert.equal(sent.status, 201, JSON.stringify(sent.body));
-  return id;
-}
-
-/** Every try the push service saw of one notification at one device, with what it answered. */
-const triesOf = (subscription: PushSubscriptionJson, id: string): ReceivedPush[] =>
-  service.received.filter(
-    (push) => push.subscription === subscription.endpoint.split('/').pop() && push.payload['id'] === id,
-  );
-
-async function tries(subscription: PushSubscriptionJson, id: string, count: number): Promise<ReceivedPush[]> {
-  return waitFor(() => {
-    const seen = triesOf(subscription, id);
-    return seen.length >= count && seen;
-  }, `${count} tries of ${id}`);
-}
-
-async function device(web: WebSession, id: string): Promise<DeviceView | undefined> {
-  return (await devices(web)).find((each) => each.id === id);
-}
-
-/** The device's queued pushes, as the relay keeps them (a restart loses none). */
-async function queued(deviceId: string): Promise<Array<{ attempts: number; next_attempt_at: number }>> {
-  return (await relay.store.db.all(
-    'SELECT attempts, next_attempt_at FROM push_queue WHERE subscription_id = ? ORDER BY id',
-    [deviceId],
-  )) as unknown as Array<{ attempts: number; next_attempt_at: number }>;
-}
-
-/** The failure the device shows once the push service refused a try, and the queue's next try of it. */
-async function refusedTry(
-  web: WebSession,
-  deviceId: string,
-  failure: string,
-  attempts: number,
-  /** When the try before failed: the failure shown must be a later one. */
-  since = 0,
-): Promise<{ failedAt: number; nextAt: number }> {
-  const shown = await waitFor(async () => {
-    const found = await device(web, deviceId);
-    const [row] = await queued(deviceId);
-    return (
-      found?.last_failure === failure &&
-      Date.parse(found.last_failure_at!) > since &&
-      row?.attempts === attempts && { found, row }
-    );
-  }, `the device showing "${failure}" after try ${attempts}`);
-  return { failedAt: Date.parse(shown.found.last_failure_at!), nextAt: shown.row.next_attempt_at };
-}
-
-afterEach(() => assert.deepEqual(service.refused, [], 'every push had a valid VAPID JWT and decrypted'));
+before(startPushWorld);
+after(stopPushWorld);
+afterEach(noRefusedPush);
 
 describe('phone push: devices belong to one account', () => {
   afterEach(removeAll);
@@ -309,58 +211,8 @@ describe('phone push: devices belong to one account', () => {
   });
 });
 
-describe('phone push: sending', () => {
+describe('phone push: the answer a push carries', () => {
   afterEach(removeAll);
-
-  it("encrypts each push to the device's own keys and signs it with the relay's VAPID key for the push service's origin", async () => {
-    const phone = await addDevice(ada, 'Phone');
-    const tablet = await addDevice(ada, 'Tablet');
-    const id = await notify(adaSender);
-    // The stand-in decrypted each with that subscription's keys and checked the JWT (aud, exp, sub, k).
-    const [push] = await tries(phone.subscription, id, 1);
-    await tries(tablet.subscription, id, 1);
-    assert.equal(push!.sender, CONTACT);
-    assert.equal(push!.status, 201);
-    const { answer, ...rest } = push!.payload as { answer: { url: string; token: string } };
-    assert.deepEqual(rest, {
-      id,
-      lifecycle: 1,
-      revision: 1,
-      status: 'active',
-      title: 'Run this?',
-      body: 'npm publish',
-      agent: 'claude-code',
-      project: 'notify',
-      type: 'permission_required',
-      priority: 'high',
-      actions: [
-        { id: 'allow', label: 'Allow' },
-        { id: 'deny', label: 'Deny' },
-      ],
-    });
-    assert.match(answer.url, new RegExp(`^${relay.url}/v1/push/notifications/\\d+/answer$`));
-    assert.match(answer.token, /^nrt_[A-Za-z0-9_-]{43}$/);
-    assert.equal(push!.urgency, 'high');
-    assert.ok(push!.ttl > 23 * 3600 && push!.ttl <= 24 * 3600, `TTL ${push!.ttl}`);
-    assert.match(push!.topic!, /^[A-Za-z0-9_-]{32}$/);
-    const shown = await waitFor(
-      async () => (await device(ada, phone.id))?.last_delivery_at,
-      'the delivery shown on the device',
-    );
-    assert.ok(Math.abs(Date.parse(shown) - relay.clock()) < 60_000, shown);
-    assert.deepEqual(await queued(phone.id), [], 'a delivered push leaves the queue');
-  });
-
-  it('keeps the payload within 2 KB and sends an info notification at normal urgency without an answer', async () => {
-    const { subscription } = await addDevice(ada);
-    const long = await notify(adaSender, { message: 'é'.repeat(4000) });
-    const [push] = await tries(subscription, long, 1);
-    assert.ok(push!.bytes <= 2048 && push!.bytes > 1900, `${push!.bytes} bytes`);
-    const info = await notify(adaSender, { type: 'completed', priority: 'normal', actions: [] });
-    const [plain] = await tries(subscription, info, 1);
-    assert.equal(plain!.urgency, 'normal');
-    assert.equal(plain!.payload['answer'], undefined);
-  });
 
   it('a push answers its notification once with its token; a malformed, foreign or used token is refused', async () => {
     const { subscription } = await addDevice(ada);
@@ -415,168 +267,6 @@ describe('phone push: sending', () => {
     assert.deepEqual(
       [closing!.payload['status'], closing!.payload['actions'], closing!.payload['answer']],
       ['resolved', [], undefined],
-    );
-  });
-
-  it('sends "Send test" to that device only: the test payload, for a minute, at normal urgency', async () => {
-    const phone = await addDevice(ada, 'Phone');
-    const tablet = await addDevice(ada, 'Tablet');
-    const sent = await ada.inbox('POST', `/v1/inbox/push/subscriptions/${phone.id}/test`);
-    assert.deepEqual([sent.status, sent.body], [202, { queued: true }]);
-    const [test] = await tries(phone.subscription, 'notify-relay-test', 1);
-    assert.deepEqual(
-      [test!.payload['title'], test!.ttl, test!.urgency, test!.topic],
-      ['Notify test', 60, 'normal', undefined],
-    );
-    assert.deepEqual(triesOf(tablet.subscription, 'notify-relay-test'), []);
-  });
-
-  it('removes a device the push service says is gone (404, 410), with its queued pushes; the account keeps its others', async () => {
-    for (const status of [404, 410]) {
-      const gone = await addDevice(ada, `Gone ${status}`);
-      const kept = await addDevice(ada, 'Kept');
-      service.answerNext(gone.subscription, { status });
-      const id = await notify(adaSender);
-      await tries(kept.subscription, id, 1);
-      await waitFor(async () => !(await device(ada, gone.id)), `the device removed after ${status}`);
-      assert.deepEqual(await queued(gone.id), []);
-      assert.ok(await device(ada, kept.id), 'the other device stays');
-      await removeAll();
-    }
-  });
-
-  it('waits out 429 with its Retry-After in seconds, then delivers', async () => {
-    const { id: deviceId, subscription } = await addDevice(ada);
-    service.answerNext(subscription, { status: 429, retryAfter: '120' });
-    const id = await notify(adaSender);
-    const refused = await refusedTry(ada, deviceId, 'the push service answered 429; trying again', 1);
-    assert.equal(refused.nextAt - refused.failedAt, 120_000);
-    relay.advance(121_000);
-    await waitFor(
-      async () => (await device(ada, deviceId))?.last_delivery_at,
-      'the delivery after Retry-After',
-    );
-    assert.deepEqual(
-      triesOf(subscription, id).map((push) => push.status),
-      [429, 201],
-    );
-    assert.deepEqual(await queued(deviceId), []);
-  });
-
-  it('backs off 1 s then 2 s on 5xx without Retry-After; an HTTP-date Retry-After is honoured, at most a day', async () => {
-    const { id: deviceId, subscription } = await addDevice(ada);
-    service.answerNext(subscription, { status: 503 }, { status: 500 });
-    await notify(adaSender);
-    const first = await refusedTry(ada, deviceId, 'the push service answered 503; trying again', 1);
-    assert.equal(first.nextAt - first.failedAt, 1000);
-    relay.advance(1000);
-    const second = await refusedTry(ada, deviceId, 'the push service answered 500; trying again', 2);
-    assert.equal(second.nextAt - second.failedAt, 2000);
-    relay.advance(2000);
-    await waitFor(async () => (await queued(deviceId)).length === 0, 'the third try delivered');
-    await removeAll();
-
-    const dated = await addDevice(ada);
-    const at = new Date(Math.ceil((relay.clock() + 2 * HOUR) / 1000) * 1000);
-    service.answerNext(dated.subscription, { status: 503, retryAfter: at.toUTCString() });
-    await notify(adaSender);
-    const byDate = await refusedTry(ada, dated.id, 'the push service answered 503; trying again', 1);
-    assert.equal(byDate.nextAt, at.getTime());
-    await removeAll();
-
-    const capped = await addDevice(ada);
-    service.answerNext(capped.subscription, { status: 429, retryAfter: String(3 * 24 * 3600) });
-    await notify(adaSender);
-    const aDay = await refusedTry(ada, capped.id, 'the push service answered 429; trying again', 1);
-    assert.equal(aDay.nextAt - aDay.failedAt, 24 * HOUR);
-  });
-
-  it('keeps its own back-off when Retry-After asks for less, and gives up after 15 tries', async () => {
-    const { id: deviceId, subscription } = await addDevice(ada);
-    service.answerNext(subscription, { status: 503, retryAfter: '0' }, { status: 503, retryAfter: '1' });
-    await notify(adaSender);
-    const first = await refusedTry(ada, deviceId, 'the push service answered 503; trying again', 1);
-    assert.equal(first.nextAt - first.failedAt, 1000);
-    // Tries 2 to 13 failed too (the queue counts them), each waiting longer.
-    await relay.store.db.run('UPDATE push_queue SET attempts = 13 WHERE subscription_id = ?', [deviceId]);
-    relay.advance(1000);
-    const fourteenth = await refusedTry(
-      ada,
-      deviceId,
-      'the push service answered 503; trying again',
-      14,
-      first.failedAt,
-    );
-    assert.equal(fourteenth.nextAt - fourteenth.failedAt, HOUR, 'the back-off stops growing at an hour');
-    service.answerNext(subscription, { status: 502 });
-    relay.advance(HOUR);
-    await waitFor(async () => (await queued(deviceId)).length === 0, 'the push given up');
-    const shown = await device(ada, deviceId);
-    assert.equal(shown!.last_failure, 'the push service answered 502');
-  });
-
-  it('gives up at once on another refusal (400, 403) and shows why on the device', async () => {
-    const { id: deviceId, subscription } = await addDevice(ada);
-    service.answerNext(subscription, { status: 400 });
-    await notify(adaSender);
-    await waitFor(
-      async () => (await device(ada, deviceId))?.last_failure === 'the push service refused it (400)',
-      'the refusal shown',
-    );
-    assert.deepEqual(await queued(deviceId), []);
-  });
-
-  it('resends a push shortened after 413, and gives up when the short one is too large too', async () => {
-    const { id: deviceId, subscription } = await addDevice(ada);
-    service.answerNext(subscription, { status: 413 });
-    const id = await notify(adaSender, { message: 'x'.repeat(1500) });
-    const [tooLarge, short] = await tries(subscription, id, 2);
-    assert.equal(tooLarge!.payload['body'], 'x'.repeat(1500));
-    assert.deepEqual(
-      [short!.payload['body'], short!.payload['title'], short!.status],
-      ['', 'Run this?', 201],
-    );
-    assert.ok(short!.payload['answer'], 'still answerable');
-    service.answerNext(subscription, { status: 413 }, { status: 413 });
-    const again = await notify(adaSender);
-    await tries(subscription, again, 2);
-    await waitFor(
-      async () => (await device(ada, deviceId))?.last_failure === 'the push service refused it (413)',
-      'the short push refused too',
-    );
-    assert.deepEqual(await queued(deviceId), []);
-    assert.equal(triesOf(subscription, again).length, 2);
-  });
-
-  it('tries again when the push service cannot be reached', async () => {
-    const subscription = service.subscribe();
-    const unreachable = { ...subscription, endpoint: 'http://127.0.0.1:9/push/nowhere' };
-    const added = await ada.inbox('POST', '/v1/inbox/push/subscriptions', unreachable);
-    assert.equal(added.status, 201);
-    await notify(adaSender);
-    const refused = await refusedTry(
-      ada,
-      added.body['id'] as string,
-      'the push service could not be reached; trying again',
-      1,
-    );
-    assert.equal(refused.nextAt - refused.failedAt, 1000);
-  });
-
-  it('sends nothing for a notification whose answer time ran out while it waited', async () => {
-    const { id: deviceId, subscription } = await addDevice(ada);
-    service.answerNext(subscription, { status: 503, retryAfter: String(24 * 3600) });
-    const id = await notify(adaSender);
-    await refusedTry(ada, deviceId, 'the push service answered 503; trying again', 1);
-    // A day and a minute later, the people signed in meanwhile (a session ends after 12 idle hours).
-    for (const step of [11 * HOUR, 11 * HOUR, 2 * HOUR + 60_000]) {
-      relay.advance(step);
-      for (const web of [ada, bob]) assert.equal((await web.get('/inbox')).status, 200);
-    }
-    await waitFor(async () => (await queued(deviceId)).length === 0, 'the expired push dropped');
-    assert.deepEqual(
-      triesOf(subscription, id).map((push) => push.status),
-      [503],
     );
   });
 });
