@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { waitFor } from '../support/wait-for.js';
 import {
   ada,
   addDevice,
@@ -27,6 +26,7 @@ import {
   stopPushWorld,
   tries,
   triesOf,
+  waitForPush,
 } from './push-world.js';
 
 before(startPushWorld);
@@ -67,7 +67,7 @@ describe('phone push: sending', () => {
     assert.equal(push!.urgency, 'high');
     assert.ok(push!.ttl > 23 * 3600 && push!.ttl <= 24 * 3600, `TTL ${push!.ttl}`);
     assert.match(push!.topic!, /^[A-Za-z0-9_-]{32}$/);
-    const shown = await waitFor(
+    const shown = await waitForPush(
       async () => (await device(ada, phone.id))?.last_delivery_at,
       'the delivery shown on the device',
     );
@@ -106,7 +106,7 @@ describe('phone push: sending', () => {
       service.answerNext(gone.subscription, { status });
       const id = await notify(adaSender);
       await tries(kept.subscription, id, 1);
-      await waitFor(async () => !(await device(ada, gone.id)), `the device removed after ${status}`);
+      await waitForPush(async () => !(await device(ada, gone.id)), `the device removed after ${status}`);
       assert.deepEqual(await queued(gone.id), []);
       assert.ok(await device(ada, kept.id), 'the other device stays');
       await removeAll();
@@ -120,7 +120,7 @@ describe('phone push: sending', () => {
     const refused = await refusedTry(ada, deviceId, 'the push service answered 429; trying again', 1);
     assert.equal(refused.nextAt - refused.failedAt, 120_000);
     later(121_000);
-    await waitFor(
+    await waitForPush(
       async () => (await device(ada, deviceId))?.last_delivery_at,
       'the delivery after Retry-After',
     );
@@ -141,7 +141,7 @@ describe('phone push: sending', () => {
     const second = await refusedTry(ada, deviceId, 'the push service answered 500; trying again', 2);
     assert.equal(second.nextAt - second.failedAt, 2000);
     later(2000);
-    await waitFor(async () => (await queued(deviceId)).length === 0, 'the third try delivered');
+    await waitForPush(async () => (await queued(deviceId)).length === 0, 'the third try delivered');
     await removeAll();
 
     const dated = await addDevice(ada);
@@ -178,7 +178,7 @@ describe('phone push: sending', () => {
     assert.equal(fourteenth.nextAt - fourteenth.failedAt, HOUR, 'the back-off stops growing at an hour');
     service.answerNext(subscription, { status: 502 });
     later(HOUR);
-    await waitFor(async () => (await queued(deviceId)).length === 0, 'the push given up');
+    await waitForPush(async () => (await queued(deviceId)).length === 0, 'the push given up');
     const shown = await device(ada, deviceId);
     assert.equal(shown!.last_failure, 'the push service answered 502');
   });
@@ -187,7 +187,7 @@ describe('phone push: sending', () => {
     const { id: deviceId, subscription } = await addDevice(ada);
     service.answerNext(subscription, { status: 400 });
     await notify(adaSender);
-    await waitFor(
+    await waitForPush(
       async () => (await device(ada, deviceId))?.last_failure === 'the push service refused it (400)',
       'the refusal shown',
     );
@@ -208,7 +208,7 @@ describe('phone push: sending', () => {
     service.answerNext(subscription, { status: 413 }, { status: 413 });
     const again = await notify(adaSender);
     await tries(subscription, again, 2);
-    await waitFor(
+    await waitForPush(
       async () => (await device(ada, deviceId))?.last_failure === 'the push service refused it (413)',
       'the short push refused too',
     );
@@ -241,7 +241,7 @@ describe('phone push: sending', () => {
       later(step);
       for (const web of [ada, bob]) assert.equal((await web.get('/inbox')).status, 200);
     }
-    await waitFor(async () => (await queued(deviceId)).length === 0, 'the expired push dropped');
+    await waitForPush(async () => (await queued(deviceId)).length === 0, 'the expired push dropped');
     assert.deepEqual(
       triesOf(subscription, id).map((push) => push.status),
       [503],

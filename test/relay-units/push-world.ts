@@ -16,6 +16,18 @@ import { startInProcessRelay, type InProcessRelay } from './in-process-relay.js'
 export const CONTACT = 'mailto:ops@example.org';
 export const HOUR = 3_600_000;
 
+/**
+ * How long a test waits for a push on loopback: it lands in milliseconds, so a broken build fails
+ * quickly (Stryker runs this file once a mutant).
+ */
+const WAIT_MS = 4000;
+
+/** waitFor, with the loopback push's shorter wait. */
+export const waitForPush = <T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+): Promise<T> => waitFor(probe, what, WAIT_MS);
+
 export let relay: InProcessRelay;
 export let service: PushService;
 export let ada: WebSession;
@@ -104,7 +116,7 @@ export async function tries(
   id: string,
   count: number,
 ): Promise<ReceivedPush[]> {
-  return waitFor(() => {
+  return waitForPush(() => {
     const seen = triesOf(subscription, id);
     return seen.length >= count && seen;
   }, `${count} tries of ${id}`);
@@ -133,7 +145,7 @@ export async function refusedTry(
   /** When the try before failed: the failure shown must be a later one. */
   since = 0,
 ): Promise<{ failedAt: number; nextAt: number }> {
-  const shown = await waitFor(async () => {
+  const shown = await waitForPush(async () => {
     const found = await device(web, deviceId);
     const [row] = await queued(deviceId);
     return (
