@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import type { ReceivedPush } from '../support/push-service.js';
 import { api, WebSession } from '../support/relay-web.js';
 import {
   ada,
@@ -16,6 +17,7 @@ import {
   noRefusedPush,
   notify,
   queued,
+  redeliver,
   relay,
   removeAll,
   service,
@@ -268,5 +270,84 @@ describe('phone push: the answer a push carries', () => {
       [closing!.payload['status'], closing!.payload['actions'], closing!.payload['answer']],
       ['resolved', [], undefined],
     );
+  });
+
+  it('refuses an old token once its notification changed, ended or was answered on the page, saying why', async () => {
+    const { subscription } = await addDevice(ada);
+    const tokenOf = (push: ReceivedPush): { path: string; token: string } => {
+      const { url, token } = push.payload['answer'] as { url: string; token: string };
+      return { path: new URL(url).pathname, token };
+    };
+    const refusedWith = async (push: ReceivedPush, description: string): Promise<void> => {
+      const { path, token } = tokenOf(push);
+      const refused = await api(relay, 'POST', path, { body: { action: 'allow', token } });
+      assert.deepEqual(
+        [refused.status, refused.body],
+        [409, { error: 'conflict', error_description: description }],
+      );
+    };
+    const changed = await notify(adaSender, { updated_at: '2026-11-25T17:43:00.000Z' });
+    const [before] = await tries(subscription, changed, 1);
+    await redeliver(changed, { message: 'npm publish --force', updated_at: '2026-11-25T17:44:00.000Z' });
+    await tries(subscription, changed, 2);
+    await refusedWith(before!, 'This notification changed since the push; open it to see what it asks now.');
+
+    const ended = await notify(adaSender);
+    const [endedPush] = await tries(subscription, ended, 1);
+    const resolved = await api(relay, 'POST', `/v1/notifications/${ended}/status`, {
+      bearer: adaSender,
+      body: { status: 'resolved' },
+    });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    await refusedWith(endedPush!, 'This notification is no longer active.');
+
+    const onPage = await notify(adaSender);
+    const [onPagePush] = await tries(subscription, onPage, 1);
+    const inboxId = /\/(\d+)\/answer$/.exec(tokenOf(onPagePush!).path)![1];
+    const answered = await ada.inbox('POST', `/v1/inbox/notifications/${inboxId}/answer`, {
+      action: 'allow',
+      lifecycle: 1,
+      revision: 1,
+    });
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    await refusedWith(onPagePush!, 'This notification was already answered.');
+
+    const hidden = await notify(adaSender, { updated_at: '2026-11-25T17:43:00.000Z' });
+    const [plain] = await tries(subscription, hidden, 1);
+    await redeliver(hidden, { message: 'npm publish \u202e', updated_at: '2026-11-25T17:44:00.000Z' });
+    const [, withheld] = await tries(subscription, hidden, 2);
+    assert.equal(withheld!.payload['answer'], undefined, 'no answer from the push for such text');
+    await refusedWith(
+      plain!,
+      'Answer in the terminal: this text contains characters that change how it is displayed.',
+    );
+  });
+
+  it('marks every answer of the inbox API and the push answer no-store', async () => {
+    const raw = async (method: string, path: string, body?: unknown): Promise<[number, string | null]> => {
+      const response = await fetch(new URL(path, relay.url), {
+        method,
+        headers: {
+          cookie: ada.cookieHeader(),
+          'x-csrf-token': ada.csrf,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      await response.arrayBuffer();
+      return [response.status, response.headers.get('cache-control')];
+    };
+    const subscription = service.subscribe();
+    const created = await ada.inbox('POST', '/v1/inbox/push/subscriptions', subscription);
+    const id = created.body['id'] as string;
+    assert.deepEqual(await raw('POST', '/v1/inbox/push/subscriptions', subscription), [200, 'no-store']);
+    assert.deepEqual(await raw('GET', '/v1/inbox/push/subscriptions'), [200, 'no-store']);
+    assert.deepEqual(await raw('PUT', '/v1/inbox/push/privacy', { privacy: 'full' }), [200, 'no-store']);
+    assert.deepEqual(await raw('POST', `/v1/inbox/push/subscriptions/${id}/test`), [202, 'no-store']);
+    const notification = await notify(adaSender);
+    const [push] = await tries(subscription, notification, 1);
+    const { url, token } = push!.payload['answer'] as { url: string; token: string };
+    assert.deepEqual(await raw('POST', new URL(url).pathname, { action: 'allow', token }), [200, 'no-store']);
+    assert.deepEqual(await raw('DELETE', `/v1/inbox/push/subscriptions/${id}`), [204, 'no-store']);
   });
 });

@@ -105,6 +105,12 @@ export async function notify(credential: string, overrides: Record<string, unkno
   return id;
 }
 
+/** The sender delivers a new version of a notification (a later updated_at). */
+export async function redeliver(id: string, overrides: Record<string, unknown>): Promise<void> {
+  const sent = await deliver(relay, adaSender, id, delivered(overrides));
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+}
+
 /** Every try the push service saw of one notification at one device, with what it answered. */
 export const triesOf = (subscription: PushSubscriptionJson, id: string): ReceivedPush[] =>
   service.received.filter(
