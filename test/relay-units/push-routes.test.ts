@@ -109,6 +109,20 @@ describe('phone push: devices belong to one account', () => {
     assert.equal((await ada.inbox('GET', '/v1/inbox/push/subscriptions')).body['privacy'], 'full');
   });
 
+  it('answers 405, not 404, to another method on each push path', async () => {
+    for (const [method, path] of [
+      ['PATCH', '/v1/inbox/push/key'],
+      ['PATCH', '/v1/inbox/push/subscriptions'],
+      ['PATCH', '/v1/inbox/push/subscriptions/d_x'],
+      ['GET', '/v1/inbox/push/subscriptions/d_x/test'],
+      ['POST', '/v1/inbox/push/privacy'],
+      ['GET', '/v1/push/notifications/1/answer'],
+    ]) {
+      const refused = await api(relay, method!, path!);
+      assert.deepEqual([method, path, refused.status], [method, path, 405]);
+    }
+  });
+
   it("never lets one account see, remove or test another's device", async () => {
     const { id, subscription } = await addDevice(ada, 'Ada phone');
     assert.deepEqual(await devices(bob), []);
