@@ -125,7 +125,11 @@ describe('phone push: devices belong to one account', () => {
 
   it("never lets one account see, remove or test another's device", async () => {
     const { id, subscription } = await addDevice(ada, 'Ada phone');
-    assert.deepEqual(await devices(bob), []);
+    const bobs = await addDevice(bob, 'Bob phone');
+    assert.deepEqual(
+      (await devices(bob)).map((each) => each.id),
+      [bobs.id],
+    );
     const removed = await bob.inbox('DELETE', `/v1/inbox/push/subscriptions/${id}`);
     assert.deepEqual(
       [removed.status, removed.body],
