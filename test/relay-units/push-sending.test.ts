@@ -246,6 +246,11 @@ describe('phone push: sending', () => {
       for (const web of [ada, bob]) assert.equal((await web.get('/inbox')).status, 200);
     }
     await waitForPush(async () => (await queued(deviceId)).length === 0, 'the expired push dropped');
+    assert.equal(
+      (await device(ada, deviceId))!.last_failure,
+      'the push service answered 503; trying again',
+      'dropping it is no failure of the device',
+    );
     assert.deepEqual(
       triesOf(subscription, id).map((push) => push.status),
       [503],
