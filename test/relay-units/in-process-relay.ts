@@ -34,8 +34,6 @@ export interface InProcessRelay extends RelayProcess {
   store: RelayStore;
   /** The one-time operator setup link, as notify-relay prints it at its first start. */
   setupUrl: string;
-  /** Its database, for tests that read the durable push queue. */
-  store: RelayStore;
   /** The relay's clock (moved by `advance`). */
   clock: () => number;
 }
@@ -106,7 +104,6 @@ export async function startInProcessRelay(
     port,
     pid: process.pid,
     setupUrl: `${url}/setup?token=${setupToken}`,
-    store,
     clock,
     dataDir,
     output: () => '',
