@@ -16,6 +16,7 @@ import { Hub } from '../../src/relay-server/hub.js';
 import { openDatabase } from '../../src/relay-server/open-database.js';
 import { People } from '../../src/relay-server/people.js';
 import { Push } from '../../src/relay-server/push.js';
+import { PushSender } from '../../src/relay-server/push-sender.js';
 import { RateLimiter } from '../../src/relay-server/rate-limiter.js';
 import { Relay } from '../../src/relay-server/relay.js';
 import { hashSecret, newSecret } from '../../src/relay-server/secrets.js';
@@ -33,10 +34,17 @@ export interface InProcessRelay extends RelayProcess {
   store: RelayStore;
   /** The one-time operator setup link, as notify-relay prints it at its first start. */
   setupUrl: string;
+  /** The relay's clock (moved by `advance`). */
+  clock: () => number;
 }
 
 export async function startInProcessRelay(
-  options: { publicUrl?: string; deliveryRate?: number } = {},
+  options: {
+    publicUrl?: string;
+    deliveryRate?: number;
+    /** Phone push on, as `--allow-loopback-push --contact <contact>` turns it on (push services on loopback). */
+    pushContact?: string;
+  } = {},
 ): Promise<InProcessRelay> {
   const root = mkdtempSync(join(tmpdir(), 'notify-relay-unit-'));
   const dataDir = join(root, 'data');
@@ -50,7 +58,7 @@ export async function startInProcessRelay(
   const context: RouteContext = {
     relay,
     people: new People(store, hub, clock),
-    push: new Push(store, hub, clock, vapid.publicKey, false),
+    push: new Push(store, hub, clock, vapid.publicKey, options.pushContact !== undefined),
     hub,
     publicUrl: options.publicUrl,
     limits: {
@@ -69,6 +77,11 @@ export async function startInProcessRelay(
   };
   const app = buildServer(context, { trustProxy: false, requestTimeoutMs: 30_000 });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  const pushSender =
+    options.pushContact === undefined
+      ? undefined
+      : new PushSender(store, relay, hub, clock, { contact: options.pushContact, keys: vapid });
+  pushSender?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
@@ -76,6 +89,7 @@ export async function startInProcessRelay(
   const stop = (): Promise<number | null> => {
     stopped ??= (async () => {
       for (const end of [...context.streams]) end();
+      await pushSender?.stop();
       await app.close();
       await store.close();
       return 0;
@@ -90,6 +104,7 @@ export async function startInProcessRelay(
     port,
     pid: process.pid,
     setupUrl: `${url}/setup?token=${setupToken}`,
+    clock,
     dataDir,
     output: () => '',
     advance(ms) {
