@@ -242,6 +242,7 @@ describe('relay server: bodies, routes and methods', () => {
     assert.equal(response.headers.get('www-authenticate'), 'Bearer');
     const refused = await api(relay, 'GET', '/v2/anything');
     assert.equal(refused.headers.get('www-authenticate'), null, 'only a 401 asks for a credential');
+    assert.equal(refused.headers.get('retry-after'), null, 'only a refusal for now says when to come back');
   });
 });
 
