@@ -125,6 +125,21 @@ describe('relay push: what buzzes the phone', () => {
     assert.deepEqual(pushes(id), []);
   });
 
+  it('an end the sender delivers closes the alert on the phone', async () => {
+    const id = nextId();
+    await deliver(relay, credential, id, delivered({ updated_at: nextTime() }));
+    await pushesOf(id, 1, 'the first push');
+    const ended = await deliver(
+      relay,
+      credential,
+      id,
+      delivered({ status: 'resolved', updated_at: nextTime() }),
+    );
+    assert.deepEqual([ended.status, ended.body['status']], [200, 'resolved']);
+    const [, closing] = await pushesOf(id, 2, 'the closing push');
+    assert.equal(closing!.payload['status'], 'resolved');
+  });
+
   it('a dismissal on the page closes the alert on the phone', async () => {
     const id = nextId();
     await deliver(relay, credential, id, delivered({ updated_at: nextTime() }));
