@@ -123,6 +123,12 @@ describe('relay core: pairing', () => {
     assert.doesNotMatch((await web.get('/installations')).text, /olga-laptop/);
   });
 
+  it('opens a pairing with an id and a poll secret of the documented forms', async () => {
+    const pairing = await createPairing(relay, 'formal-box');
+    assert.match(pairing.pairing_id, /^p_[A-Za-z0-9_-]{16,}$/);
+    assert.match(pairing.poll_secret, /^nrp_[A-Za-z0-9_-]{43}$/);
+  });
+
   it('tells a rejected sender so and gives it nothing', async () => {
     const pairing = await createPairing(relay, 'rejected-box');
     await decide(web, pairing, 'reject');
