@@ -479,3 +479,22 @@ describe('relay core: installations', () => {
     }
   });
 });
+
+// Last: it moves the relay's clock by a day, past the browser session's idle time.
+describe('relay core: answer links', () => {
+  it('gives a link while a push could still answer the request, and refuses one after its day', async () => {
+    const id = nextId();
+    await deliver(relay, sender.credential, id, delivered({ revision: 1 }));
+    const linkOf = () =>
+      api(relay, 'POST', `/v1/notifications/${id}/answer-link`, {
+        bearer: sender.credential,
+        body: { revision: 1 },
+      });
+    relay.advance(24 * 60 * MINUTE - MINUTE);
+    assert.equal((await linkOf()).status, 200);
+    relay.advance(2 * MINUTE);
+    const late = await linkOf();
+    assert.equal(late.status, 409, JSON.stringify(late.body));
+    assert.equal(late.body['error'], 'conflict');
+  });
+});

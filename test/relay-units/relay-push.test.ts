@@ -193,7 +193,7 @@ describe('relay push: answering from the phone', () => {
     }
   });
 
-  it("refuses another notification's token, a dismissed request's and an action it does not offer", async () => {
+  it("refuses another notification's token, a made-up one, a dismissed request's and an action it does not offer", async () => {
     const one = nextId();
     const other = nextId();
     await deliver(relay, credential, one, delivered({ updated_at: nextTime() }));
@@ -206,6 +206,8 @@ describe('relay push: answering from the phone', () => {
       (otherPush!.payload['answer'] as { token: string }).token,
     );
     assert.deepEqual([foreign.status, foreign.body['error']], [403, 'forbidden']);
+    const made = await answerAt(onePush!, 'allow', `nrt_${'A'.repeat(43)}`);
+    assert.deepEqual([made.status, made.body['error']], [403, 'forbidden']);
     const odd = await answerAt(onePush!, 'always');
     assert.equal(odd.status, 400, JSON.stringify(odd.body));
     const path = `/v1/inbox/notifications/${await inboxId(one)}/status`;
