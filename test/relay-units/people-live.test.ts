@@ -143,3 +143,17 @@ describe('relay people: removing a person', () => {
     }
   });
 });
+
+describe('relay people: removal refused by the people service itself', () => {
+  it('never removes the operator nor answers for an unknown person, whatever route asks', async () => {
+    const users = await relay.context.relay.users();
+    const operator = users.find((user) => user.isOperator)!;
+    assert.deepEqual(await relay.context.people.remove(operator.id), {
+      result: 'operator',
+      username: operator.username,
+    });
+    assert.deepEqual(await relay.context.people.remove('u_nobody'), { result: 'not_found' });
+    const operatorWeb = await signedIn(relay);
+    assert.equal((await operatorWeb.get('/inbox')).status, 200, 'the operator is still there');
+  });
+});
