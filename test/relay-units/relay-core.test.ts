@@ -343,6 +343,7 @@ describe('relay core: status changes', () => {
       const dismissed = await web.inbox('POST', path, { status: 'dismissed', lifecycle: 1 });
       assert.equal(dismissed.status, 200, JSON.stringify(dismissed.body));
       assert.deepEqual([dismissed.body['status'], dismissed.body['lifecycle']], ['dismissed', 1]);
+      assert.deepEqual(dismissed.body['installation'], { id: sender.installation.id, name: 'core-box' });
       await events.until(() => eventsOf(events, 'status', id).length > 0);
       const [event] = eventsOf(events, 'status', id);
       assert.deepEqual(
