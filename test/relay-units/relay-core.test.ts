@@ -206,6 +206,7 @@ describe('relay core: delivery and the open inbox', () => {
         delivered({ title: 'Older', updated_at: '2026-11-25T17:00:00.000Z' }),
       );
       assert.deepEqual([older.status, older.body], [200, { id, lifecycle: 1, status: 'active' }]);
+      assert.equal((await shown(id)).title, 'Run this?', 'the older update changed nothing');
       const newer = await deliver(
         relay,
         sender.credential,
