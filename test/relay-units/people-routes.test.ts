@@ -129,6 +129,26 @@ describe("relay People page: changing one's password", () => {
     }
   });
 
+  it('asks for a moment (503) while the relay is checking as many passwords as it can at once, changing nothing', async () => {
+    relay.advance(15 * 60_000 + 1000);
+    const fields = { password: 'a crowded new password', password_again: 'a crowded new password' };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        browser.post('/people/password', { current_password: `crowd guess ${index}`, ...fields }),
+      ),
+    );
+    const busy = answers.filter((answer) => answer.status === 503);
+    assert.ok(busy.length >= 1, answers.map((answer) => answer.status).join(' '));
+    assert.equal(busy[0]!.headers.get('retry-after'), '1');
+    assert.match(
+      busy[0]!.text,
+      /The relay is checking other passwords right now\. Try again in a moment\. Nothing changed\./,
+    );
+    assert.ok(answers.every((answer) => [400, 429, 503].includes(answer.status)));
+    relay.advance(15 * 60_000 + 1000);
+    await signedIn(relay, carol);
+  });
+
   it('refuses a change posted from another site or without a session', async () => {
     const forged = await browser.post(
       '/people/password',
