@@ -60,6 +60,7 @@ describe('relay sender API: discovery and pairing', () => {
     relay.advance(61_000);
     const cases: Array<[unknown, string]> = [
       [[1], 'The body must be a JSON object.'],
+      [null, 'The body must be a JSON object.'],
       [{}, 'sender_name must be 1-100 characters without control characters.'],
       [{ sender_name: 'x'.repeat(101) }, 'sender_name must be 1-100 characters without control characters.'],
       [
@@ -215,6 +216,48 @@ describe('relay sender API: delivery', () => {
       (list.body['notifications'] as Array<{ id: string }>).some((candidate) => candidate.id === 'n-api-2'),
       false,
     );
+  });
+
+  it('refuses an Idempotency-Key used before for another notification, even with the same body', async () => {
+    const first = await deliver(relay, sender.credential, 'n-api-key-a', delivered(), 'key-api-shared');
+    assert.equal(first.status, 201);
+    const second = await deliver(relay, sender.credential, 'n-api-key-b', delivered(), 'key-api-shared');
+    assert.equal(second.status, 422);
+    assert.deepEqual(
+      second.body,
+      refusal('idempotency_key_reused', 'This Idempotency-Key was used before with another request.'),
+    );
+    const list = await web.inbox('GET', '/v1/inbox/notifications');
+    assert.equal(
+      (list.body['notifications'] as Array<{ id: string }>).some(
+        (candidate) => candidate.id === 'n-api-key-b',
+      ),
+      false,
+    );
+  });
+
+  it('resolves a notification by its sender, and refuses a status change whose body is not an object', async () => {
+    assert.equal((await deliver(relay, sender.credential, 'n-api-4', delivered())).status, 201);
+    for (const body of [null, ['resolved']]) {
+      const refused = await api(relay, 'POST', '/v1/notifications/n-api-4/status', {
+        bearer: sender.credential,
+        body,
+      });
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.deepEqual(refused.body, refusal('invalid_request', 'status must be resolved or dismissed.'));
+    }
+    const done = await api(relay, 'POST', '/v1/notifications/n-api-4/status', {
+      bearer: sender.credential,
+      body: { status: 'resolved' },
+    });
+    assert.equal(done.status, 200);
+    assert.equal(done.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(done.body, { id: 'n-api-4', lifecycle: 1, status: 'resolved' });
+    const list = await web.inbox('GET', '/v1/inbox/notifications');
+    const item = (list.body['notifications'] as Array<{ id: string; status: string }>).find(
+      (candidate) => candidate.id === 'n-api-4',
+    );
+    assert.equal(item?.status, 'resolved');
   });
 
   it('ends a notification by its sender: resolved or dismissed, nothing else, only its own', async () => {

@@ -24,6 +24,12 @@ function otherSessionIds(text: string): string[] {
   return [...text.matchAll(/action="\/people\/sessions\/(\d+)\/revoke"/g)].map((match) => match[1]!);
 }
 
+/** The page's notice as its person meets it: an alert for an error, a status line for success. */
+function noticeOf(text: string): { kind: string; role: string; text: string } | undefined {
+  const match = /<p class="notice ([^"]*)" role="([^"]*)">([^<]*)<\/p>/.exec(text);
+  return match ? { kind: match[1]!, role: match[2]!, text: match[3]! } : undefined;
+}
+
 async function stillSignedIn(browser: WebSession): Promise<boolean> {
   return (await browser.get('/inbox')).status === 200;
 }
@@ -63,6 +69,7 @@ describe("relay People page: changing one's password", () => {
 
   it('refuses a new password that breaks the account rules, changing nothing', async () => {
     for (const [fields, message] of [
+      [{}, 'A password is 10-200 characters long.'],
       [{ password: 'short', password_again: 'short' }, 'A password is 10-200 characters long.'],
       [
         { password: 'a new long password', password_again: 'another one entirely' },
@@ -86,7 +93,11 @@ describe("relay People page: changing one's password", () => {
         ...fields,
       });
       assert.equal(wrong.status, 400);
-      assert.match(wrong.text, /The current password is wrong\. Nothing changed\./);
+      assert.deepEqual(noticeOf(wrong.text), {
+        kind: 'error',
+        role: 'alert',
+        text: 'The current password is wrong. Nothing changed.',
+      });
     }
     const limited = await browser.post('/people/password', { current_password: carol.password, ...fields });
     assert.equal(limited.status, 429);
@@ -104,7 +115,11 @@ describe("relay People page: changing one's password", () => {
       password_again: 'carol second password',
     });
     assert.equal(changed.status, 200, changed.text);
-    assert.match(changed.text, /Password changed\. Your other sessions are signed out\./);
+    assert.deepEqual(noticeOf(changed.text), {
+      kind: 'ok',
+      role: 'status',
+      text: 'Password changed. Your other sessions are signed out.',
+    });
     assert.equal(await stillSignedIn(browser), true);
     assert.equal(await stillSignedIn(other), false);
     const old = new WebSession(relay);
@@ -127,6 +142,26 @@ describe("relay People page: changing one's password", () => {
       assert.equal(again.status, 200, `to ${next}: ${again.text}`);
       carol.password = next;
     }
+  });
+
+  it('asks for a moment (503) while the relay is checking as many passwords as it can at once, changing nothing', async () => {
+    relay.advance(15 * 60_000 + 1000);
+    const fields = { password: 'a crowded new password', password_again: 'a crowded new password' };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        browser.post('/people/password', { current_password: `crowd guess ${index}`, ...fields }),
+      ),
+    );
+    const busy = answers.filter((answer) => answer.status === 503);
+    assert.ok(busy.length >= 1, answers.map((answer) => answer.status).join(' '));
+    assert.equal(busy[0]!.headers.get('retry-after'), '1');
+    assert.match(
+      busy[0]!.text,
+      /The relay is checking other passwords right now\. Try again in a moment\. Nothing changed\./,
+    );
+    assert.ok(answers.every((answer) => [400, 429, 503].includes(answer.status)));
+    relay.advance(15 * 60_000 + 1000);
+    await signedIn(relay, carol);
   });
 
   it('refuses a change posted from another site or without a session', async () => {
@@ -203,11 +238,13 @@ describe('relay People page: invitations and removal, the operator only', () => 
   it('refuses invitations and removals from someone who is not the operator', async () => {
     const invited = await erinWeb.post('/people/invite', {});
     assert.equal(invited.status, 403);
-    assert.match(invited.text, /Only the operator manages people\./);
+    assert.match(invited.text, /<h1>People<\/h1><p>Only the operator manages people\.<\/p>/);
     assert.doesNotMatch(invited.text, /join\?token=/);
     const bobId = /action="\/people\/([^"]+)\/remove"/.exec((await web.get('/people')).text)?.[1];
     assert.ok(bobId);
     assert.equal((await erinWeb.post(`/people/${bobId}/remove`, { confirm: 'yes' })).status, 403);
+    assert.match((await web.get('/people')).text, new RegExp(`action="/people/${bobId}/remove"`));
+    await signedIn(relay, { username: 'bob', password: 'bob has a long password' });
     const stranger = new WebSession(relay);
     await stranger.get('/sign-in');
     assert.equal((await stranger.post('/people/invite', {})).status, 303);
@@ -226,22 +263,32 @@ describe('relay People page: invitations and removal, the operator only', () => 
     assert.doesNotMatch((await web.get('/people')).text, /class="secret"/);
   });
 
-  it('withdraws an invitation: its link stops working', async () => {
+  it('withdraws an invitation: its link stops working, whatever its number', async () => {
+    // Ten links at least, so some of them have two-digit numbers.
+    for (let index = 0; index < 9; index++) await invite(web);
     const token = await invite(web);
     const page = await web.get('/people');
     const ids = [...page.text.matchAll(/action="\/people\/invites\/(\d+)\/withdraw"/g)].map(
       (match) => match[1]!,
     );
-    assert.ok(ids.length >= 1);
+    assert.ok(ids.some((id) => id.length >= 2));
     for (const id of ids) {
       const withdrawn = await web.post(`/people/invites/${id}/withdraw`, {});
-      assert.equal(withdrawn.status, 200);
-      assert.match(withdrawn.text, /Invitation withdrawn: its link no longer works\./);
+      assert.equal(withdrawn.status, 200, `invitation ${id}`);
+      assert.deepEqual(noticeOf(withdrawn.text), {
+        kind: 'ok',
+        role: 'status',
+        text: 'Invitation withdrawn: its link no longer works.',
+      });
     }
     assert.equal((await new WebSession(relay).get(`/join?token=${token}`)).status, 404);
     const again = await web.post(`/people/invites/${ids[0]}/withdraw`, {});
     assert.equal(again.status, 404);
-    assert.match(again.text, /No such invitation: it was used, withdrawn or has expired\./);
+    assert.deepEqual(noticeOf(again.text), {
+      kind: 'error',
+      role: 'alert',
+      text: 'No such invitation: it was used, withdrawn or has expired.',
+    });
     assert.equal((await web.post('/people/invites/abc/withdraw', {})).status, 404);
     const fresh = await invite(web);
     const freshId = /action="\/people\/invites\/(\d+)\/withdraw"/.exec((await web.get('/people')).text)?.[1];
@@ -262,7 +309,11 @@ describe('relay People page: invitations and removal, the operator only', () => 
     assert.equal(await stillSignedIn(erinWeb), true);
     const removed = await web.post(`/people/${erinId}/remove`, { confirm: 'yes' });
     assert.equal(removed.status, 200);
-    assert.match(removed.text, /Removed erin: their sessions ended and their installations were revoked\./);
+    assert.deepEqual(noticeOf(removed.text), {
+      kind: 'ok',
+      role: 'status',
+      text: 'Removed erin: their sessions ended and their installations were revoked.',
+    });
     assert.equal(await stillSignedIn(erinWeb), false);
     assert.equal((await api(relay, 'GET', '/v1/installation', { bearer: sender.credential })).status, 401);
     const again = await web.post(`/people/${erinId}/remove`, { confirm: 'yes' });
@@ -274,7 +325,11 @@ describe('relay People page: invitations and removal, the operator only', () => 
     const operatorId = (await relay.context.relay.users()).find((user) => user.isOperator)!.id;
     const refused = await web.post(`/people/${operatorId}/remove`, { confirm: 'yes' });
     assert.equal(refused.status, 400);
-    assert.match(refused.text, /The operator cannot be removed\./);
+    assert.deepEqual(noticeOf(refused.text), {
+      kind: 'error',
+      role: 'alert',
+      text: 'The operator cannot be removed.',
+    });
     await signedIn(relay, OPERATOR);
   });
 });
