@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { assertRequestPush } from '../relay/push-support.js';
 import {
   ada,
   addDevice,
@@ -47,28 +48,7 @@ describe('phone push: sending', () => {
     await tries(tablet.subscription, id, 1);
     assert.equal(push!.sender, CONTACT);
     assert.equal(push!.status, 201);
-    const { answer, ...rest } = push!.payload as { answer: { url: string; token: string } };
-    assert.deepEqual(rest, {
-      id,
-      lifecycle: 1,
-      revision: 1,
-      status: 'active',
-      title: 'Run this?',
-      body: 'npm publish',
-      agent: 'claude-code',
-      project: 'notify',
-      type: 'permission_required',
-      priority: 'high',
-      actions: [
-        { id: 'allow', label: 'Allow' },
-        { id: 'deny', label: 'Deny' },
-      ],
-    });
-    assert.match(answer.url, new RegExp(`^${relay.url}/v1/push/notifications/\\d+/answer$`));
-    assert.match(answer.token, /^nrt_[A-Za-z0-9_-]{43}$/);
-    assert.equal(push!.urgency, 'high');
-    assert.ok(push!.ttl > 23 * 3600 && push!.ttl <= 24 * 3600, `TTL ${push!.ttl}`);
-    assert.match(push!.topic!, /^[A-Za-z0-9_-]{32}$/);
+    assertRequestPush(push, id, relay.url);
     const shown = await waitForPush(
       async () => (await device(ada, phone.id))?.last_delivery_at,
       'the delivery shown on the device',

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { PushService, type PushSubscriptionJson, type ReceivedPush } from '../support/push-service.js';
 import { deliver, delivered, pairSender, setUpOperator, WebSession } from '../support/relay-web.js';
 import { waitFor } from '../support/wait-for.js';
+import { addDevice as addDeviceAt, devices, type DeviceView } from '../relay/push-support.js';
 import { join } from './accounts.js';
 import { startInProcessRelay, type InProcessRelay } from './in-process-relay.js';
 
@@ -63,29 +64,14 @@ export function later(ms: number): void {
   relay.context.hub.emitPushQueued();
 }
 
-export interface DeviceView {
-  id: string;
-  name: string;
-  added_at: string;
-  last_delivery_at?: string;
-  last_failure_at?: string;
-  last_failure?: string;
-}
+export { devices, type DeviceView } from '../relay/push-support.js';
 
-export async function devices(web: WebSession): Promise<DeviceView[]> {
-  const listed = await web.inbox('GET', '/v1/inbox/push/subscriptions');
-  assert.equal(listed.status, 200, JSON.stringify(listed.body));
-  return listed.body['subscriptions'] as DeviceView[];
-}
-
-export async function addDevice(
+/** A new device of this person, its subscription at the push service stand-in. */
+export function addDevice(
   web: WebSession,
   name = 'Pixel 9',
 ): Promise<{ id: string; subscription: PushSubscriptionJson }> {
-  const subscription = service.subscribe();
-  const added = await web.inbox('POST', '/v1/inbox/push/subscriptions', { ...subscription, name });
-  assert.equal(added.status, 201, JSON.stringify(added.body));
-  return { id: added.body['id'] as string, subscription };
+  return addDeviceAt(web, service, name);
 }
 
 export async function removeAll(): Promise<void> {

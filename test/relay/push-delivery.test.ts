@@ -9,7 +9,7 @@ import { PushService, type PushSubscriptionJson, type ReceivedPush } from '../su
 import { startRelay, type RelayProcess } from '../support/relay-process.js';
 import { api, deliver, delivered, pairSender, setUpOperator, type WebSession } from '../support/relay-web.js';
 import { waitFor } from '../support/wait-for.js';
-import { addDevice, devices, PUSH_ARGS } from './push-support.js';
+import { addDevice, assertRequestPush, devices, PUSH_ARGS } from './push-support.js';
 
 let relay: RelayProcess;
 let web: WebSession;
@@ -68,28 +68,7 @@ describe('phone push: sending', () => {
     assert.equal((await deliver(relay, credential, id, delivered())).status, 201);
     const [push] = await pushesOf(phone.subscription, id, 1, 'the push at the phone');
     await pushesOf(tablet.subscription, id, 1, 'the push at the tablet');
-    const { answer, ...rest } = push!.payload as { answer: { url: string; token: string } };
-    assert.deepEqual(rest, {
-      id,
-      lifecycle: 1,
-      revision: 1,
-      status: 'active',
-      title: 'Run this?',
-      body: 'npm publish',
-      agent: 'claude-code',
-      project: 'notify',
-      type: 'permission_required',
-      priority: 'high',
-      actions: [
-        { id: 'allow', label: 'Allow' },
-        { id: 'deny', label: 'Deny' },
-      ],
-    });
-    assert.match(answer.url, new RegExp(`^${relay.url}/v1/push/notifications/\\d+/answer$`));
-    assert.match(answer.token, /^nrt_[A-Za-z0-9_-]{43}$/);
-    assert.equal(push!.urgency, 'high');
-    assert.ok(push!.ttl > 23 * 3600 && push!.ttl <= 24 * 3600, `TTL ${push!.ttl}`);
-    assert.match(push!.topic!, /^[A-Za-z0-9_-]{32}$/);
+    assertRequestPush(push, id, relay.url);
     const listed = await devices(web);
     assert.ok(listed.every((device) => device.last_delivery_at !== undefined));
   });

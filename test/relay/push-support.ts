@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { PushService, PushSubscriptionJson } from '../support/push-service.js';
+import type { PushService, PushSubscriptionJson, ReceivedPush } from '../support/push-service.js';
 import type { WebSession } from '../support/relay-web.js';
 
 /** Helpers of the phone push tests: register a device through the inbox API as the inbox page does. */
@@ -34,4 +34,31 @@ export async function devices(web: WebSession): Promise<DeviceView[]> {
   const listed = await web.inbox('GET', '/v1/inbox/push/subscriptions');
   assert.equal(listed.status, 200);
   return listed.body['subscriptions'] as DeviceView[];
+}
+
+/** The push of a new permission request as `delivered()` makes it: content, answer link, urgency, TTL, topic. */
+export function assertRequestPush(push: ReceivedPush | undefined, id: string, relayUrl: string): void {
+  assert.ok(push, 'a push arrived');
+  const { answer, ...rest } = push.payload as { answer: { url: string; token: string } };
+  assert.deepEqual(rest, {
+    id,
+    lifecycle: 1,
+    revision: 1,
+    status: 'active',
+    title: 'Run this?',
+    body: 'npm publish',
+    agent: 'claude-code',
+    project: 'notify',
+    type: 'permission_required',
+    priority: 'high',
+    actions: [
+      { id: 'allow', label: 'Allow' },
+      { id: 'deny', label: 'Deny' },
+    ],
+  });
+  assert.match(answer.url, new RegExp(`^${relayUrl}/v1/push/notifications/\\d+/answer$`));
+  assert.match(answer.token, /^nrt_[A-Za-z0-9_-]{43}$/);
+  assert.equal(push.urgency, 'high');
+  assert.ok(push.ttl > 23 * 3600 && push.ttl <= 24 * 3600, `TTL ${push.ttl}`);
+  assert.match(push.topic!, /^[A-Za-z0-9_-]{32}$/);
 }
