@@ -11,45 +11,60 @@ const RACERS = 8;
 const ROUNDS = 12;
 
 /**
- * One starter: waits for the shared start time, takes the lock, says whether it got it, and holds it
- * until every starter has answered (its stdin closes), as a running broker would. Named notifyd-*, as
- * the lock recognizes a live Notify process by name.
+ * One starter: says it is loaded, reads the shared start time from its stdin, waits for it, takes the
+ * lock, says whether it got it, and holds it until every starter has answered (its stdin closes), as a
+ * running broker would. Named notifyd-*, as the lock recognizes a live Notify process by name.
  */
 const STARTER = `
 import { lockDataFolder } from ${JSON.stringify(DATA_LOCK)};
-const [dataDir, startAt] = process.argv.slice(2);
-while (Date.now() < Number(startAt)) {}
-let answer;
-try {
-  lockDataFolder(dataDir);
-  answer = 'took';
-} catch (error) {
-  answer = error.name;
-}
-process.stdout.write(answer + '\\n');
-process.stdin.resume();
-process.stdin.on('end', () => process.exit(0));
+const [dataDir] = process.argv.slice(2);
+process.stdout.write('loaded\\n');
+process.stdin.once('data', (chunk) => {
+  const startAt = Number(chunk.toString());
+  while (Date.now() < startAt) {}
+  let answer;
+  try {
+    lockDataFolder(dataDir);
+    answer = 'took';
+  } catch (error) {
+    answer = error.name;
+  }
+  process.stdout.write(answer + '\\n');
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+});
 `;
 
+/** Time between the last starter saying it is loaded and the shared start: enough to hand it to all. */
+const START_MARGIN_MS = 100;
+
 interface Starter {
+  loaded: Promise<void>;
   answer: Promise<string>;
   exited: Promise<void>;
+  go(startAt: number): void;
   release(): void;
 }
 
-function start(script: string, dataDir: string, startAt: number): Starter {
-  const child = spawn(process.execPath, [script, dataDir, String(startAt)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+function start(script: string, dataDir: string): Starter {
+  const child = spawn(process.execPath, [script, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: ((line: string) => void)[] = [];
+  const next = () => new Promise<string>((resolve) => lines.push(resolve));
+  const loaded = next();
+  const answer = next();
   let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    for (let end = output.indexOf('\n'); end >= 0; end = output.indexOf('\n')) {
+      lines.shift()?.(output.slice(0, end));
+      output = output.slice(end + 1);
+    }
+  });
   return {
-    answer: new Promise((resolve) =>
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.endsWith('\n')) resolve(output.trim());
-      }),
-    ),
+    loaded: loaded.then(() => undefined),
+    answer,
     exited: new Promise((resolve) => child.once('close', () => resolve())),
+    go: (startAt) => child.stdin.write(`${startAt}\n`),
     release: () => child.stdin.end(),
   };
 }
@@ -83,8 +98,10 @@ describe('the data-folder lock with starters racing', () => {
           mkdirSync(dataDir);
           writeFileSync(join(dataDir, 'notifyd.lock'), before());
         }
-        const startAt = Date.now() + 1500;
-        const starters = Array.from({ length: RACERS }, () => start(script, dataDir, startAt));
+        const starters = Array.from({ length: RACERS }, () => start(script, dataDir));
+        await Promise.all(starters.map((starter) => starter.loaded));
+        const startAt = Date.now() + START_MARGIN_MS;
+        starters.forEach((starter) => starter.go(startAt));
         const answers = await Promise.all(starters.map((starter) => starter.answer));
         starters.forEach((starter) => starter.release());
         await Promise.all(starters.map((starter) => starter.exited));
