@@ -238,6 +238,19 @@ describe('the reminder job', () => {
       assert.equal(reminders().length, 1);
     });
 
+    it('with nothing to remind of, looks once and then sleeps: an idle broker does not keep looking', async () => {
+      const looks = mock.method(store, 'alertsDue');
+      job.start();
+      await settle();
+      for (let minute = 0; minute < 3; minute++) await pass(MINUTE);
+      assert.equal(looks.mock.callCount(), 1);
+      await ask('normal', 'input_required');
+      job.wake();
+      await settle();
+      await pass(5 * MINUTE);
+      assert.equal(reminders().length, 1, 'a reminder made later still comes');
+    });
+
     it('tries a failed round again after 250 ms', async () => {
       await snoozedUntil(now - 1);
       failNextRound = true;

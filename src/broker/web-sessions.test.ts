@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { openDatabase, type Db } from '../store/database.js';
 import { WebSessionStore } from '../store/web-session-store.js';
 import { WriteQueue } from '../store/write-queue.js';
@@ -25,6 +25,7 @@ describe('web sessions', () => {
   let ended: string[];
   let logged: string[];
   let sessions: WebSessions;
+  let store: WebSessionStore;
 
   beforeEach(() => {
     folder = mkdtempSync(join(tmpdir(), 'notify-web-sessions-'));
@@ -39,8 +40,9 @@ describe('web sessions', () => {
       warn: (line: string) => logged.push(line),
       error: (line: string) => logged.push(line),
     };
+    store = new WebSessionStore(db);
     sessions = new WebSessions({
-      store: new WebSessionStore(db),
+      store,
       writes,
       clock: () => now,
       token: () => token,
@@ -197,5 +199,97 @@ describe('web sessions', () => {
     await sessions.tokenChanged();
     assert.ok(sessions.authenticate(after.secret), 'the same token again ends nothing');
     assert.deepEqual(logged, [], 'and says nothing');
+  });
+
+  it("an unused sign-in link's launcher goes when the link expires, with no other link made", () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const { code } = sessions.mintLoginCode();
+      mock.timers.tick(LOGIN_CODE_TTL_MS - 1);
+      assert.deepEqual(ended, []);
+      mock.timers.tick(1);
+      assert.deepEqual(ended, [sha256(code)]);
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
+  it('an ended session presented again is deleted from the database, at exactly 12 hours unused', async () => {
+    const { secret, session } = await signIn();
+    now += SESSION_IDLE_MS - 1;
+    assert.ok(sessions.authenticate(secret), 'a moment before');
+    now += 1;
+    assert.equal(sessions.authenticate(secret), undefined, 'at its idle end, counted from its last use');
+    await writes.run(() => undefined);
+    assert.equal(store.bySecretHash(session.secretHash), undefined, 'its hash is gone from disk');
+  });
+
+  it('used again a minute later, its 12 hours count from that use', async () => {
+    const { secret } = await signIn();
+    now += MINUTE;
+    assert.ok(sessions.authenticate(secret));
+    await writes.run(() => undefined);
+    assert.equal(sessions.list()[0]!.lastSeenAt, now);
+    now += SESSION_IDLE_MS - 1;
+    assert.ok(sessions.authenticate(secret));
+  });
+
+  it('a use whose record cannot be written still signs in, and the log says why', async () => {
+    const { secret } = await signIn();
+    mock.method(store, 'touch', () => {
+      throw new Error('database or disk is full');
+    });
+    now += MINUTE;
+    assert.ok(sessions.authenticate(secret));
+    await writes.run(() => undefined);
+    assert.ok(
+      logged.includes('web page: a session change was not stored: database or disk is full'),
+      logged.join('\n'),
+    );
+  });
+
+  it('revoking a session that does not exist says nothing happened and logs nothing', async () => {
+    await signIn();
+    logged.length = 0;
+    assert.equal(await sessions.revoke('no-such-session'), false);
+    assert.deepEqual(logged, []);
+    assert.equal(sessions.list().length, 1);
+  });
+
+  it('a session stored by this release before a restart still works; one from before issue 29 ends', async () => {
+    const kept = 'A'.repeat(43);
+    const cookie = 'B'.repeat(43);
+    const stored = (id: string, secret: string, context: string) => ({
+      id,
+      secretHash: sha256(secret),
+      tokenFingerprint: sha256(`${context}\0${token}`),
+      userAgent: 'Firefox',
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: now + SESSION_LIFETIME_MS,
+    });
+    store.insert(stored('kept', kept, 'notify web session token, secret kept by the page'));
+    store.insert(stored('cookie', cookie, 'notify web session token'));
+    assert.equal(sessions.authenticate(kept)?.id, 'kept');
+    assert.equal(sessions.authenticate(cookie), undefined);
+    await sessions.tokenChanged();
+    assert.deepEqual(
+      store.list().map((session) => session.id),
+      ['kept'],
+    );
+  });
+
+  it('works without anyone to tell that a link ended', async () => {
+    const quiet = new WebSessions({
+      store,
+      writes,
+      clock: () => now,
+      token: () => token,
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const { code } = quiet.mintLoginCode();
+    assert.ok(await quiet.signIn(code, 'Firefox'));
+    quiet.mintLoginCode();
+    assert.equal(await quiet.revokeAll(), 1);
   });
 });

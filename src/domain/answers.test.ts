@@ -78,6 +78,10 @@ describe('readActions (the actions field of a create)', () => {
       ID_MESSAGE(0),
     );
     assert.equal(
+      refusal(() => readActions({ actions: [{ id: ['yes'], label: 'y' }] })),
+      ID_MESSAGE(0),
+    );
+    assert.equal(
       refusal(() => readActions({ actions: [ok, { id: 3, label: 'y' }] })),
       ID_MESSAGE(1),
     );
@@ -106,6 +110,10 @@ describe('parseAnswerRequest (POST /v1/notifications/{id}/answer)', () => {
     assert.deepEqual(parseAnswerRequest({ action: 'yes', surface: 'relay' }), {
       action: 'yes',
       surface: 'relay',
+    });
+    assert.deepEqual(parseAnswerRequest({ action: ` ${'a'.repeat(64)} ` }), {
+      action: 'a'.repeat(64),
+      surface: 'cli',
     });
     assert.deepEqual(parseAnswerRequest({ action: 'a'.repeat(64), surface: null }), {
       action: 'a'.repeat(64),
@@ -144,6 +152,12 @@ describe('parseAnswerRequest (POST /v1/notifications/{id}/answer)', () => {
       action: 'yes',
       surface: 'cli',
       revision: 2,
+    });
+    // A request never changed since it was made is at revision 1: answering it is the common case.
+    assert.deepEqual(parseAnswerRequest({ action: 'yes', revision: 1 }), {
+      action: 'yes',
+      surface: 'cli',
+      revision: 1,
     });
     assert.deepEqual(parseAnswerRequest({ action: 'yes', revision: null }), {
       action: 'yes',

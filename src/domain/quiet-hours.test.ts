@@ -7,6 +7,7 @@ import {
   parseQuietHours,
   quietHoldsBack,
   quietUntil,
+  retimedAfterChange,
   type QuietHours,
 } from './quiet-hours.js';
 
@@ -181,6 +182,47 @@ describe('quiet hours: is it quiet at an instant, and until when (issue 20)', ()
         { windows: [{ from: '22:00', to: '07:00' }], zone: 'UTC' },
         'quietHours: unknown field "zone"; allowed fields are windows, minimumPriority, timeZone',
       ],
+      // A time with more around it is not a time: "122:00", "22:000", "22:00 pm".
+      [
+        { windows: [{ from: '122:00', to: '07:00' }] },
+        'quietHours.windows[0].from must be a local time HH:MM from 00:00 to 23:59, such as "22:00"',
+      ],
+      [
+        { windows: [{ from: '22:00', to: '07:000' }] },
+        'quietHours.windows[0].to must be a local time HH:MM from 00:00 to 23:59, such as "22:00"',
+      ],
+      [
+        { windows: [{ from: ['22:00'], to: '07:00' }] },
+        'quietHours.windows[0].from must be a local time HH:MM from 00:00 to 23:59, such as "22:00"',
+      ],
+      [
+        { windows: Array.from({ length: 21 }, () => ({ from: '22:00', to: '07:00' })) },
+        'quietHours.windows must be a list of 1 to 20 windows such as {"from": "22:00", "to": "07:00"}',
+      ],
+      [
+        { windows: ['22:00-07:00'] },
+        'quietHours.windows[0] must be an object such as {"from": "22:00", "to": "07:00"}',
+      ],
+      [
+        { windows: [{ from: '22:00', to: '07:00', days: 'mon' }] },
+        'quietHours.windows[0].days must be a non-empty list of sun, mon, tue, wed, thu, fri, sat (the days the window starts on)',
+      ],
+      [
+        { windows: [{ from: '22:00', to: '07:00', days: [] }] },
+        'quietHours.windows[0].days must be a non-empty list of sun, mon, tue, wed, thu, fri, sat (the days the window starts on)',
+      ],
+      [
+        { windows: [{ from: '22:00', to: '07:00', days: ['mon', 'Tuesday'] }] },
+        'quietHours.windows[0].days must be a non-empty list of sun, mon, tue, wed, thu, fri, sat (the days the window starts on)',
+      ],
+      [
+        { windows: [{ from: '22:00', to: '07:00' }], minimumPriority: 3 },
+        'quietHours.minimumPriority must be low, normal, high, or critical (the lowest that still alerts)',
+      ],
+      [
+        { windows: [{ from: '22:00', to: '07:00' }], timeZone: ['Europe/Berlin'] },
+        'quietHours.timeZone must be an IANA time zone such as Europe/Berlin, or absent for the local zone',
+      ],
     ];
     for (const [value, message] of CASES) {
       assert.throws(
@@ -193,5 +235,71 @@ describe('quiet hours: is it quiet at an instant, and until when (issue 20)', ()
       );
     }
     assert.equal(parseQuietHours(null), undefined);
+  });
+
+  it('takes a config without quietHours, null optional fields as absent, and 20 windows', () => {
+    assert.equal(parseQuietHours(undefined), undefined);
+    assert.deepEqual(
+      parseQuietHours({
+        windows: [{ from: '22:00', to: '07:00', days: null }],
+        minimumPriority: null,
+        timeZone: null,
+      }),
+      {
+        windows: [{ from: '22:00', to: '07:00', days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] }],
+        minimumPriority: 'critical',
+      },
+    );
+    const twenty = Array.from({ length: 20 }, () => ({ from: '22:00', to: '07:00' }));
+    assert.equal(parseQuietHours({ windows: twenty })!.windows.length, 20);
+  });
+
+  it('a window starting at midnight holds back what comes in its first second', () => {
+    const quiet = nights('UTC', '00:00', '06:00');
+    assert.equal(quietUntil(quiet, at('2026-11-26T00:00:00.500Z')), at('2026-11-26T06:00:00Z'));
+    assert.equal(quietUntil(quiet, at('2026-11-25T23:59:59.500Z')), undefined);
+  });
+
+  it(
+    'quiet around the clock still ends within a week, so what it holds back is never lost',
+    { timeout: 5000 },
+    () => {
+      const always = parseQuietHours({
+        windows: [
+          { from: '00:00', to: '12:00' },
+          { from: '12:00', to: '00:00' },
+        ],
+        timeZone: 'UTC',
+      })!;
+      const now = at('2026-11-26T03:00:00Z');
+      const end = quietUntil(always, now)!;
+      assert.ok(end > now + 86_400_000 && end <= now + 8 * 86_400_000, new Date(end).toISOString());
+    },
+  );
+});
+
+describe('quiet hours changed while something waits for their end (issue 20)', () => {
+  const night = nights('UTC');
+  const late = nights('UTC', '22:00', '09:00');
+  const midnightUtc = at('2026-11-26T00:00:00Z');
+
+  it('with quiet hours removed or no longer holding it back, it is due at once', () => {
+    assert.equal(retimedAfterChange(undefined, 'normal', midnightUtc), midnightUtc);
+    assert.equal(
+      retimedAfterChange(parseQuietHours({ ...night, minimumPriority: 'normal' }), 'normal', midnightUtc),
+      midnightUtc,
+    );
+  });
+
+  it('with new quiet hours that still hold it back, it waits for their end', () => {
+    assert.equal(retimedAfterChange(late, 'normal', midnightUtc), at('2026-11-26T09:00:00Z'));
+    assert.equal(retimedAfterChange(late, 'critical', midnightUtc), midnightUtc, 'critical alerts');
+  });
+
+  it("a route's delay that ends later than both still counts", () => {
+    const delayed = at('2026-11-26T10:00:00Z');
+    assert.equal(retimedAfterChange(late, 'normal', midnightUtc, delayed), delayed);
+    assert.equal(retimedAfterChange(undefined, 'normal', midnightUtc, delayed), delayed);
+    assert.equal(retimedAfterChange(undefined, 'normal', midnightUtc, midnightUtc - 1000), midnightUtc);
   });
 });

@@ -128,11 +128,6 @@ export function retimedAfterChange(
   return Math.max(now, earliest, quietEnd);
 }
 
-/** Whether `now` falls inside one of the windows. */
-export function isQuietAt(quiet: QuietHours, now: number): boolean {
-  return quietUntil(quiet, now) !== undefined;
-}
-
 /**
  * The instant the quiet time around `now` ends (epoch ms), following windows that touch or overlap;
  * undefined when `now` is not quiet. Each window's start and end are the first instants at which the

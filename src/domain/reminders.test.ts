@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideAlert, reminderPolicy } from './reminders.js';
+import { decideAlert, firstReminderAt, reminderPolicy } from './reminders.js';
 import { parseTypeDefinition } from './type-definition-body.js';
 
 const MINUTE = 60_000;
@@ -30,6 +30,12 @@ describe('reminders: which types alert again, and what a due alert does (issue 2
       reminderPolicy('input_required', { input_required: { enabled: false, remindTimes: 9 } }),
       { everyMs: 5 * MINUTE, times: 3 },
     );
+  });
+
+  it('a new (or reopened) request first reminds one interval after it starts; a type that never reminds, never', () => {
+    const now = Date.UTC(2026, 10, 28, 21, 0);
+    assert.equal(firstReminderAt(reminderPolicy('permission_required', {}), now), now + 5 * MINUTE);
+    assert.equal(firstReminderAt(reminderPolicy('completed', {}), now), undefined);
   });
 
   it('a reminder spends one of its times and schedules the next until they are used up', () => {
