@@ -234,6 +234,30 @@ describe('quiet hours changed while they hold things back', () => {
     assert.deepEqual(logged, []);
   });
 
+  it('the reminders it held of evening requests come at once, and their sends made before it stay as they were', async () => {
+    now = at(28, 21, 55);
+    const ask = async () =>
+      (
+        await service.create({
+          title: 'Deploy?',
+          message: 'm',
+          type: 'permission_required',
+          priority: 'high',
+        })
+      ).record.id;
+    const [first, second] = [await ask(), await ask()];
+    now = at(28, 22, 0);
+    assert.equal(await job.tick(), 0, 'the first reminders, held');
+    now = at(28, 22, 55);
+    await service.create({ title: 'Build done', message: 'm', type: 'info', priority: 'normal' });
+    now = at(28, 23, 30);
+    await change(undefined);
+    assert.deepEqual(woken, { outbox: 1, reminders: 1 });
+    assert.equal(await job.tick(), 2);
+    assert.deepEqual(dueSends(first), { now: at(28, 21, 55), later: at(29, 0, 55) });
+    assert.deepEqual(dueSends(second), { now: at(28, 21, 55), later: at(29, 0, 55) });
+  });
+
   it('changed during quiet time with nothing held, nothing is woken', async () => {
     now = at(28, 23, 30);
     await change(undefined);

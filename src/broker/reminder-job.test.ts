@@ -238,6 +238,22 @@ describe('the reminder job', () => {
       assert.equal(reminders().length, 1);
     });
 
+    it('snoozed again for longer, it looks when the new snooze ends, not also when the old one would have', async () => {
+      const looks = mock.method(store, 'alertsDue');
+      const id = await snoozedUntil(now + 30_000);
+      job.start();
+      await settle();
+      await writes.run(() => store.snooze(id, now + 50_000));
+      job.wake();
+      await settle();
+      assert.equal(looks.mock.callCount(), 2);
+      await pass(30_000);
+      assert.equal(looks.mock.callCount(), 2, 'the old end is forgotten');
+      await pass(20_000);
+      assert.equal(looks.mock.callCount(), 3);
+      assert.equal(reminders().length, 1);
+    });
+
     it('with nothing to remind of, looks once and then sleeps: an idle broker does not keep looking', async () => {
       const looks = mock.method(store, 'alertsDue');
       job.start();
