@@ -44,6 +44,12 @@ export async function startInProcessRelay(
     deliveryRate?: number;
     /** Phone push on, as `--allow-loopback-push --contact <contact>` turns it on (push services on loopback). */
     pushContact?: string;
+    /** As `--trust-proxy`: the relay sits behind the operator's own reverse proxy. */
+    trustProxy?: boolean;
+    /** As `--tls-cert`/`--tls-key`: the relay serves HTTPS itself. */
+    tls?: { cert: Buffer; key: Buffer };
+    /** As `--request-timeout` (in milliseconds here, so a test waits a fraction of a second). */
+    requestTimeoutMs?: number;
   } = {},
 ): Promise<InProcessRelay> {
   const root = mkdtempSync(join(tmpdir(), 'notify-relay-unit-'));
@@ -75,7 +81,11 @@ export async function startInProcessRelay(
     stopping: false,
     streamQuota: new StreamQuota(),
   };
-  const app = buildServer(context, { trustProxy: false, requestTimeoutMs: 30_000 });
+  const app = buildServer(context, {
+    trustProxy: options.trustProxy ?? false,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    ...(options.tls && { tls: options.tls }),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const pushSender =
     options.pushContact === undefined
@@ -84,7 +94,7 @@ export async function startInProcessRelay(
   pushSender?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   let stopped: Promise<number | null> | undefined;
   const stop = (): Promise<number | null> => {
     stopped ??= (async () => {

@@ -203,6 +203,18 @@ describe('relay server: bodies, routes and methods', () => {
     assert.deepEqual(await errorOf(form), tooLarge);
   });
 
+  it('refuses a JSON body that would set a prototype, rather than quietly dropping that part', async () => {
+    for (const body of [
+      '{"sender_name":"laptop","__proto__":{"approved":true}}',
+      '{"sender_name":"laptop","constructor":{"prototype":{"approved":true}}}',
+    ]) {
+      assert.deepEqual(await errorOf(await pairings(body, 'application/json')), {
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'The body is not valid JSON.' },
+      });
+    }
+  });
+
   it('takes an empty JSON body as no body, as a poll sends it', async () => {
     const pairing = await createPairing(relay);
     relay.advance(pairing.interval * 1000);
@@ -233,6 +245,18 @@ describe('relay server: bodies, routes and methods', () => {
         error: 'method_not_allowed',
         error_description: 'This path does not take this method.',
       });
+    }
+  });
+
+  it('serves every part of the protocol and the inbox at its path, asking for a credential', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/events'],
+      ['POST', '/v1/notifications/n-1/answer-link'],
+      ['GET', '/v1/inbox/notifications'],
+      ['GET', '/v1/inbox/push/key'],
+    ] as const) {
+      const response = await api(relay, method, path);
+      assert.equal(response.status, 401, `${method} ${path}`);
     }
   });
 
@@ -336,7 +360,10 @@ describe('relay server: a failure of its own', () => {
         error_description: 'The relay failed; its log says why. Nothing was changed.',
       });
       assert.equal(logged.length, 1);
-      assert.match(logged[0] ?? '', /^\d{4}-\d\d-\d\dT[\d:.]+Z \[ERROR\] \S+: \S/);
+      assert.match(
+        logged[0] ?? '',
+        /^\d{4}-\d\d-\d\dT[\d:.]+Z \[ERROR\] error: The database connection is not open$/,
+      );
       assert.ok(!logged[0]?.includes('nrc_secret'), 'the credential is not logged');
     } finally {
       console.error = consoleError;
