@@ -88,10 +88,7 @@ describe('relay server: behind its own reverse proxy (--trust-proxy)', () => {
 
   it('counts the pairing limit per client the proxy names, so one client reaching it leaves the others alone', async () => {
     relay.advance(61_000);
-    assert.deepEqual(
-      await pairingStatuses(relay, PAIRINGS_PER_MINUTE + 1, () => '203.0.113.7'),
-      LIMITED,
-    );
+    assert.deepEqual(await pairingStatuses(relay, PAIRINGS_PER_MINUTE + 1, () => '203.0.113.7'), LIMITED);
     assert.deepEqual(
       await pairingStatuses(relay, 1, () => '203.0.113.8'),
       [201],
