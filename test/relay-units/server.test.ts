@@ -371,3 +371,28 @@ describe('relay server: a failure of its own', () => {
     }
   });
 });
+
+describe('relay server: what it logs', () => {
+  it('writes no line per request: a setup link’s token in the URL never reaches the log', async () => {
+    const written: string[] = [];
+    const write = process.stdout.write;
+    // Everything still goes out; a copy is kept. Replaced before the relay starts, so a logger it made would write here.
+    process.stdout.write = function (this: typeof process.stdout, ...args: Parameters<typeof write>) {
+      written.push(String(args[0]));
+      return write.apply(this, args);
+    } as typeof write;
+    let logged: InProcessRelay | undefined;
+    try {
+      logged = await startInProcessRelay();
+      const setup = await fetch(logged.setupUrl);
+      assert.equal(setup.status, 200);
+      await setup.text();
+    } finally {
+      process.stdout.write = write;
+      await logged?.cleanup();
+    }
+    const token = new URL(logged.setupUrl).searchParams.get('token') ?? '';
+    assert.match(token, /^nru_/);
+    assert.ok(!written.join('').includes(token), 'the setup token is not in the log');
+  });
+});
