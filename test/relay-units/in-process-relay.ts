@@ -36,6 +36,8 @@ export interface InProcessRelay extends RelayProcess {
   setupUrl: string;
   /** The relay's clock (moved by `advance`). */
   clock: () => number;
+  /** The push sender running since the start (when push is on): a test may stop it as the relay would. */
+  pushSender: PushSender | undefined;
 }
 
 export async function startInProcessRelay(
@@ -115,6 +117,7 @@ export async function startInProcessRelay(
     pid: process.pid,
     setupUrl: `${url}/setup?token=${setupToken}`,
     clock,
+    pushSender,
     dataDir,
     output: () => '',
     advance(ms) {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { ReceivedPush } from '../support/push-service.js';
-import { api, WebSession } from '../support/relay-web.js';
+import { api, deliver, delivered, WebSession } from '../support/relay-web.js';
 import {
   ada,
   addDevice,
@@ -217,8 +217,10 @@ describe('phone push: devices belong to one account', () => {
       [bad.status, bad.body],
       [400, { error: 'invalid_request', error_description: 'privacy must be one of full, title, generic.' }],
     );
-    const notObject = await ada.inbox('PUT', '/v1/inbox/push/privacy', ['title']);
-    assert.equal(notObject.status, 400);
+    for (const notObject of [['title'], null]) {
+      const refused = await ada.inbox('PUT', '/v1/inbox/push/privacy', notObject);
+      assert.deepEqual([refused.status, refused.body['error']], [400, 'invalid_request']);
+    }
     const set = await ada.inbox('PUT', '/v1/inbox/push/privacy', { privacy: 'title' });
     assert.deepEqual([set.status, set.body], [200, { privacy: 'title' }]);
     assert.equal((await ada.inbox('GET', '/v1/inbox/push/subscriptions')).body['privacy'], 'title');
@@ -248,7 +250,19 @@ describe('phone push: the answer a push carries', () => {
       [missing.status, missing.body],
       [400, { error: 'invalid_request', error_description: 'action and token are required.' }],
     );
-    assert.equal((await answer({ token })).status, 400);
+    const noAction = await answer({ token });
+    assert.deepEqual(
+      [noAction.status, noAction.body],
+      [400, { error: 'invalid_request', error_description: 'action and token are required.' }],
+    );
+    // A service worker posting JSON null, or a list: refused plainly, the relay still answering.
+    for (const body of [null, [token]]) {
+      const refused = await answer(body);
+      assert.deepEqual(
+        [refused.status, refused.body],
+        [400, { error: 'invalid_request', error_description: 'action and token are required.' }],
+      );
+    }
     const forbidden = [
       403,
       { error: 'forbidden', error_description: 'This answer link is not valid for this notification.' },
@@ -309,6 +323,28 @@ describe('phone push: the answer a push carries', () => {
     await redeliver(changed, { message: 'npm publish --force', updated_at: '2026-11-25T17:44:00.000Z' });
     await tries(subscription, changed, 2);
     await refusedWith(before!, 'This notification changed since the push; open it to see what it asks now.');
+
+    // Ended and reopened by the agent: the first push's button must not answer the new request.
+    const reopened = await notify(adaSender, { updated_at: '2026-11-25T17:43:00.000Z' });
+    const [firstAsk] = await tries(subscription, reopened, 1);
+    const closed = await api(relay, 'POST', `/v1/notifications/${reopened}/status`, {
+      bearer: adaSender,
+      body: { status: 'resolved' },
+    });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    const again = await deliver(
+      relay,
+      adaSender,
+      reopened,
+      delivered({ updated_at: '2026-11-25T17:45:00.000Z' }),
+    );
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    const [, , secondAsk] = await tries(subscription, reopened, 3);
+    assert.equal(secondAsk!.payload['lifecycle'], 2);
+    await refusedWith(
+      firstAsk!,
+      'This notification changed since the push; open it to see what it asks now.',
+    );
 
     const ended = await notify(adaSender);
     const [endedPush] = await tries(subscription, ended, 1);

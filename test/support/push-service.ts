@@ -34,6 +34,12 @@ export interface ReceivedPush {
 /** A push the stand-in took in and never answers: its sender's request stays open. */
 export type HeldPush = Omit<ReceivedPush, 'status'>;
 
+/** A push the stand-in took in and answers only when the test says so. */
+export interface PausedPush {
+  push: HeldPush;
+  answer: () => void;
+}
+
 export interface Answer {
   status: number;
   retryAfter?: string;
@@ -138,6 +144,7 @@ export class PushService {
   private relayKey = '';
   private count = 0;
   private hold: ((push: HeldPush) => void) | undefined;
+  private pause: ((paused: PausedPush) => void) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -187,6 +194,14 @@ export class PushService {
    */
   holdNext(): Promise<HeldPush> {
     return new Promise((resolve) => (this.hold = resolve));
+  }
+
+  /**
+   * The next push (to any subscription) is read and kept waiting, as a slow push service would, until the
+   * test calls its `answer()`: then it is answered like any other (the next queued answer, or 201).
+   */
+  pauseNext(): Promise<PausedPush> {
+    return new Promise((resolve) => (this.pause = resolve));
   }
 
   /** The pushes a subscription received and took (2xx), decrypted. */
@@ -245,6 +260,11 @@ export class PushService {
       this.hold = undefined;
       held(push);
       return new Promise(() => undefined);
+    }
+    const paused = this.pause;
+    if (paused) {
+      this.pause = undefined;
+      await new Promise<void>((answer) => paused({ push, answer }));
     }
     const answer = subscriber.answers.shift() ?? { status: 201 };
     this.received.push({ ...push, status: answer.status });
