@@ -29,11 +29,12 @@ export function agentScopeGuard(raisedByOf: (id: string) => string | null | unde
   return (request, reply) => {
     const name = agentOf(request);
     if (name === undefined) return undefined;
-    const scope = request.routeOptions?.config?.agent;
+    // Every request that reaches the guards has route options, a refused URL's (bad percent-encoding) too.
+    const scope = request.routeOptions.config.agent;
     if (scope === 'any') return undefined;
     if (scope === 'own') {
-      const id = (request.params as { id?: string } | undefined)?.id ?? '';
-      const owner = raisedByOf(id);
+      // Only routes with an :id are marked `own` (route-table.ts).
+      const owner = raisedByOf((request.params as { id: string }).id);
       if (owner === undefined || owner === name) return undefined;
     }
     return sendError(request, reply, 403, AGENT_TOKEN_REFUSAL);

@@ -83,6 +83,9 @@ describe("request guards with the web page's session", () => {
       'Session ',
       `Session ${first} ${first}`,
       `Bearer ${first}`,
+      // Only the Session scheme names a session: not a token that spells it, nor a longer scheme name.
+      `Bearer Session ${first}`,
+      `NotSession ${first}`,
       first,
     ]) {
       const response = await call('GET', '/v1/things', { authorization });

@@ -38,7 +38,7 @@ export async function startClockedBroker(
 }
 
 /** Asks for a one-time sign-in link with the token. */
-export async function loginUrl(broker: BrokerProcess): Promise<string> {
+export async function loginUrl(broker: Pick<BrokerProcess, 'request'>): Promise<string> {
   const response = await broker.request('POST', '/v1/web/login-codes');
   if (response.status !== 201) throw new Error(`login-codes answered ${response.status}`);
   return ((await response.json()) as { url: string }).url;
@@ -59,7 +59,7 @@ export function secretOf(response: Response): string {
 }
 
 /** Signs in through a fresh link; the secret of the new session. */
-export async function signIn(broker: BrokerProcess): Promise<string> {
+export async function signIn(broker: Pick<BrokerProcess, 'request'>): Promise<string> {
   return secretOf(await visit(await loginUrl(broker)));
 }
 

@@ -14,7 +14,11 @@ export function printError(text: string): void {
 
 /** API objects are shown as the spec says: indented JSON on stdout. */
 export function printJson(value: unknown): void {
-  printLine(JSON.stringify(value, null, 2));
+  printLine(jsonText(value));
+}
+
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, null, 2);
 }
 
 function write(fd: 1 | 2, text: string): void {

@@ -1,8 +1,9 @@
 import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
 import { optionText } from '../notify/args.js';
-import { printJson, printLine } from '../notify/output.js';
+import { jsonText } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
 import { CONNECTION_NOTE } from './command-help.js';
+import { PROCESS_COMMAND_IO, type CommandIo } from './command-io.js';
 import { runBrokerCommand } from './broker-command.js';
 
 const FLAGS = {
@@ -32,8 +33,16 @@ export const answerCommand: NotifyctlCommand = {
       'showed, so the answer approves exactly what you read (a request changed since is refused).',
       CONNECTION_NOTE,
     ].join('\n'),
-  run: (argv) =>
-    runBrokerCommand('answer', argv, FLAGS, async ({ parsed, client }) => {
+  run: (argv) => runAnswer(argv),
+};
+
+/** `notifyctl answer <argv>`, telling the person through `io`; resolves to the exit code. */
+export function runAnswer(argv: string[], io: CommandIo = PROCESS_COMMAND_IO): Promise<number> {
+  return runBrokerCommand(
+    'answer',
+    argv,
+    FLAGS,
+    async ({ parsed, client }) => {
       const key = optionText(parsed, 'key');
       const expected = key === undefined ? 2 : 1;
       if (parsed.positionals.length !== expected) {
@@ -51,11 +60,13 @@ export const answerCommand: NotifyctlCommand = {
         id = (active ?? answered)!.id;
       }
       const answered = await client.answer(id, action, revision, 'cli');
-      if (parsed.options.has('json')) printJson(answered);
-      else printLine(`${answered.id} answered ${answered.answer?.action ?? action}`);
+      if (parsed.options.has('json')) io.printLine(jsonText(answered));
+      else io.printLine(`${answered.id} answered ${answered.answer?.action ?? action}`);
       return 0;
-    }),
-};
+    },
+    io,
+  );
+}
 
 /** `--revision N`: required, so that an answer typed at a terminal never approves text nobody read. */
 function revisionOf(text: string | undefined): number {

@@ -2,12 +2,14 @@ import type { NotifyClient } from '../../client/notify-client.js';
 import { CONNECTION_FLAGS, parseArgs, type FlagTable, type ParsedArgs } from '../notify/args.js';
 import { createClient, resolveConnection, warnWhenTokenless, type Connection } from '../notify/connection.js';
 import { withHints } from '../notify/hints.js';
+import { PROCESS_COMMAND_IO, type CommandIo } from './command-io.js';
 import { reportNotifyctlFailure } from './failure.js';
 
 export interface BrokerCommandContext {
   parsed: ParsedArgs;
   connection: Connection;
   client: NotifyClient;
+  io: CommandIo;
 }
 
 /**
@@ -19,6 +21,7 @@ export async function runBrokerCommand(
   argv: string[],
   flags: FlagTable,
   body: (context: BrokerCommandContext) => Promise<number>,
+  io: CommandIo = PROCESS_COMMAND_IO,
 ): Promise<number> {
   try {
     const parsed = parseArgs(
@@ -26,10 +29,12 @@ export async function runBrokerCommand(
       { ...CONNECTION_FLAGS, ...flags },
       (flag) => `unknown option '${flag}' for ${name}. Run 'notifyctl --help'.`,
     );
-    const connection = resolveConnection(parsed);
-    warnWhenTokenless(connection);
-    return await withHints(connection, () => body({ parsed, connection, client: createClient(connection) }));
+    const connection = resolveConnection(parsed, io.env);
+    warnWhenTokenless(connection, (text) => io.printError(text));
+    return await withHints(connection, () =>
+      body({ parsed, connection, client: createClient(connection), io }),
+    );
   } catch (error) {
-    return reportNotifyctlFailure(error);
+    return reportNotifyctlFailure(error, (text) => io.printError(text));
   }
 }

@@ -15,38 +15,38 @@ import { printError } from '../notify/output.js';
  * give (one builder for both, src/cli/notify/hints.ts); returns the exit code
  * (docs/notifyctl-presentation.md "Exit codes").
  */
-export function reportNotifyctlFailure(error: unknown): number {
+export function reportNotifyctlFailure(error: unknown, print: (text: string) => void = printError): number {
   if (error instanceof FailureWithHints) {
-    const code = reportNotifyctlFailure(error.failure);
-    error.hints.forEach(printError);
+    const code = reportNotifyctlFailure(error.failure, print);
+    error.hints.forEach((hint) => print(hint));
     return code;
   }
   if (error instanceof ForeignListenerError) {
-    printError(foreignListenerMessage(error));
+    print(foreignListenerMessage(error));
     return EXIT_FAILURE;
   }
   if (error instanceof CliError) {
-    printError(error.message);
+    print(error.message);
     return error.exitCode;
   }
   if (error instanceof HttpError) {
-    printError(`Error ${error.status} ${error.statusText}: ${error.detail}`);
+    print(`Error ${error.status} ${error.statusText}: ${error.detail}`);
     if (error.status === 401 || error.status === 403) return EXIT_UNAUTHORIZED;
     if (error.status === 404) return EXIT_NOT_FOUND;
     return EXIT_FAILURE;
   }
   if (error instanceof BrokerTimeoutError) {
-    printError('Notify did not respond before the request timed out.');
+    print('Notify did not respond before the request timed out.');
     return EXIT_FAILURE;
   }
   if (error instanceof ForwardClosedError) {
-    printError(`the forward to the desk is not open: connect with ssh ${error.forwardName}`);
+    print(`the forward to the desk is not open: connect with ssh ${error.forwardName}`);
     return EXIT_FAILURE;
   }
   if (error instanceof BrokerUnreachableError) {
-    printError(`Could not reach Notify at ${error.baseUrl}: ${error.message}`);
+    print(`Could not reach Notify at ${error.baseUrl}: ${error.message}`);
     // notifyctl talks to notifyd, which may run without any tray (a service, a headless box).
-    printError('Is notifyd running?');
+    print('Is notifyd running?');
     return EXIT_FAILURE;
   }
   printError(`notifyctl: ${(error as Error).message ?? String(error)}`);
