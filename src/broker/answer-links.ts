@@ -11,13 +11,14 @@ const ASK_EVERY_MS = 250;
  * The answer link a message with answer buttons carries (ntfy, docs/providers.md "ntfy and answers"):
  * minted by the first enabled paired relay for this revision of an active notification with actions.
  * Each provider's delivery is an outbox item of its own, so the relay may not hold the revision yet:
- * this waits a little for it, then sends without buttons. No relay, no link: the relay's credential
- * stays here, only the single-use link goes out.
+ * this waits a little for it (`waitMs`, 5 s), then sends without buttons. No relay, no link: the
+ * relay's credential stays here, only the single-use link goes out.
  */
 export async function answerLinkFor(
   deps: { providers: ProviderStore; vault: SecretVault },
   notification: OutboundNotification,
   signal: AbortSignal,
+  waitMs = WAIT_FOR_RELAY_MS,
 ): Promise<AnswerLink | undefined> {
   if (
     notification.status !== 'active' ||
@@ -36,8 +37,8 @@ export async function answerLinkFor(
   } catch {
     return undefined;
   }
-  // The whole wait, a relay that never answers included, is cut at WAIT_FOR_RELAY_MS.
-  const bounded = AbortSignal.any([signal, AbortSignal.timeout(WAIT_FOR_RELAY_MS)]);
+  // The whole wait, a relay that never answers included, is cut at waitMs.
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(waitMs)]);
   for (;;) {
     const answer = await requestAnswerLink(settings, notification, bounded);
     if (answer === 'none') return undefined;

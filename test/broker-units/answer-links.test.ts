@@ -144,6 +144,26 @@ describe('answer links for buttons on a phone', () => {
     assert.equal(await within(asking, 'the end of the wait once stopped', 3_000), undefined);
   });
 
+  it('sends without buttons once the wait is over: a relay that never holds the revision, or never answers', async () => {
+    removeAll();
+    await addProvider('relay', { url: relay.url, allowPrivate: true }, { credential });
+    const short = (notification: OutboundNotification) =>
+      within(answerLinkFor({ providers, vault }, notification, never, 400), 'the end of the wait', 3_000);
+    assert.equal(await short(request('never-held-either')), undefined, 'a relay without the revision');
+
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      removeAll();
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      await addProvider('relay', { url, allowPrivate: true }, { credential });
+      assert.equal(await short(request('unanswered')), undefined, 'a relay that never answers');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it('gives no link, at once, for a revision the relay has replaced', async () => {
     removeAll();
     await addProvider('relay', { url: relay.url, allowPrivate: true }, { credential });
