@@ -24,51 +24,66 @@ database is in place but some rows were lost (listed above; they remain in the d
 
 const RECOVERED_WITH_LOSSES = 2;
 
+/**
+ * Where `notifyctl db` reads its environment and writes what it tells the person: the process's own,
+ * or, in the in-process tests, a recorder with a temp HOME.
+ */
+export interface DbIo {
+  readonly env: NodeJS.ProcessEnv;
+  printLine(text: string): void;
+  printError(text: string): void;
+}
+
+const PROCESS_IO: DbIo = { env: process.env, printLine: console.log, printError: console.error };
+
 /** `notifyctl db recover`: what to do when notifyd refuses to start on a damaged database. */
 export const dbCommand: NotifyctlCommand = {
   name: 'db',
   summary: 'recover: save what can be read from a damaged database',
   help: () => USAGE,
   subcommands: [{ name: 'recover', flags: { '--time-limit': { kind: 'value', name: 'time-limit' } } }],
-  async run(args) {
-    if (args.includes('--help') || args.includes('-h')) {
-      console.log(USAGE);
-      return 0;
-    }
-    const parsed = parseRecoverArgs(args);
-    if (typeof parsed === 'string') {
-      console.error(`notifyctl db: ${parsed}. Run 'notifyctl db --help'.`);
-      return 1;
-    }
-    const paths = resolvePaths();
-    let lock;
-    try {
-      lock = lockDataFolder(paths.dataDir, 'notifyctl db recover');
-    } catch (error) {
-      if (!(error instanceof DataFolderInUseError)) throw error;
-      console.error(`notifyctl db recover: ${error.message}`);
-      return 1;
-    }
-    try {
-      const file = paths.databaseFile;
-      const timeLimitMs = (parsed.timeLimitSeconds ?? defaultTimeLimitSeconds(file)) * 1000;
-      const { lines, lost } = describeRecovery(await recoverDatabase(file, timeLimitMs), file);
-      for (const line of lines) console.log(line);
-      if (!lost) return 0;
-      console.error(
-        'notifyctl db recover: some rows could not be recovered (listed above); the damaged file still holds them',
-      );
-      return RECOVERED_WITH_LOSSES;
-    } catch (error) {
-      console.error(`notifyctl db recover: ${(error as Error).message}`);
-      if (error instanceof RecoveryTimeLimitError)
-        console.error(`A large database can take longer: run 'notifyctl db recover --time-limit <seconds>'.`);
-      return 1;
-    } finally {
-      lock.release();
-    }
-  },
+  run: (args) => runDb(args),
 };
+
+/** `notifyctl db <args>`, resolving to its exit code; `io` is where it reads HOME and writes. */
+export async function runDb(args: string[], io: DbIo = PROCESS_IO): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.printLine(USAGE);
+    return 0;
+  }
+  const parsed = parseRecoverArgs(args);
+  if (typeof parsed === 'string') {
+    io.printError(`notifyctl db: ${parsed}. Run 'notifyctl db --help'.`);
+    return 1;
+  }
+  const paths = resolvePaths(io.env);
+  let lock;
+  try {
+    lock = lockDataFolder(paths.dataDir, 'notifyctl db recover');
+  } catch (error) {
+    if (!(error instanceof DataFolderInUseError)) throw error;
+    io.printError(`notifyctl db recover: ${error.message}`);
+    return 1;
+  }
+  try {
+    const file = paths.databaseFile;
+    const timeLimitMs = (parsed.timeLimitSeconds ?? defaultTimeLimitSeconds(file)) * 1000;
+    const { lines, lost } = describeRecovery(await recoverDatabase(file, timeLimitMs), file);
+    for (const line of lines) io.printLine(line);
+    if (!lost) return 0;
+    io.printError(
+      'notifyctl db recover: some rows could not be recovered (listed above); the damaged file still holds them',
+    );
+    return RECOVERED_WITH_LOSSES;
+  } catch (error) {
+    io.printError(`notifyctl db recover: ${(error as Error).message}`);
+    if (error instanceof RecoveryTimeLimitError)
+      io.printError(`A large database can take longer: run 'notifyctl db recover --time-limit <seconds>'.`);
+    return 1;
+  } finally {
+    lock.release();
+  }
+}
 
 function parseRecoverArgs(args: string[]): { timeLimitSeconds?: number } | string {
   if (args[0] !== 'recover') return `expected 'recover'`;
