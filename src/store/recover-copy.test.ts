@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -243,6 +252,8 @@ describe('copyReadableTables: copying what can be read into a new database', () 
       ['first', 0, 1n, true, 'all'],
       ['in the middle of rowids past 2^53', 200, 2n ** 62n, true, 'page'],
       ['in the middle of a table without an index', 200, 1n, false, 'page'],
+      ['in the middle of rowids from the lowest SQLite allows', 200, -(2n ** 63n), true, 'page'],
+      ['last, at the highest rowid SQLite allows', 399, 2n ** 63n - 400n, true, 'page'],
     ];
   for (const [where, row, firstRowid, indexed, loses] of DAMAGED) {
     it(`reads on past a damaged page ${where}, and counts the rows lost there ${indexed ? 'by the index that still lists them' : 'as unknown'}`, () => {
@@ -279,6 +290,58 @@ describe('copyReadableTables: copying what can be read into a new database', () 
       );
     });
   }
+
+  it('reads on past three damaged pages of one table, counting exactly the rows of each, and keeps the other tables whole', () => {
+    const db = openDatabase(source);
+    fill(db, 3);
+    db.close();
+    const pageSize = fillChoices(1n);
+    const bytes = readFileSync(source);
+    const pages = [40, 200, 360].map((row) =>
+      Math.floor(bytes.indexOf(`value ${String(row).padStart(4, '0')} `) / pageSize),
+    );
+    const lost = pages.flatMap((page) => rowsOnPage(bytes, pageSize, page));
+    assert.equal(new Set(pages).size, 3);
+    for (const page of pages) bytes.fill(0xff, page * pageSize, page * pageSize + 16);
+    writeFileSync(source, bytes);
+
+    const { tables } = copyReadableTables(source, target, schemaCatalog());
+    assert.deepEqual(
+      tables.find((table) => table.table === 'choices'),
+      {
+        table: 'choices',
+        state: 'read',
+        recovered: 400 - lost.length,
+        leftOut: 0,
+        unread: lost.length,
+        unreadExact: true,
+      },
+    );
+    assert.deepEqual(
+      copiedRows(),
+      Array.from({ length: 400 }, (_, n) => n).filter((n) => !lost.includes(n)),
+    );
+    assert.deepEqual(
+      tables.find((table) => table.table === 'notifications'),
+      { table: 'notifications', state: 'read', recovered: 3, leftOut: 0, unread: 0, unreadExact: true },
+    );
+  });
+
+  it('lets go of the damaged file once it has read it', () => {
+    const db = openDatabase(source);
+    fill(db, 1);
+    db.close();
+    const holding = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(source);
+        } catch {
+          return false;
+        }
+      });
+    copyReadableTables(source, target, schemaCatalog());
+    assert.deepEqual(holding(), []);
+  });
 
   it('reads the pages a truncated file still has', () => {
     const pageSize = fillChoices(1n);
