@@ -125,6 +125,17 @@ describe('recoverDatabase: a new file in place, the old one kept beside it', () 
     assert.deepEqual(readdirSync(dir).sort(), [MOVED, 'notify.db'].sort());
   });
 
+  it('after a refused file, leaves the write-ahead log it had, even an empty one', async () => {
+    const db = openDatabase(file);
+    db.pragma('user_version = 99');
+    db.close();
+    writeFileSync(`${file}-wal`, '');
+    const before = readFileSync(file);
+    await assert.rejects(recoverDatabase(file, 20_000, NOW), { message: /schema is version 99/ });
+    assert.equal(readFileSync(`${file}-wal`).length, 0, 'the log is where it was');
+    assert.deepEqual(readFileSync(file), before);
+  });
+
   it('after a refused WAL file, leaves no write-ahead log that was not there', async () => {
     const db = openDatabase(file);
     db.pragma('user_version = 99');
