@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createTempHome, type TempHome } from '../../../test/support/broker-process.js';
 import { openDatabase } from '../../store/database.js';
 import { MIGRATIONS } from '../../store/migrations.js';
 import { schemaCatalog } from '../../store/schema-catalog.js';
-import { dbCommand, runDb, type DbIo } from './db-command.js';
+import { COMMANDS } from './commands.js';
+import { dbCommand, defaultTimeLimitSeconds, runDb, type DbIo } from './db-command.js';
 
 /**
  * `notifyctl db recover` run in the test process against a real database file in a temp HOME, with
@@ -115,7 +116,13 @@ describe('notifyctl db recover, in process', () => {
       "INSERT INTO providers (id, kind, name, settings, created_at, updated_at) VALUES ('p1', 'webhook', 'phone', '{}', 1, 1)",
     );
     db.close();
-    const run = await recover();
+    const running = recover();
+    assert.equal(
+      readFileSync(join(dirname(file), 'notifyd.lock'), 'utf8'),
+      `${process.pid} notifyctl db recover\n`,
+      'a broker started meanwhile is told who holds the data folder',
+    );
+    const run = await running;
     assert.deepEqual(run, {
       code: 0,
       stdout: [
@@ -265,7 +272,21 @@ describe('notifyctl db recover, in process', () => {
     assert.equal(existsSync(`${file}.recovering`), false);
   });
 
-  it('runs as the notifyctl command with the process environment and output', async () => {
+  it('gives a large database a second more for every MiB when no time limit is given', () => {
+    assert.equal(defaultTimeLimitSeconds(file), 60, 'no file yet');
+    writeFileSync(file, '');
+    truncateSync(file, 3 * 1024 * 1024);
+    assert.equal(defaultTimeLimitSeconds(file), 63);
+    truncateSync(file, 3 * 1024 * 1024 + 1);
+    assert.equal(defaultTimeLimitSeconds(file), 64);
+  });
+
+  it('is the notifyctl command db, listed with its summary, run with the process environment and output', async () => {
+    assert.equal(
+      COMMANDS.find((command) => command.name === 'db'),
+      dbCommand,
+    );
+    assert.equal(dbCommand.summary, 'recover: save what can be read from a damaged database');
     assert.equal(await dbCommand.run(['recover', '--time-limit']), 1);
   });
 });

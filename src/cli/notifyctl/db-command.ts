@@ -96,7 +96,8 @@ function parseRecoverArgs(args: string[]): { timeLimitSeconds?: number } | strin
   return { timeLimitSeconds: Number(value) };
 }
 
-function defaultTimeLimitSeconds(file: string): number {
+/** The time limit when none is given, as the help says: 60 s, plus 1 s for every MiB of the database. */
+export function defaultTimeLimitSeconds(file: string): number {
   let size = 0;
   try {
     size = statSync(file).size;
