@@ -212,13 +212,13 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     ]);
   });
 
-  /** 400 rows of about 600 bytes in choices, six to a page, from the given rowid on; the file's page size. */
-  function fillChoices(firstRowid: bigint): number {
+  /** 400 rows of about 600 bytes (or `size`) in choices, six to a page, from the given rowid on; the file's page size. */
+  function fillChoices(firstRowid: bigint, size = 600): number {
     const db = openDatabase(source);
     const insert = db.prepare('INSERT INTO choices (rowid, name, value) VALUES (?, ?, ?)');
     db.transaction(() => {
       for (let n = 0; n < 400; n++)
-        insert.run(firstRowid + BigInt(n), `k${n}`, `value ${String(n).padStart(4, '0')} `.padEnd(600, '.'));
+        insert.run(firstRowid + BigInt(n), `k${n}`, `value ${String(n).padStart(4, '0')} `.padEnd(size, '.'));
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.pragma('journal_mode = DELETE');
@@ -324,6 +324,33 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     assert.deepEqual(
       tables.find((table) => table.table === 'notifications'),
       { table: 'notifications', state: 'read', recovered: 3, leftOut: 0, unread: 0, unreadExact: true },
+    );
+  });
+
+  it('resumes at the first readable row after a damaged page of four rows, not at the search step past it', () => {
+    // Four rows a page: the doubling search's steps (1, 3, 7 rows on) pass the next page's first row.
+    const pageSize = fillChoices(1n, 900);
+    const bytes = readFileSync(source);
+    const page = Math.floor(bytes.indexOf('value 0200 ') / pageSize);
+    const lost = rowsOnPage(bytes, pageSize, page);
+    assert.equal(lost.length, 4);
+    bytes.fill(0xff, page * pageSize, page * pageSize + 16);
+    writeFileSync(source, bytes);
+
+    const choices = copyReadableTables(source, target, schemaCatalog()).tables.find(
+      (table) => table.table === 'choices',
+    );
+    assert.deepEqual(choices, {
+      table: 'choices',
+      state: 'read',
+      recovered: 396,
+      leftOut: 0,
+      unread: 4,
+      unreadExact: true,
+    });
+    assert.deepEqual(
+      copiedRows(),
+      Array.from({ length: 400 }, (_, n) => n).filter((n) => !lost.includes(n)),
     );
   });
 
