@@ -4,28 +4,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFi
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createTempHome, type TempHome } from '../../../test/support/broker-process.js';
+import { RecordedIo } from '../../../test/support/relay-in-process.js';
 import { openDatabase } from '../../store/database.js';
 import { MIGRATIONS } from '../../store/migrations.js';
 import { schemaCatalog } from '../../store/schema-catalog.js';
 import { COMMANDS } from './commands.js';
-import { dbCommand, defaultTimeLimitSeconds, runDb, type DbIo } from './db-command.js';
+import { dbCommand, defaultTimeLimitSeconds, runDb } from './db-command.js';
 
 /**
  * `notifyctl db recover` run in the test process against a real database file in a temp HOME, with
  * what it prints recorded: the exit code and the report a person reads after a damaged broker.
  */
-
-class RecordedIo implements DbIo {
-  stdout = '';
-  stderr = '';
-  constructor(readonly env: NodeJS.ProcessEnv) {}
-  printLine(text: string): void {
-    this.stdout += `${text}\n`;
-  }
-  printError(text: string): void {
-    this.stderr += `${text}\n`;
-  }
-}
 
 const LOSSES =
   'notifyctl db recover: some rows could not be recovered (listed above); the damaged file still holds them\n';

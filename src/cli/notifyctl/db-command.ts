@@ -4,6 +4,7 @@ import { DataFolderInUseError, lockDataFolder } from '../../store/data-lock.js';
 import { recoverDatabase, RecoveryTimeLimitError } from '../../store/recover.js';
 import type { NotifyctlCommand } from './command.js';
 import { describeRecovery } from './db-recovery-report.js';
+import { PROCESS_COMMAND_IO, type CommandIo } from './command-io.js';
 
 /** The time limit of a small database; a large one gets a second more per BYTES_PER_EXTRA_SECOND. */
 const BASE_TIME_LIMIT_SECONDS = 60;
@@ -24,18 +25,6 @@ database is in place but some rows were lost (listed above; they remain in the d
 
 const RECOVERED_WITH_LOSSES = 2;
 
-/**
- * Where `notifyctl db` reads its environment and writes what it tells the person: the process's own,
- * or, in the in-process tests, a recorder with a temp HOME.
- */
-export interface DbIo {
-  readonly env: NodeJS.ProcessEnv;
-  printLine(text: string): void;
-  printError(text: string): void;
-}
-
-const PROCESS_IO: DbIo = { env: process.env, printLine: console.log, printError: console.error };
-
 /** `notifyctl db recover`: what to do when notifyd refuses to start on a damaged database. */
 export const dbCommand: NotifyctlCommand = {
   name: 'db',
@@ -46,7 +35,7 @@ export const dbCommand: NotifyctlCommand = {
 };
 
 /** `notifyctl db <args>`, resolving to its exit code; `io` is where it reads HOME and writes. */
-export async function runDb(args: string[], io: DbIo = PROCESS_IO): Promise<number> {
+export async function runDb(args: string[], io: CommandIo = PROCESS_COMMAND_IO): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.printLine(USAGE);
     return 0;
