@@ -161,6 +161,20 @@ describe('relay people: removal refused by the people service itself', () => {
     const operatorWeb = await signedIn(relay);
     assert.equal((await operatorWeb.get('/inbox')).status, 200, 'the operator is still there');
   });
+
+  it('answers "not found" to the second of two removals of one person at once (two tabs), not "removed" twice', async () => {
+    const jo: Account = { username: 'jo', password: 'jo has a long password' };
+    const hers = await join(relay, await signedIn(relay), jo);
+    const id = (await relay.context.relay.users()).find((user) => user.username === jo.username)!.id;
+    const removals = await Promise.all([relay.context.people.remove(id), relay.context.people.remove(id)]);
+    assert.deepEqual(
+      removals.map((removal) => removal.result),
+      ['removed', 'not_found'],
+      JSON.stringify(removals),
+    );
+    assert.deepEqual(removals[0], { result: 'removed', username: 'jo' });
+    assert.equal((await hers.get('/inbox')).status, 303, 'jo is signed out');
+  });
 });
 
 describe('relay people: a sign-out that ends nothing', () => {
