@@ -343,6 +343,32 @@ describe('relay People page: invitations and removal, the operator only', () => 
     assert.match(again.text, /No such person: removed already\?/);
   });
 
+  it('removes a person pressed in two tabs at once only once: the other tab says not found', async () => {
+    const kim = { username: 'kim', password: 'kim has a long password' };
+    await join(relay, web, kim);
+    const kimId = new RegExp(`<strong>kim</strong>[^]*?action="/people/([^"]+)/remove"`).exec(
+      (await web.get('/people')).text,
+    )?.[1];
+    assert.ok(kimId);
+    // Another write holds the database while both presses arrive, so both pass the page's own check.
+    let release!: () => void;
+    const held = relay.store.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+    const tabs = Promise.all([
+      web.post(`/people/${kimId}/remove`, { confirm: 'yes' }),
+      web.post(`/people/${kimId}/remove`, { confirm: 'yes' }),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await held;
+    assert.deepEqual(
+      (await tabs).map((tab) => [tab.status, noticeOf(tab.text)?.kind, noticeOf(tab.text)?.text]).sort(),
+      [
+        [200, 'ok', 'Removed kim: their sessions ended and their installations were revoked.'],
+        [404, 'error', 'No such person: removed already?'],
+      ],
+    );
+  });
+
   it('never removes the operator', async () => {
     const operatorId = (await relay.context.relay.users()).find((user) => user.isOperator)!.id;
     const refused = await web.post(`/people/${operatorId}/remove`, { confirm: 'yes' });
