@@ -30,6 +30,11 @@ async function openInbox(browser: WebSession): Promise<SseReader> {
   return stream;
 }
 
+/** The ids of the "Sign out" buttons of other sessions on the People page. */
+function otherSessionIds(text: string): string[] {
+  return [...text.matchAll(/action="\/people\/sessions\/(\d+)\/revoke"/g)].map((match) => match[1]!);
+}
+
 function sessionRows(text: string): string[] {
   return [...text.matchAll(/<li class="row session">([^]*?)<\/li>/g)].map((match) => match[1]!);
 }
@@ -155,5 +160,50 @@ describe('relay people: removal refused by the people service itself', () => {
     assert.deepEqual(await relay.context.people.remove('u_nobody'), { result: 'not_found' });
     const operatorWeb = await signedIn(relay);
     assert.equal((await operatorWeb.get('/inbox')).status, 200, 'the operator is still there');
+  });
+
+  it('answers "not found" to the second of two removals of one person at once (two tabs), not "removed" twice', async () => {
+    const jo: Account = { username: 'jo', password: 'jo has a long password' };
+    const hers = await join(relay, await signedIn(relay), jo);
+    const id = (await relay.context.relay.users()).find((user) => user.username === jo.username)!.id;
+    const removals = await Promise.all([relay.context.people.remove(id), relay.context.people.remove(id)]);
+    assert.deepEqual(
+      removals.map((removal) => removal.result),
+      ['removed', 'not_found'],
+      JSON.stringify(removals),
+    );
+    assert.deepEqual(removals[0], { result: 'removed', username: 'jo' });
+    assert.equal((await hers.get('/inbox')).status, 303, 'jo is signed out');
+  });
+});
+
+describe('relay people: a sign-out that ends nothing', () => {
+  it("leaves the other open inboxes alone: an idle browser's session still ends after 12 hours", async () => {
+    const ivy: Account = { username: 'ivy', password: 'ivy has a long password' };
+    const here = await join(relay, await signedIn(relay), ivy);
+    const before = new Set(otherSessionIds((await here.get('/people')).text));
+    const phone = await signedIn(relay, ivy);
+    const phoneId = otherSessionIds((await here.get('/people')).text).find((id) => !before.has(id));
+    assert.ok(phoneId);
+    const laptop = await signedIn(relay, ivy);
+    const stream = await openInbox(laptop);
+    try {
+      assert.equal((await here.post(`/people/sessions/${phoneId}/revoke`, {})).status, 200);
+      assert.equal((await phone.get('/inbox')).status, 303, 'the phone is signed out');
+      relay.advance(11 * HOUR);
+      // This tab's list is old: the phone's button is still there, and the person presses it again.
+      const stale = await here.post(`/people/sessions/${phoneId}/revoke`, {});
+      assert.equal(stale.status, 404);
+      assert.match(stale.text, /No such session: it ended already\./);
+      assert.equal((await here.get('/people')).status, 200);
+      relay.advance(2 * HOUR);
+      assert.equal(
+        (await laptop.get('/inbox')).status,
+        303,
+        'the laptop, idle for 13 hours with its inbox open, is signed out',
+      );
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -80,6 +80,8 @@ describe("relay People page: changing one's password", () => {
       const refused = await browser.post('/people/password', { current_password: carol.password, ...fields });
       assert.equal(refused.status, 400, message);
       assert.ok(refused.text.includes(message), refused.text);
+      const { kind, role } = noticeOf(refused.text) ?? {};
+      assert.deepEqual({ kind, role }, { kind: 'error', role: 'alert' }, 'shown as an error');
     }
     await signedIn(relay, carol);
   });
@@ -102,7 +104,11 @@ describe("relay People page: changing one's password", () => {
     const limited = await browser.post('/people/password', { current_password: carol.password, ...fields });
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) > 14 * 60);
-    assert.match(limited.text, /Too many wrong passwords\. Try again in 15 min\. Nothing changed\./);
+    assert.deepEqual(noticeOf(limited.text), {
+      kind: 'error',
+      role: 'alert',
+      text: 'Too many wrong passwords. Try again in 15 min. Nothing changed.',
+    });
     relay.advance(15 * 60_000 + 1000);
     browser = await signedIn(relay, carol);
   });
@@ -197,11 +203,23 @@ describe('relay People page: sessions', () => {
     assert.equal(ids.length, 1);
     const foreign = await web.post(`/people/sessions/${ids[0]}/revoke`, {});
     assert.equal(foreign.status, 404);
-    assert.match(foreign.text, /No such session: it ended already\./);
+    assert.deepEqual(noticeOf(foreign.text), {
+      kind: 'error',
+      role: 'alert',
+      text: 'No such session: it ended already.',
+    });
+    // The number exactly as the page shows it: another spelling of it signs no one out.
+    for (const spelling of [`+${ids[0]}`, `0x${Number(ids[0]).toString(16)}`]) {
+      assert.equal((await here.post(`/people/sessions/${spelling}/revoke`, {})).status, 404, spelling);
+    }
     assert.equal(await stillSignedIn(phone), true);
     const done = await here.post(`/people/sessions/${ids[0]}/revoke`, {});
     assert.equal(done.status, 200);
-    assert.match(done.text, /That session is signed out\./);
+    assert.deepEqual(noticeOf(done.text), {
+      kind: 'ok',
+      role: 'status',
+      text: 'That session is signed out.',
+    });
     assert.equal(await stillSignedIn(phone), false);
     assert.equal(await stillSignedIn(here), true);
     assert.equal((await here.post(`/people/sessions/${ids[0]}/revoke`, {})).status, 404);
@@ -220,7 +238,11 @@ describe('relay People page: sessions', () => {
     assert.equal(await stillSignedIn(here), true);
     await signedIn(relay, dave);
     const one = await here.post('/people/sessions/revoke-others', {});
-    assert.match(one.text, /Signed out everywhere else \(1 session\)\./);
+    assert.deepEqual(noticeOf(one.text), {
+      kind: 'ok',
+      role: 'status',
+      text: 'Signed out everywhere else (1 session).',
+    });
     assert.doesNotMatch((await here.get('/people')).text, /Sign out everywhere else/);
     const stranger = new WebSession(relay);
     await stranger.get('/sign-in');
@@ -319,6 +341,32 @@ describe('relay People page: invitations and removal, the operator only', () => 
     const again = await web.post(`/people/${erinId}/remove`, { confirm: 'yes' });
     assert.equal(again.status, 404);
     assert.match(again.text, /No such person: removed already\?/);
+  });
+
+  it('removes a person pressed in two tabs at once only once: the other tab says not found', async () => {
+    const kim = { username: 'kim', password: 'kim has a long password' };
+    await join(relay, web, kim);
+    const kimId = new RegExp(`<strong>kim</strong>[^]*?action="/people/([^"]+)/remove"`).exec(
+      (await web.get('/people')).text,
+    )?.[1];
+    assert.ok(kimId);
+    // Another write holds the database while both presses arrive, so both pass the page's own check.
+    let release!: () => void;
+    const held = relay.store.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+    const tabs = Promise.all([
+      web.post(`/people/${kimId}/remove`, { confirm: 'yes' }),
+      web.post(`/people/${kimId}/remove`, { confirm: 'yes' }),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await held;
+    assert.deepEqual(
+      (await tabs).map((tab) => [tab.status, noticeOf(tab.text)?.kind, noticeOf(tab.text)?.text]).sort(),
+      [
+        [200, 'ok', 'Removed kim: their sessions ended and their installations were revoked.'],
+        [404, 'error', 'No such person: removed already?'],
+      ],
+    );
   });
 
   it('never removes the operator', async () => {
