@@ -173,18 +173,29 @@ function safeRead(home: TempHome): Record<string, unknown> {
   }
 }
 
+/** What a suite starts once and removes after its last test: a broker, in a process or in process. */
+export interface SuiteBroker {
+  stop(): Promise<unknown>;
+  home: { cleanup(): void };
+}
+
 /**
  * One broker for the enclosing suite: started before its first test, stopped and its HOME removed after
  * the last. The returned object is filled in when the broker is up.
  */
-export function useBroker(options: StartOptions = {}): BrokerProcess {
-  const broker = {} as BrokerProcess;
+export function useSuiteBroker<T extends SuiteBroker>(start: () => Promise<T>): T {
+  const broker = {} as T;
   before(async () => {
-    Object.assign(broker, await startBroker(options));
+    Object.assign(broker, await start());
   });
   after(async () => {
     await broker.stop();
     broker.home.cleanup();
   });
   return broker;
+}
+
+/** One notifyd process for the enclosing suite (useSuiteBroker). */
+export function useBroker(options: StartOptions = {}): BrokerProcess {
+  return useSuiteBroker(() => startBroker(options));
 }

@@ -4,13 +4,13 @@
  * Stryker's `tap` runner reaches the mutated broker and transport code (stryker.broker-units.config.json)
  * in a second a mutant; test/support/broker-process.ts starts the notifyd process instead.
  */
-import { after, before } from 'node:test';
 import { startBroker as startInProcess, type RunningBroker } from '../../src/broker/broker.js';
 import { resolvePaths } from '../../src/config/paths.js';
 import {
   createTempHome,
   freePort,
   readConfigFile,
+  useSuiteBroker,
   writeConfig,
   type BrokerProcess,
   type TempHome,
@@ -76,13 +76,5 @@ export async function startInProcessBroker(options: InProcessOptions = {}): Prom
 
 /** One in-process broker for the enclosing suite, filled in before its first test; removed after the last. */
 export function useInProcessBroker(options: InProcessOptions = {}): InProcessBroker {
-  const broker = {} as InProcessBroker;
-  before(async () => {
-    Object.assign(broker, await startInProcessBroker(options));
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
-  return broker;
+  return useSuiteBroker(() => startInProcessBroker(options));
 }
