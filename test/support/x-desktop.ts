@@ -8,6 +8,9 @@ import { waitFor } from './wait-for.js';
 const execFileAsync = promisify(execFile);
 /** X programs start slowly on a busy machine (a first xterm reads its fonts): a wait's deadline. */
 const X_START_MS = 30_000;
+/** How long one start of openbox may take to manage the screen, and how many starts are tried. */
+const OPENBOX_START_MS = 15_000;
+const OPENBOX_STARTS = 3;
 
 /**
  * A real X desktop for focus tests: Xvfb with openbox (a window manager that keeps EWMH's
@@ -51,17 +54,51 @@ export async function startXDesktop(): Promise<XDesktop> {
   const children: ChildProcess[] = [xvfb];
   const x = async (program: string, ...args: string[]) =>
     (await execFileAsync(program, args, { env })).stdout;
-  const openbox = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
-  children.push(openbox);
-  await waitFor(
-    () =>
-      x('xprop', '-root', '_NET_SUPPORTING_WM_CHECK').then(
-        (out) => out.includes('window id'),
-        () => false,
-      ),
-    'openbox to manage the screen',
-    X_START_MS,
-  );
+  const stopAll = async () => {
+    for (const child of children.reverse()) {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // openbox once failed to manage the screen within 30 s in a CI run that passed on every other run:
+  // each start gets a while of its own, a window manager that exited or hangs is started again (three
+  // starts at most), and a failure says what openbox printed.
+  let said = '';
+  const managed = async () => {
+    const openbox = spawn('openbox', ['--sm-disable'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    openbox.stderr!.on('data', (chunk: Buffer) => {
+      said = (said + chunk.toString()).slice(-2000);
+    });
+    try {
+      await waitFor(
+        () => {
+          if (openbox.exitCode !== null || openbox.signalCode !== null) throw new Error('openbox exited');
+          return x('xprop', '-root', '_NET_SUPPORTING_WM_CHECK').then(
+            (out) => out.includes('window id'),
+            () => false,
+          );
+        },
+        'openbox to manage the screen',
+        OPENBOX_START_MS,
+      );
+      children.push(openbox);
+      return true;
+    } catch {
+      openbox.kill('SIGKILL');
+      await exitOf(openbox);
+      return false;
+    }
+  };
+  let starts = 1;
+  while (!(await managed())) {
+    if (starts++ === OPENBOX_STARTS) {
+      await stopAll();
+      throw new Error(
+        `openbox did not manage the screen in ${OPENBOX_STARTS} starts of ${OPENBOX_START_MS / 1000} s; it said: ${said || 'nothing'}`,
+      );
+    }
+  }
   const activeWindow = async () => {
     const out = await x('xprop', '-root', '_NET_ACTIVE_WINDOW');
     const id = /window id # (0x[0-9a-f]+)/i.exec(out)?.[1];
@@ -99,13 +136,7 @@ export async function startXDesktop(): Promise<XDesktop> {
       await x('xdotool', 'windowactivate', String(window));
       await waitFor(async () => (await activeWindow()) === window, `window ${window} to be active`);
     },
-    stop: async () => {
-      for (const child of children.reverse()) {
-        child.kill('SIGTERM');
-        await exitOf(child);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
 }
 
