@@ -295,6 +295,30 @@ describe('NotificationStore on a real database file', () => {
       ['recent', 'active'],
     );
   });
+  it('answers a new notification without a key with the record a read gives back, every field included', () => {
+    const { key: _key, ...unkeyed } = FULL;
+    const everything: NotificationDraft = {
+      ...unkeyed,
+      actions: [{ id: 'approve', label: 'Approve' }],
+      origin: [{ kind: 'tmux', socket: '/tmp/tmux-0/default', pane: '%3' }],
+      raisedBy: 'ci-box',
+    };
+    for (const [id, draft] of [
+      ['all', everything],
+      ['bare', BARE],
+    ] as const) {
+      const created = store.upsert(id, draft, 9, { event: { senderId: 'bench', eventId: id } });
+      assert.equal(created.created, true);
+      assert.deepEqual(created.record, store.get(id), `${id}: the answer is what is stored`);
+      const replayed = store.upsert(`${id}-again`, draft, 10, { event: { senderId: 'bench', eventId: id } });
+      assert.deepEqual(
+        replayed,
+        { record: store.get(id), created: false },
+        `${id}: a replay gets the original`,
+      );
+    }
+  });
+
   it('keeps a process id and leaves out the fields a notification was created without', () => {
     store.upsert('p', { ...BARE, pid: 4242 }, 1);
     assert.deepEqual(store.get('p'), {

@@ -1,7 +1,12 @@
 import type { Action, Answer } from '../domain/answers.js';
 import type { Origin } from '../domain/origin.js';
 import type { ListFilter } from '../domain/list-query.js';
-import type { NotificationDraft, NotificationRecord, Status } from '../domain/notification.js';
+import {
+  newRecord,
+  type NotificationDraft,
+  type NotificationRecord,
+  type Status,
+} from '../domain/notification.js';
 import type { Priority } from '../domain/priority.js';
 import type { Statement } from 'better-sqlite3';
 import type { AlertSchedule } from '../domain/reminders.js';
@@ -163,11 +168,11 @@ export class NotificationStore {
     const insertNew = `
       INSERT INTO notifications (${COLUMNS}, arc_sender_id, arc_event_id, remind_at)
       VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, NULL, ?, ?, NULL, NULL, 1, ?, ?, ?, ?, ?)`;
-    this.#insertNew = db.prepare<InsertRow>(
+    this.#insertNew = db.prepare<NewNotificationRow>(
       `${insertNew} ON CONFLICT (arc_sender_id, arc_event_id) WHERE arc_event_id IS NOT NULL DO NOTHING`,
     );
     // Without an event identity nothing can conflict: no upsert clause for SQLite to plan around.
-    this.#insertPlain = db.prepare<InsertRow>(insertNew);
+    this.#insertPlain = db.prepare<NewNotificationRow>(insertNew);
     this.#byEvent = db.prepare<[string, string], NotificationRow>(
       `SELECT ${COLUMNS} FROM notifications WHERE arc_sender_id = ? AND arc_event_id = ?`,
     );
@@ -254,6 +259,16 @@ export class NotificationStore {
     now: number,
     options: UpsertOptions = {},
   ): UpsertResult | undefined {
+    if (draft.key === undefined && !options.activeOnly) {
+      // Without a key only an ARC event identity stored before can keep it from inserting; the new
+      // record is built from the draft, never read back.
+      const { event } = options;
+      const insert = event === undefined ? this.#insertPlain : this.#insertNew;
+      if (insert.run(...newNotificationRow(id, draft, now, options)).changes === 1) {
+        return { record: newRecord(id, draft, now), created: true };
+      }
+      return { record: toRecord(this.#byEvent.get(event!.senderId, event!.eventId)!), created: false };
+    }
     const values: InsertValues = {
       id,
       key: draft.key ?? null,
@@ -275,66 +290,11 @@ export class NotificationStore {
       raised_by: draft.raisedBy ?? null,
       now,
     };
-    if (values.key === null && !options.activeOnly) return this.#insert(values, options.event);
     const statement = options.activeOnly ? this.#refreshActive : this.#upsert;
     // all(), never get(): get() stops after the first RETURNING row, so the statement never completes
     // and an error SQLite reports at completion (SQLITE_FULL, an I/O error) would go unseen.
     const [row] = statement.all(values);
     return row && { record: toRecord(row), created: row.id === id };
-  }
-
-  /** A notification without a key: inserted, or the one its ARC event identity made before. */
-  #insert(values: InsertValues, event: EventIdentity | undefined): UpsertResult {
-    const insert = event === undefined ? this.#insertPlain : this.#insertNew;
-    const inserted = insert.run(
-      values.id,
-      values.agent,
-      values.agent_instance,
-      values.project,
-      values.type,
-      values.priority,
-      values.title,
-      values.message,
-      values.cwd,
-      values.pid,
-      values.now,
-      values.now,
-      values.metadata,
-      values.actions,
-      values.origin,
-      values.raised_by,
-      values.arc_sender_id,
-      values.arc_event_id,
-      values.remind_at,
-    );
-    if (inserted.changes === 0) {
-      return { record: toRecord(this.#byEvent.get(event!.senderId, event!.eventId)!), created: false };
-    }
-    const row: NotificationRow = {
-      id: values.id,
-      key: null,
-      agent: values.agent,
-      agent_instance: values.agent_instance,
-      project: values.project,
-      type: values.type,
-      priority: values.priority,
-      title: values.title,
-      message: values.message,
-      cwd: values.cwd,
-      pid: values.pid,
-      status: 'active',
-      created_at: values.now,
-      updated_at: values.now,
-      resolved_at: null,
-      metadata: values.metadata,
-      actions: values.actions,
-      answer: null,
-      snoozed_until: null,
-      revision: 1,
-      origin: values.origin,
-      raised_by: values.raised_by,
-    };
-    return { record: toRecord(row), created: true };
   }
 
   get(id: string): NotificationRecord | undefined {
@@ -574,8 +534,8 @@ function dueAlertOf(row: NotificationRow & AlertRow): DueAlert {
   };
 }
 
-/** The insert's parameters by position: the VALUES of #insertNew, in order. */
-type InsertRow = [
+/** The parameters of the insert of a new notification without a key, in the statement's order. */
+type NewNotificationRow = [
   id: string,
   agent: string,
   agentInstance: string | null,
@@ -596,3 +556,33 @@ type InsertRow = [
   arcEventId: string | null,
   remindAt: number | null,
 ];
+
+/** A new notification without a key as the insert's parameters, bound by position. */
+function newNotificationRow(
+  id: string,
+  draft: NotificationDraft,
+  now: number,
+  options: { event?: EventIdentity; remindAt?: number } = {},
+): NewNotificationRow {
+  return [
+    id,
+    draft.agent,
+    draft.agentInstance ?? null,
+    draft.project ?? null,
+    draft.type,
+    draft.priority,
+    draft.title,
+    draft.message,
+    draft.cwd ?? null,
+    draft.pid ?? null,
+    now,
+    now,
+    draft.metadata === undefined ? null : JSON.stringify(draft.metadata),
+    draft.actions === undefined ? null : JSON.stringify(draft.actions),
+    draft.origin === undefined ? null : JSON.stringify(draft.origin),
+    draft.raisedBy ?? null,
+    options.event?.senderId ?? null,
+    options.event?.eventId ?? null,
+    options.remindAt ?? null,
+  ];
+}

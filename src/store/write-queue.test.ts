@@ -65,6 +65,25 @@ describe('WriteQueue on a real database file', () => {
     assert.ok(store.get('three'));
   });
 
+  it('applies the writes around a failing one exactly once, each answered with what it returned', async () => {
+    db.exec('CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0)');
+    const add = db.prepare<[], { n: number }>('UPDATE counter SET n = n + 1 RETURNING n');
+    const results = await Promise.allSettled([
+      writes.run(() => add.get()!.n),
+      writes.run(() => {
+        add.get();
+        throw new Error('refused after its change');
+      }),
+      writes.run(() => add.get()!.n),
+    ]);
+    assert.deepEqual(
+      results.map((result) => (result.status === 'fulfilled' ? result.value : 'refused')),
+      [1, 'refused', 2],
+      'what the stored writes saw, not a first run that was undone',
+    );
+    assert.equal(db.prepare('SELECT n FROM counter').pluck().get(), 2, 'two changes stored, not four');
+  });
+
   it('rejects every write as full when the database cannot grow, keeps each resolved one, and recovers when room returns', async () => {
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages + 20}`);

@@ -11,7 +11,10 @@ export interface WriteQueueOptions {
   idleCheckpointMs?: number;
 }
 
-/** One unit of work: runs inside the batch's transaction, in a savepoint of its own. */
+/**
+ * One unit of work: runs inside the batch's transaction. It may run twice (see WriteQueue), so it only
+ * reads and writes the database and returns; effects elsewhere belong after its promise settles.
+ */
 export type WriteWork<T> = () => T;
 
 interface Pending {
@@ -26,12 +29,15 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 /**
  * The one write path of the database (group commit). Every write is a function queued with `run`; the
  * writes queued during one turn of the event loop run together in one `BEGIN IMMEDIATE` transaction,
- * each in a savepoint, and each promise settles only after the COMMIT, so a write is answered only
- * once it is stored, and a failed COMMIT (full disk, I/O error) rejects every write of the batch.
+ * and each promise settles only after the COMMIT, so a write is answered only once it is stored, and a
+ * failed COMMIT (full disk, I/O error) rejects every write of the batch.
  *
- * A work function that throws (a domain error, a constraint) undoes only its own savepoint. A storage
- * failure (StorageUnavailableError) undoes the whole batch. Another store joins a write by running its
- * statements on the same Db inside the work function: they are then part of the same transaction.
+ * A work function that throws (a domain error, a constraint) fails alone: the batch is rolled back and
+ * run again with each write in a savepoint of its own, and that one's savepoint is undone. Savepoints
+ * only then, because each costs a create several percent of its time (issue 38) and almost every batch
+ * succeeds. A storage failure (StorageUnavailableError) undoes the whole batch. Another store joins a
+ * write by running its statements on the same Db inside the work function: they are then part of the
+ * same transaction.
  *
  * When another program holds SQLite's write lock, the batch is retried on a timer (never by blocking
  * the event loop in SQLite's busy handler) until `lockWaitMs` has passed, then rejected as `busy`.
@@ -40,7 +46,8 @@ export class WriteQueue {
   readonly #lockWaitMs: number;
   readonly #lockRetryMs: number;
   readonly #idleCheckpointMs: number;
-  readonly #batch: Transaction<(items: Pending[]) => Outcome[]>;
+  readonly #batch: Transaction<(items: Pending[]) => unknown[]>;
+  readonly #isolated: Transaction<(items: Pending[]) => Outcome[]>;
   readonly #alone: Transaction<(work: WriteWork<unknown>) => unknown>;
   #pending: Pending[] = [];
   #flushScheduled = false;
@@ -58,7 +65,8 @@ export class WriteQueue {
     this.#idleCheckpointMs = options.idleCheckpointMs ?? 1000;
     const unit = db.transaction((work: WriteWork<unknown>) => work());
     this.#alone = unit;
-    this.#batch = db.transaction((items: Pending[]) =>
+    this.#batch = db.transaction((items: Pending[]) => items.map((item) => item.work()));
+    this.#isolated = db.transaction((items: Pending[]) =>
       items.map((item): Outcome => {
         try {
           return { ok: true, value: unit(item.work) };
@@ -113,7 +121,7 @@ export class WriteQueue {
     this.#pending = [];
     let outcomes: Outcome[];
     try {
-      outcomes = items.length === 1 ? [this.#runAlone(items[0]!)] : this.#batch.immediate(items);
+      outcomes = items.length === 1 ? [this.#runAlone(items[0]!)] : this.#runBatch(items);
     } catch (error) {
       this.#failed(items, error);
       return;
@@ -125,6 +133,16 @@ export class WriteQueue {
       if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
+  }
+
+  /** Every write of the batch, or, when one of them throws, each in a savepoint (see the class). */
+  #runBatch(items: Pending[]): Outcome[] {
+    try {
+      return this.#batch.immediate(items).map((value) => ({ ok: true, value }));
+    } catch (error) {
+      if (storageProblemOf(error)) throw error;
+      return this.#isolated.immediate(items);
+    }
   }
 
   /**
