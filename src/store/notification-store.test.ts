@@ -296,9 +296,9 @@ describe('NotificationStore on a real database file', () => {
     );
   });
   it('answers a new notification without a key with the record a read gives back, every field included', () => {
-    const { key: _key, ...unkeyed } = FULL;
     const everything: NotificationDraft = {
-      ...unkeyed,
+      ...FULL,
+      key: undefined,
       actions: [{ id: 'approve', label: 'Approve' }],
       origin: [{ kind: 'tmux', socket: '/tmp/tmux-0/default', pane: '%3' }],
       raisedBy: 'ci-box',
