@@ -1,7 +1,7 @@
 /** `notify-relay migrate [--check]`: the schema brought to the current version, or only checked. */
 import type { Target } from './args.js';
 import { describeTarget, openDatabase } from './open-database.js';
-import { migrate, SCHEMA_VERSION, schemaVersion } from './store-migrations.js';
+import { migrate, NewerSchemaError, SCHEMA_VERSION, schemaVersion } from './store-migrations.js';
 
 export async function runMigrate(target: Target, check: boolean): Promise<number> {
   const db = openDatabase(target);
@@ -9,7 +9,11 @@ export async function runMigrate(target: Target, check: boolean): Promise<number
   try {
     if (check) {
       const version = await schemaVersion(db);
-      if (version >= SCHEMA_VERSION) {
+      if (version > SCHEMA_VERSION) {
+        console.error(`${where}: ${new NewerSchemaError(version).message}.`);
+        return 1;
+      }
+      if (version === SCHEMA_VERSION) {
         console.log(`${where}: schema version ${version}, current.`);
         return 0;
       }

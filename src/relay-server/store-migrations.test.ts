@@ -193,7 +193,7 @@ describe('relay.db from an older notify-relay', () => {
     await store.close();
   });
 
-  it('from a newer notify-relay: nothing applied or removed, and its version is reported as it is', async () => {
+  it('from a newer notify-relay: refused, nothing applied or removed, and its version is reported as it is', async () => {
     const newer = SCHEMA_VERSION + 1;
     const data = olderRelayDb(
       `${FIRST_RELEASE}${BEFORE_NUMBERED}${ROWS}
@@ -201,8 +201,14 @@ describe('relay.db from an older notify-relay', () => {
        INSERT INTO relay_schema (version, applied_at) VALUES (1, ${T0}), (2, ${T0}), (${newer}, ${T0});`,
     );
     const db = openDatabase({ data });
-    assert.deepEqual(await migrate(db), []);
+    const refusal = {
+      name: 'NewerSchemaError',
+      message: `its schema is version ${newer}, newer than this notify-relay understands (${SCHEMA_VERSION}); upgrade notify-relay, or use the release that wrote it`,
+    };
+    await assert.rejects(migrate(db), refusal);
+    await assert.rejects(RelayStore.open(db), refusal, 'the relay does not start on it');
     assert.equal(await schemaVersion(db), newer);
+    assert.equal((await db.get('SELECT count(*) AS n FROM relay_schema'))?.['n'], 3, 'no version added');
     await db.close();
   });
 

@@ -200,15 +200,30 @@ export async function schemaVersion(db: SqlDatabase): Promise<number> {
   return (row?.['version'] as number | null) ?? 0;
 }
 
-/** Applies the migrations the database lacks; the versions it applied. */
+/**
+ * A database a newer notify-relay has migrated: this one does not know its tables, so it neither opens
+ * nor changes it (as notifyd refuses a newer notify.db).
+ */
+export class NewerSchemaError extends Error {
+  override name = 'NewerSchemaError';
+  constructor(readonly version: number) {
+    super(
+      `its schema is version ${version}, newer than this notify-relay understands (${SCHEMA_VERSION}); upgrade notify-relay, or use the release that wrote it`,
+    );
+  }
+}
+
+/** Applies the migrations the database lacks; the versions it applied. Refuses a newer database. */
 export async function migrate(db: SqlDatabase): Promise<number[]> {
   return db.withMigrationLock(() =>
     db.transaction(async () => {
+      const current = await schemaVersion(db);
+      if (current > SCHEMA_VERSION) throw new NewerSchemaError(current);
       await db.exec(
         'CREATE TABLE IF NOT EXISTS relay_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)',
       );
       const applied: number[] = [];
-      for (let version = (await schemaVersion(db)) + 1; version <= SCHEMA_VERSION; version++) {
+      for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
         const migration = MIGRATIONS[version - 1]!;
         if (db.dialect === 'sqlite') await migration.sqlite(db);
         else await db.exec(migration.postgres);
