@@ -1,15 +1,25 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FailedRequestLog } from '../log/failed-requests.js';
+
+/** The statuses a request Node's parser refused is answered with. */
+export type MalformedStatus = 400 | 408 | 431;
+
+export interface MalformedRequestAnswers {
+  /** The answer's own headers (beside its length and `Connection: close`) and body, in the server's shape. */
+  answer(status: MalformedStatus): { headers: Record<string, string>; body: string };
+  /** Told of each refusal, with Node's error code (no part of the request). */
+  refused?(status: MalformedStatus, code: string): void;
+}
 
 /**
- * Requests Node's HTTP parser refuses (bad framing, bogus Content-Length, oversized headers) never reach
- * fastify; they are answered here with the spec's `{"error"}` shape and the connection is closed.
+ * Requests Node's HTTP parser refuses (bad framing, bogus Content-Length, oversized headers, too slow)
+ * never reach fastify; they are answered here in the server's own shape and the connection is closed.
  * When the refused bytes follow a complete request that is still being answered (a body longer than its
  * Content-Length), that request keeps its own answer and the connection closes after it: a 400 written
- * first would tell the client its request was refused although it was carried out.
+ * first would tell the client its request was refused although it was carried out. notifyd and
+ * notify-relay both use it, each with its error shape and headers.
  */
-export function malformedRequests(failures: FailedRequestLog) {
+export function malformedRequests(answers: MalformedRequestAnswers) {
   const answering = new WeakMap<Socket, { request: IncomingMessage; response: ServerResponse }>();
   const closeWhenAnswered = new WeakSet<Socket>();
   return {
@@ -30,13 +40,9 @@ export function malformedRequests(failures: FailedRequestLog) {
     },
     answer(error: Error & { code?: string }, socket: Socket): void {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
-      const [status, message] =
-        error.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'request headers are too large']
-          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? [408, 'request timed out']
-            : [400, 'malformed HTTP request'];
-      failures.record(status, `refused a malformed HTTP request: ${status} ${error.code ?? 'unknown'}`);
+      const status: MalformedStatus =
+        error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      answers.refused?.(status, error.code ?? 'unknown');
       const current = answering.get(socket);
       if (current?.request.complete) {
         closeWhenAnswered.add(socket);
@@ -44,9 +50,10 @@ export function malformedRequests(failures: FailedRequestLog) {
       }
       // Only when no response has started on the wire: otherwise an answer would corrupt it.
       if (socket.writable && !current?.response.headersSent) {
-        const body = `${JSON.stringify({ error: message })}\n`;
+        const { headers, body } = answers.answer(status);
+        const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
         socket.write(
-          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}` +
             `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       }

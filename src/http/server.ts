@@ -21,7 +21,7 @@ import {
 import type { Guard } from './guard.js';
 import { installJsonBodyParser } from './json-body.js';
 import { endJsonWithNewline } from './json-newline.js';
-import { malformedRequests } from './malformed-requests.js';
+import { malformedRequests, type MalformedStatus } from './malformed-requests.js';
 import { registerRoutes, routeTable, type RouteDeps } from './route-table.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { registerWebPage } from './web-page.js';
@@ -30,6 +30,12 @@ const MAX_LOGGED_PATH_CHARACTERS = 300;
 /** A body still arriving after this long is refused (Node answers 408). */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** What a request Node's parser refused is told, by status. */
+const MALFORMED_MESSAGES: Record<MalformedStatus, string> = {
+  400: 'malformed HTTP request',
+  408: 'request timed out',
+  431: 'request headers are too large',
+};
 export interface HttpDeps extends RouteDeps {
   settings: () => Settings;
   log: Logger;
@@ -68,7 +74,14 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     logFailure: logFailureOf,
     log: deps.log,
   });
-  const malformed = malformedRequests(failedRequests);
+  const malformed = malformedRequests({
+    answer: (status) => ({
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: `${JSON.stringify({ error: MALFORMED_MESSAGES[status] })}\n`,
+    }),
+    refused: (status, code) =>
+      failedRequests.record(status, `refused a malformed HTTP request: ${status} ${code}`),
+  });
   const app = Fastify({
     logger: false,
     bodyLimit: Number.MAX_SAFE_INTEGER,

@@ -179,7 +179,78 @@ describe('relay server: slow clients (--request-timeout)', () => {
       'POST /v1/pairings HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
     );
     trickle(socket, ' ');
-    assert.match(await within(ended, 'the trickling client to be cut off', 3_000), /^HTTP\/1\.1 408 /);
+    const answer = await within(ended, 'the trickling client to be cut off', 3_000);
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    assert.deepEqual(bodyOf(answer), {
+      error: 'invalid_request',
+      error_description: 'The request did not arrive in time.',
+    });
+  });
+});
+
+/** The status line, headers (lower-cased names) and JSON body of the one answer a connection got. */
+function parseAnswer(raw: string): { status: number; headers: Record<string, string>; body: unknown } {
+  const [head, body = ''] = raw.split('\r\n\r\n', 2) as [string, string?];
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(':')).toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) as unknown };
+}
+
+const bodyOf = (raw: string) => parseAnswer(raw).body;
+
+describe("relay server: requests Node's HTTP parser refuses", () => {
+  let relay: InProcessRelay;
+  before(async () => {
+    relay = await startInProcessRelay({});
+  });
+  after(async () => relay.cleanup());
+
+  async function answerTo(bytes: string): Promise<ReturnType<typeof parseAnswer>> {
+    const { socket, ended } = await openConnection(relay);
+    socket.write(bytes);
+    return parseAnswer(await within(ended, 'the connection to be closed', 3_000));
+  }
+
+  it('answers bad framing with 400 in the relay error shape, with its security headers, and closes', async () => {
+    const answer = await answerTo(
+      'POST /v1/pairings HTTP/1.1\r\nHost: relay\r\nContent-Length: ten\r\n\r\n{}',
+    );
+    assert.equal(answer.status, 400);
+    assert.deepEqual(answer.body, {
+      error: 'invalid_request',
+      error_description: 'The request is malformed.',
+    });
+    assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(answer.headers['cache-control'], 'no-store');
+    assert.equal(answer.headers['x-frame-options'], 'DENY');
+    assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+    assert.match(answer.headers['content-security-policy'] ?? '', /default-src 'none'/);
+    assert.equal(answer.headers['connection'], 'close');
+    assert.equal(answer.headers['strict-transport-security'], undefined, 'no HSTS over plain HTTP');
+  });
+
+  it('answers headers beyond the limit with 431 in the relay error shape', async () => {
+    const answer = await answerTo(
+      `GET /healthz HTTP/1.1\r\nHost: relay\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    assert.equal(answer.status, 431);
+    assert.deepEqual(answer.body, {
+      error: 'invalid_request',
+      error_description: "The request's headers are too large.",
+    });
+  });
+
+  it('keeps the answer of a request that arrived whole when garbage follows it, then closes', async () => {
+    const { socket, ended } = await openConnection(relay);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: relay\r\n\r\nNOT HTTP AT ALL\r\n\r\n');
+    const raw = await within(ended, 'the connection to be closed', 3_000);
+    assert.match(raw, /^HTTP\/1\.1 200 /, 'the health check is answered, not refused');
+    assert.doesNotMatch(raw, /HTTP\/1\.1 400 /, 'and no refusal is written after it');
   });
 });
 
@@ -230,6 +301,8 @@ describe('relay server: HTTPS (--tls-cert, --tls-key)', () => {
     });
     socket.write('GET /healthz HTTP/1.1\r\nHost: relay\r\n');
     trickle(socket, 'X-Slow: 1\r\n');
-    assert.match(await within(ended, 'the trickling client to be cut off', 3_000), /^HTTP\/1\.1 408 /);
+    const answer = parseAnswer(await within(ended, 'the trickling client to be cut off', 3_000));
+    assert.equal(answer.status, 408);
+    assert.equal(answer.headers['strict-transport-security'], 'max-age=31536000', 'HSTS over TLS');
   });
 });

@@ -21,6 +21,11 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 export function securityHeaders(request: FastifyRequest): Record<string, string> {
+  return securityHeadersOver(isHttps(request));
+}
+
+/** The same headers where there is no request to look at (a request Node's parser refused). */
+export function securityHeadersOver(https: boolean): Record<string, string> {
   return {
     'content-security-policy': CONTENT_SECURITY_POLICY,
     'x-content-type-options': 'nosniff',
@@ -30,7 +35,7 @@ export function securityHeaders(request: FastifyRequest): Record<string, string>
     'referrer-policy': 'same-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
-    ...(isHttps(request) && { 'strict-transport-security': 'max-age=31536000' }),
+    ...(https && { 'strict-transport-security': 'max-age=31536000' }),
   };
 }
 

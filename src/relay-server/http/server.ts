@@ -12,7 +12,8 @@ import { registerHealthRoutes } from './health-routes.js';
 import { registerInboxRoutes } from './inbox-routes.js';
 import { registerPageRoutes } from './page-routes.js';
 import { PUSH_PATHS, registerPushRoutes } from './push-routes.js';
-import { securityHeaders } from './security.js';
+import { malformedRequests, type MalformedStatus } from '../../http/malformed-requests.js';
+import { securityHeaders, securityHeadersOver } from './security.js';
 
 export const MAX_BODY_BYTES = 65_536;
 const MAX_FORM_BYTES = 8_192;
@@ -37,6 +38,13 @@ export interface ServerOptions {
   requestTimeoutMs: number;
 }
 
+/** What a request Node's parser refused (bad framing, huge headers, too slow) is told, by status. */
+const MALFORMED_DESCRIPTIONS: Record<MalformedStatus, string> = {
+  400: 'The request is malformed.',
+  408: 'The request did not arrive in time.',
+  431: "The request's headers are too large.",
+};
+
 export function buildServer(context: RouteContext, options: ServerOptions): FastifyInstance {
   // A request that trickles in is closed (408) once its time is up, however many bytes it still sends;
   // the check runs every second so the limit holds within a second. Responses (event streams) are not timed.
@@ -45,9 +53,21 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
     headersTimeout: options.requestTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs),
   };
+  // The relay's error shape and headers, not Fastify's default answer to what Node's parser refuses.
+  const malformed = malformedRequests({
+    answer: (status) => ({
+      headers: {
+        ...securityHeadersOver(options.tls !== undefined),
+        'cache-control': 'no-store',
+        'content-type': 'application/json; charset=utf-8',
+      },
+      body: JSON.stringify({ error: 'invalid_request', error_description: MALFORMED_DESCRIPTIONS[status] }),
+    }),
+  });
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    clientErrorHandler: (error, socket) => malformed.answer(error, socket),
     requestTimeout: options.requestTimeoutMs,
     // Only the nearest hop (our own proxy) is believed: a client cannot pick its address by sending X-Forwarded-For.
     trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
@@ -69,6 +89,7 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
       ? { https: { cert: options.tls.cert, key: options.tls.key, ...timeouts } }
       : { http: timeouts }),
   }) as unknown as FastifyInstance;
+  malformed.track(app.server);
   // Behind our own proxy every connection comes from the proxy: there the proxy limits connections.
   if (!options.trustProxy) limitConnectionsPerAddress(app.server, MAX_CONNECTIONS_PER_ADDRESS);
 
