@@ -10,6 +10,8 @@ const auth = Buffer.alloc(16, 7).toString('base64url');
 const endpoint = 'https://fcm.googleapis.com/fcm/send/abc123';
 
 const NOT_HTTPS = 'endpoint must be an https URL of at most 2000 characters.';
+const PRIVATE_NETWORK =
+  'endpoint is on a private network; the relay posts only to push services on the internet.';
 const ON_THIS_MACHINE = 'endpoint is on this machine; the relay takes those only with --allow-loopback-push.';
 const BAD_P256DH = 'keys.p256dh must be an uncompressed P-256 point in base64url.';
 const BAD_AUTH = 'keys.auth must be 16 bytes in base64url.';
@@ -57,6 +59,31 @@ describe('checkSubscription', () => {
     ]) {
       assert.equal(refusal(subscription({ endpoint: bad })), NOT_HTTPS, String(bad));
     }
+  });
+
+  it('refuses an endpoint on a private network, however its address is written, even with loopback allowed', () => {
+    for (const address of [
+      '10.0.0.5',
+      '167772161',
+      '192.168.1.1',
+      '169.254.169.254',
+      '[fe80::1]',
+      '[fd00::1]',
+      '[::ffff:10.0.0.1]',
+    ]) {
+      for (const allowLoopback of [false, true]) {
+        const checked = checkSubscription(
+          subscription({ endpoint: `https://${address}/push/x` }),
+          allowLoopback,
+        );
+        assert.deepEqual(
+          checked,
+          { ok: false, message: PRIVATE_NETWORK },
+          `${address}, loopback ${allowLoopback ? 'allowed' : 'refused'}`,
+        );
+      }
+    }
+    assert.equal(checkSubscription(subscription({ endpoint: 'https://8.8.8.8/push/x' }), false).ok, true);
   });
 
   it('refuses an endpoint carrying a user name or password (credentials the relay would send along)', () => {

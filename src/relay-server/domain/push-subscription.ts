@@ -3,6 +3,7 @@ import { createECDH } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import type { Checked } from './delivery.js';
 import { cleanName } from './pairing.js';
+import { classifyAddress } from '../../domain/relay/address-class.js';
 
 export interface NewSubscription {
   endpoint: string;
@@ -75,6 +76,13 @@ export function checkSubscription(body: unknown, allowLoopback: boolean): Checke
     };
   if (url.protocol !== 'https:' && !(loopback && url.protocol === 'http:'))
     return { ok: false, message: 'endpoint must be an https URL of at most 2000 characters.' };
+  // The relay would post to it: an address on a private network (a router, a cloud's metadata service)
+  // must not be reachable by registering a device. Names are checked when the push is sent.
+  if (!loopback && classifyAddress(url.hostname) === 'private')
+    return {
+      ok: false,
+      message: 'endpoint is on a private network; the relay posts only to push services on the internet.',
+    };
   const keys = fields['keys'];
   const { p256dh, auth } =
     typeof keys === 'object' && keys !== null ? (keys as Record<string, unknown>) : ({} as never);
