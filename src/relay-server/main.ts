@@ -109,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
   const pushSender = new PushSender(store, relay, hub, clock, {
     contact: contact ?? 'mailto:operator@notify-relay.invalid',
     keys: vapid,
+    allowLoopback: options.allowLoopbackPush,
   });
   // Each process behind the balancer counts its share of every limit (docs/relay.md "Many people").
   const processes = options.processes;

@@ -6,6 +6,7 @@
 import webpush from 'web-push';
 import { Agent, request } from 'undici';
 import { answersWithheld } from '../domain/display-controls.js';
+import { publicOnlyLookup, refusedAddress, RefusedAddressError } from './push-address.js';
 import type { Clock } from './clock.js';
 import {
   answerable,
@@ -33,6 +34,8 @@ export interface PushSenderOptions {
   /** The JWT's `sub`: how a push service reaches the operator (mailto: or https:). */
   contact: string;
   keys: VapidKeys;
+  /** Endpoints on this machine are posted to (--allow-loopback-push); private networks never are. */
+  allowLoopback?: boolean;
 }
 
 /** Seconds of a Retry-After header (a number or an HTTP date), at most a day. */
@@ -45,7 +48,7 @@ export function retryAfterMs(header: string | string[] | undefined, now: number)
 
 export class PushSender {
   private readonly inFlight = new Map<number, AbortController>();
-  private readonly dispatcher = new Agent({ connect: { timeout: TIMEOUT_MS } });
+  private readonly dispatcher: Agent;
   private timer: NodeJS.Timeout | undefined;
   /** undefined: no look at the queue is running; true: another is wanted after it. */
   private pumpAgain: boolean | undefined;
@@ -59,7 +62,10 @@ export class PushSender {
     private readonly hub: Hub,
     private readonly clock: Clock,
     private readonly options: PushSenderOptions,
-  ) {}
+  ) {
+    const lookup = publicOnlyLookup(options.allowLoopback ?? false);
+    this.dispatcher = new Agent({ connect: { timeout: TIMEOUT_MS, lookup } });
+  }
 
   start(): void {
     this.unsubscribe = this.hub.onPushQueued(() => this.pump());
@@ -152,6 +158,11 @@ export class PushSender {
       await this.giveUp(job, now, `the push could not be made: ${(error as Error).message}`);
       return;
     }
+    const literal = refusedAddress(new URL(details.endpoint).hostname, this.options.allowLoopback ?? false);
+    if (literal !== undefined) {
+      await this.giveUp(job, now, literal);
+      return;
+    }
     let status: number;
     let retryAfter: string | string[] | undefined;
     try {
@@ -169,8 +180,12 @@ export class PushSender {
       status = response.statusCode;
       retryAfter = response.headers['retry-after'];
       await response.body.dump();
-    } catch {
+    } catch (error) {
       if (this.stopped) return;
+      const refused = [error, (error as { cause?: unknown } | null)?.cause].find(
+        (candidate) => candidate instanceof RefusedAddressError,
+      );
+      if (refused) return this.giveUp(job, this.clock(), (refused as Error).message);
       await this.retry(job, this.clock(), 0, 'the push service could not be reached');
       return;
     }

@@ -92,7 +92,11 @@ export async function startInProcessRelay(
   const pushSender =
     options.pushContact === undefined
       ? undefined
-      : new PushSender(store, relay, hub, clock, { contact: options.pushContact, keys: vapid });
+      : new PushSender(store, relay, hub, clock, {
+          contact: options.pushContact,
+          keys: vapid,
+          allowLoopback: true,
+        });
   pushSender?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

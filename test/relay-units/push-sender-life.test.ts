@@ -85,6 +85,7 @@ describe('phone push: the sender keeps going, and stops', () => {
     restarted = new PushSender(relay.store, relay.context.relay, relay.context.hub, relay.clock, {
       contact: CONTACT,
       keys,
+      allowLoopback: true,
     });
     restarted.start();
     await waitForPush(async () => (await queued(deviceId)).length === 0, 'the push sent after the start');
