@@ -6,7 +6,7 @@
 import webpush from 'web-push';
 import { Agent, request } from 'undici';
 import { answersWithheld } from '../domain/display-controls.js';
-import type { Clock } from './clock.js';
+import { systemTimers, type Clock, type Timers } from './clock.js';
 import {
   answerable,
   pushPayload,
@@ -33,6 +33,8 @@ export interface PushSenderOptions {
   /** The JWT's `sub`: how a push service reaches the operator (mailto: or https:). */
   contact: string;
   keys: VapidKeys;
+  /** The re-check's timer; tests give their own to fire it when they choose. */
+  timers?: Timers;
 }
 
 /** Seconds of a Retry-After header (a number or an HTTP date), at most a day. */
@@ -46,7 +48,8 @@ export function retryAfterMs(header: string | string[] | undefined, now: number)
 export class PushSender {
   private readonly inFlight = new Map<number, AbortController>();
   private readonly dispatcher = new Agent({ connect: { timeout: TIMEOUT_MS } });
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timers: Timers;
+  private timer: unknown;
   /** undefined: no look at the queue is running; true: another is wanted after it. */
   private pumpAgain: boolean | undefined;
   private pumping: Promise<void> = Promise.resolve();
@@ -59,7 +62,9 @@ export class PushSender {
     private readonly hub: Hub,
     private readonly clock: Clock,
     private readonly options: PushSenderOptions,
-  ) {}
+  ) {
+    this.timers = options.timers ?? systemTimers;
+  }
 
   start(): void {
     this.unsubscribe = this.hub.onPushQueued(() => this.pump());
@@ -70,7 +75,7 @@ export class PushSender {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     for (const controller of this.inFlight.values()) controller.abort();
     await this.pumping;
     const now = this.clock();
@@ -117,11 +122,10 @@ export class PushSender {
       }
     }
     if (this.stopped) return;
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     const next = await this.store.push.nextDueAt();
     if (next === undefined) return;
-    this.timer = setTimeout(() => this.pump(), Math.min(Math.max(next - now, 10), RECHECK_MS));
-    this.timer.unref();
+    this.timer = this.timers.set(() => this.pump(), Math.min(Math.max(next - now, 10), RECHECK_MS));
   }
 
   private async send(job: PushJob, signal: AbortSignal): Promise<void> {
