@@ -148,6 +148,21 @@ describe('phone push: the sender sends at once, looks again in time, and stops',
       sent.map((push) => push.status),
       [429, 201],
     );
+    // One look at a time: a second look beside the first would leave a timer no later look clears.
+    await waitForPush(() => timers.waiting === 0, 'no timer left for an empty queue');
+  });
+
+  it('stops with pushes on their way: each is queued again, due at once, for the next start', async () => {
+    const phones = [];
+    for (const name of ['Phone', 'Tablet', 'Laptop']) phones.push(await addDevice(ada, name));
+    const onTheirWay = service.pauseAll();
+    await notify(adaSender);
+    await waitForPush(() => onTheirWay.length === 3, 'the pushes at the push service');
+    await sender.stop();
+    const stoppedAt = relay.clock();
+    for (const phone of phones)
+      assert.deepEqual(await queued(phone.id), [{ attempts: 0, next_attempt_at: stoppedAt }], phone.id);
+    service.answerAll();
   });
 
   it('stops during a look without leaving a timer, and sends nothing after', async () => {
