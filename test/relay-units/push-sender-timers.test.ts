@@ -7,8 +7,10 @@
  * test starts its own sender, whose timers fire only when the test says (manual-timers.ts).
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
+import { openDatabase } from '../../src/relay-server/open-database.js';
 import { PushSender } from '../../src/relay-server/push-sender.js';
+import { RelayStore } from '../../src/relay-server/store.js';
 import { ManualTimers } from './manual-timers.js';
 import {
   ada,
@@ -42,8 +44,8 @@ before(async () => {
 });
 after(stopPushWorld);
 
-beforeEach(async () => {
-  timers = new ManualTimers();
+/** A sender over `store` with the test's timers and clock, started. */
+async function startSender(store: RelayStore): Promise<PushSender> {
   const clock = (): number => {
     const now = relay.clock();
     const then = atNextClockRead;
@@ -52,12 +54,18 @@ beforeEach(async () => {
     return now;
   };
   const keys = (await relay.store.push.vapidKeys())!;
-  sender = new PushSender(relay.store, relay.context.relay, relay.context.hub, clock, {
+  const started = new PushSender(store, relay.context.relay, relay.context.hub, clock, {
     contact: CONTACT,
     keys,
     timers,
   });
-  sender.start();
+  started.start();
+  return started;
+}
+
+beforeEach(async () => {
+  timers = new ManualTimers();
+  sender = await startSender(relay.store);
 });
 
 afterEach(async () => {
@@ -186,5 +194,27 @@ describe('phone push: the sender sends at once, looks again in time, and stops',
     await sender.stop();
     assert.deepEqual(await queued(deviceId), [waiting], 'not claimed again');
     assert.equal(triesOf(subscription, id).length, 1);
+  });
+
+  it('logs each failure of a database gone under it (a disk error) rather than crash the relay: the push it could not settle, the look it could not make', async () => {
+    const { subscription } = await addDevice(ada);
+    // A sender over its own connection to the relay's database, which the test closes.
+    await sender.stop();
+    const store = await RelayStore.open(openDatabase({ data: relay.dataDir }));
+    sender = await startSender(store);
+    const logged = mock.method(console, 'error', () => undefined);
+    try {
+      const onTheirWay = service.pauseAll();
+      const id = await notify(adaSender);
+      await waitForPush(() => onTheirWay.length === 1, 'the push at the push service');
+      await store.close();
+      service.answerAll();
+      await tries(subscription, id, 1);
+      await waitForPush(() => logged.mock.callCount() === 2, 'the settle and the next look logged');
+      for (const call of logged.mock.calls)
+        assert.match(String(call.arguments[0]), /^\d{4}-\d\d-\d\dT[\d:.]+Z \[ERROR\] push: \S/);
+    } finally {
+      logged.mock.restore();
+    }
   });
 });
