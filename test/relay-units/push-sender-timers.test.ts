@@ -2,8 +2,8 @@
  * The push sender's pump and re-check timer as people would notice them (docs/relay.md "Phone push"): a
  * push goes out as soon as it is queued or made due again, not at the next once-a-second look; the look
  * comes back within a second but never sooner than the queue needs; no more than 64 pushes are on their
- * way at once; a wake-up that comes during a look is not lost; a stopped sender leaves no timer and sends
- * nothing. The relay runs in this process with a clock that stands still but when the test moves it; each
+ * way at once; a wake-up that comes during a look is not lost; a stopped sender queues its pushes on their
+ * way again, leaves no timer and sends nothing; a failing database is logged, not a crash. The relay runs in this process with a clock that stands still but when the test moves it; each
  * test starts its own sender, whose timers fire only when the test says (manual-timers.ts).
  */
 import assert from 'node:assert/strict';
