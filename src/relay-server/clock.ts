@@ -22,3 +22,15 @@ function offsetIn(file: string): number {
     return 0;
   }
 }
+
+/** Sets and clears the relay's timers: the system's, or a test's that fire only when the test says. */
+export interface Timers {
+  set(callback: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+/** The system's timers, unref'd: a timer waiting on a queue never keeps the process alive. */
+export const systemTimers: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms).unref(),
+  clear: (timer) => clearTimeout(timer as NodeJS.Timeout | undefined),
+};

@@ -7,7 +7,7 @@ import webpush from 'web-push';
 import { Agent, request } from 'undici';
 import { answersWithheld } from '../domain/display-controls.js';
 import { publicOnlyLookup, refusedAddress, RefusedAddressError } from './push-address.js';
-import type { Clock } from './clock.js';
+import { systemTimers, type Clock, type Timers } from './clock.js';
 import {
   answerable,
   pushPayload,
@@ -36,6 +36,8 @@ export interface PushSenderOptions {
   keys: VapidKeys;
   /** Endpoints on this machine are posted to (--allow-loopback-push); private networks never are. */
   allowLoopback?: boolean;
+  /** The re-check's timer; tests give their own to fire it when they choose. */
+  timers?: Timers;
 }
 
 /** Seconds of a Retry-After header (a number or an HTTP date), at most a day. */
@@ -49,7 +51,8 @@ export function retryAfterMs(header: string | string[] | undefined, now: number)
 export class PushSender {
   private readonly inFlight = new Map<number, AbortController>();
   private readonly dispatcher: Agent;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timers: Timers;
+  private timer: unknown;
   /** undefined: no look at the queue is running; true: another is wanted after it. */
   private pumpAgain: boolean | undefined;
   private pumping: Promise<void> = Promise.resolve();
@@ -65,6 +68,7 @@ export class PushSender {
   ) {
     const lookup = publicOnlyLookup(options.allowLoopback ?? false);
     this.dispatcher = new Agent({ connect: { timeout: TIMEOUT_MS, lookup } });
+    this.timers = options.timers ?? systemTimers;
   }
 
   start(): void {
@@ -76,7 +80,7 @@ export class PushSender {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     for (const controller of this.inFlight.values()) controller.abort();
     await this.pumping;
     const now = this.clock();
@@ -123,11 +127,10 @@ export class PushSender {
       }
     }
     if (this.stopped) return;
-    clearTimeout(this.timer);
+    this.timers.clear(this.timer);
     const next = await this.store.push.nextDueAt();
     if (next === undefined) return;
-    this.timer = setTimeout(() => this.pump(), Math.min(Math.max(next - now, 10), RECHECK_MS));
-    this.timer.unref();
+    this.timer = this.timers.set(() => this.pump(), Math.min(Math.max(next - now, 10), RECHECK_MS));
   }
 
   private async send(job: PushJob, signal: AbortSignal): Promise<void> {

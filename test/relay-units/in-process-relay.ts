@@ -52,12 +52,15 @@ export async function startInProcessRelay(
     tls?: { cert: Buffer; key: Buffer };
     /** As `--request-timeout` (in milliseconds here, so a test waits a fraction of a second). */
     requestTimeoutMs?: number;
+    /** The clock stands still but for `advance`, so a test can name the times its code computes. */
+    stillClock?: boolean;
   } = {},
 ): Promise<InProcessRelay> {
   const root = mkdtempSync(join(tmpdir(), 'notify-relay-unit-'));
   const dataDir = join(root, 'data');
   let offset = 0;
-  const clock = (): number => Date.now() + offset;
+  const startedAt = Date.now();
+  const clock = options.stillClock ? (): number => startedAt + offset : (): number => Date.now() + offset;
   const store = await RelayStore.open(openDatabase({ data: dataDir }));
   const hub = new Hub();
   const relay = new Relay(store, hub, clock, 'Test relay');

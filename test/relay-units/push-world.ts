@@ -37,9 +37,14 @@ export let adaSender: string;
 export let bobSender: string;
 
 /** The relay with phone push on, the push service, two accounts (ada, bob) and a paired sender each. */
-export async function startPushWorld(): Promise<void> {
+export function startPushWorld(): Promise<void> {
+  return startPushWorldWith({});
+}
+
+/** The same, with the in-process relay's options (a clock that stands still). */
+export async function startPushWorldWith(options: { stillClock?: boolean }): Promise<void> {
   service = await PushService.start();
-  relay = await startInProcessRelay({ pushContact: CONTACT });
+  relay = await startInProcessRelay({ pushContact: CONTACT, ...options });
   ada = await setUpOperator(relay);
   bob = await join(relay, ada, { username: 'bob', password: 'another horse battery' });
   adaSender = (await pairSender(relay, ada, 'ada-box')).credential;

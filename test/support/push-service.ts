@@ -145,6 +145,7 @@ export class PushService {
   private count = 0;
   private hold: ((push: HeldPush) => void) | undefined;
   private pause: ((paused: PausedPush) => void) | undefined;
+  private pausedAll: PausedPush[] | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -202,6 +203,22 @@ export class PushService {
    */
   pauseNext(): Promise<PausedPush> {
     return new Promise((resolve) => (this.pause = resolve));
+  }
+
+  /**
+   * Every push from now on is read and kept waiting, as a push service under load would, until
+   * `answerAll()`. The list fills as they arrive.
+   */
+  pauseAll(): readonly PausedPush[] {
+    this.pausedAll = [];
+    return this.pausedAll;
+  }
+
+  /** Answers every push `pauseAll()` kept waiting; later pushes are answered at once again. */
+  answerAll(): void {
+    const waiting = this.pausedAll ?? [];
+    this.pausedAll = undefined;
+    for (const paused of waiting) paused.answer();
   }
 
   /** The pushes a subscription received and took (2xx), decrypted. */
@@ -266,6 +283,8 @@ export class PushService {
       this.pause = undefined;
       await new Promise<void>((answer) => paused({ push, answer }));
     }
+    const pausedAll = this.pausedAll;
+    if (pausedAll) await new Promise<void>((answer) => pausedAll.push({ push, answer }));
     const answer = subscriber.answers.shift() ?? { status: 201 };
     this.received.push({ ...push, status: answer.status });
     return {
