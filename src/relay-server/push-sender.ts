@@ -100,6 +100,11 @@ export class PushSender {
     this.pumping = this.look()
       .catch((error: unknown) => {
         console.error(`${new Date().toISOString()} [ERROR] push: ${(error as Error).message}`);
+        // The database away for a moment: the queue may hold due pushes, and nothing else would wake
+        // the sender for them but a new push. Look again at the usual re-check.
+        if (this.stopped) return;
+        this.timers.clear(this.timer);
+        this.timer = this.timers.set(() => this.pump(), RECHECK_MS);
       })
       .finally(() => {
         const again = this.pumpAgain;

@@ -197,7 +197,7 @@ describe('phone push: the sender sends at once, looks again in time, and stops',
     assert.equal(triesOf(subscription, id).length, 1);
   });
 
-  it('logs each failure of a database gone under it (a disk error) rather than crash the relay: the push it could not settle, the look it could not make', async () => {
+  it('logs each failure of a database gone under it (a disk error) rather than crash the relay, and looks again a second later: the push it could not settle, the look it could not make', async () => {
     const { subscription } = await addDevice(ada);
     // A sender over its own connection to the relay's database, which the test closes.
     await sender.stop();
@@ -212,6 +212,11 @@ describe('phone push: the sender sends at once, looks again in time, and stops',
       service.answerAll();
       await tries(subscription, id, 1);
       await waitForPush(() => logged.mock.callCount() === 2, 'the settle and the next look logged');
+      // A look that failed is tried again at the re-check, not only when a new push comes.
+      assert.equal(timers.waiting, 1, 'a re-check waits after the failed look');
+      assert.equal(timers.delays.at(-1), 1000);
+      timers.fire();
+      await waitForPush(() => logged.mock.callCount() === 3, 'the look tried again, and logged');
       for (const call of logged.mock.calls)
         assert.match(String(call.arguments[0]), /^\d{4}-\d\d-\d\dT[\d:.]+Z \[ERROR\] push: \S/);
     } finally {
