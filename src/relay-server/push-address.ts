@@ -3,7 +3,7 @@
  * when the connection is made, not only when the device was registered, since a name can come to point
  * elsewhere (DNS rebinding) and a device registered before a rule keeps its endpoint.
  */
-import { lookup, type LookupAddress } from 'node:dns';
+import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { classifyAddress } from '../domain/relay/address-class.js';
 
 /** Why the relay does not connect to this IP address; undefined when it may. */
@@ -28,8 +28,9 @@ type LookupCallback = (error: Error | null, address: string | LookupAddress[], f
  * with refusedAddress before.
  */
 export function publicOnlyLookup(allowLoopback: boolean) {
-  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    lookup(hostname, { all: true, verbatim: true }, (error, found) => {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    // The family and hints net.connect asks for are kept; every address is fetched, to check them all.
+    lookup(hostname, { ...options, all: true, verbatim: true }, (error, found) => {
       if (error) return callback(error, '', 4);
       const refusal = found.map(({ address }) => refusedAddress(address, allowLoopback)).find(Boolean);
       if (refusal !== undefined) return callback(new RefusedAddressError(refusal), '', 4);

@@ -1,0 +1,54 @@
+/**
+ * The addresses the relay's push sender connects to (push-address.ts): public ones, this machine only
+ * with --allow-loopback-push, a private network never, checked on every address a name resolves to.
+ */
+import assert from 'node:assert/strict';
+import type { LookupAddress } from 'node:dns';
+import { describe, it } from 'node:test';
+import { publicOnlyLookup, refusedAddress, RefusedAddressError } from './push-address.js';
+
+const PRIVATE = (address: string) => `the push service's address ${address} is on a private network`;
+const THIS_MACHINE = (address: string) => `the push service's address ${address} is on this machine`;
+
+describe('push addresses', () => {
+  it('refuses a private network whatever is allowed, this machine unless allowed, and takes public ones', () => {
+    const table: [string, boolean, string | undefined][] = [
+      ['10.1.2.3', false, PRIVATE('10.1.2.3')],
+      ['10.1.2.3', true, PRIVATE('10.1.2.3')],
+      ['169.254.169.254', true, PRIVATE('169.254.169.254')],
+      ['fd00::1', true, PRIVATE('fd00::1')],
+      ['[fe80::1]', false, PRIVATE('[fe80::1]')],
+      ['127.0.0.1', false, THIS_MACHINE('127.0.0.1')],
+      ['::1', false, THIS_MACHINE('::1')],
+      ['127.0.0.1', true, undefined],
+      ['8.8.8.8', false, undefined],
+      ['2606:4700:4700::1111', false, undefined],
+      // A name is not an address: its addresses are checked when it is looked up.
+      ['fcm.googleapis.com', false, undefined],
+    ];
+    for (const [address, allowLoopback, refusal] of table) {
+      assert.equal(refusedAddress(address, allowLoopback), refusal, `${address}, loopback ${allowLoopback}`);
+    }
+  });
+
+  it("looks a name up and refuses it when one of its addresses is refused, else answers with the resolver's", async () => {
+    const resolve = (allowLoopback: boolean, all: boolean) =>
+      new Promise<{ error: Error | null; address: string | LookupAddress[] }>((done) =>
+        publicOnlyLookup(allowLoopback)('localhost', { all }, (error, address) => done({ error, address })),
+      );
+    const refused = await resolve(false, true);
+    assert.ok(refused.error instanceof RefusedAddressError);
+    assert.match(refused.error.message, /^the push service's address (127\.0\.0\.1|::1) is on this machine$/);
+
+    const all = await resolve(true, true);
+    assert.equal(all.error, null);
+    assert.ok(Array.isArray(all.address) && all.address.length > 0);
+    const one = await resolve(true, false);
+    assert.equal(one.error, null);
+    assert.equal(
+      one.address,
+      (all.address as LookupAddress[])[0]!.address,
+      'the first address when one is asked',
+    );
+  });
+});
