@@ -36,6 +36,7 @@ const MALFORMED_MESSAGES: Record<MalformedStatus, string> = {
   408: 'request timed out',
   431: 'request headers are too large',
 };
+
 export interface HttpDeps extends RouteDeps {
   settings: () => Settings;
   log: Logger;

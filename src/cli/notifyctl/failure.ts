@@ -49,6 +49,6 @@ export function reportNotifyctlFailure(error: unknown, print: (text: string) => 
     print('Is notifyd running?');
     return EXIT_FAILURE;
   }
-  printError(`notifyctl: ${(error as Error).message ?? String(error)}`);
+  print(`notifyctl: ${(error as Error).message ?? String(error)}`);
   return EXIT_FAILURE;
 }
