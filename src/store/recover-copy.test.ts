@@ -233,6 +233,18 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     );
   }
 
+  /**
+   * Garbage over the header of each page (a table leaf's rows are then unreadable), then the copy: what
+   * it says of `choices`, and of the table named as `other`.
+   */
+  function copyWithPagesGarbled(bytes: Buffer, pageSize: number, pages: number[], other = 'choices') {
+    for (const page of pages) bytes.fill(0xff, page * pageSize, page * pageSize + 16);
+    writeFileSync(source, bytes);
+    const { tables } = copyReadableTables(source, target, schemaCatalog());
+    const named = (name: string) => tables.find((table) => table.table === name);
+    return { choices: named('choices'), other: named(other) };
+  }
+
   function copiedRows(): number[] {
     return target
       .prepare<[], { name: string }>('SELECT name FROM choices')
@@ -269,13 +281,8 @@ describe('copyReadableTables: copying what can be read into a new database', () 
       assert.ok(onPage.includes(row) && onPage.length < 20, String(onPage));
       const all = Array.from({ length: 400 }, (_, n) => n);
       const lost = loses === 'all' ? all : onPage;
-      // Garbage over the page header of the table leaf holding the row (its rows are only on that page).
-      bytes.fill(0xff, page * pageSize, page * pageSize + 16);
-      writeFileSync(source, bytes);
-
-      const choices = copyReadableTables(source, target, schemaCatalog()).tables.find(
-        (table) => table.table === 'choices',
-      );
+      // The table leaf holding the row: its rows are only on that page.
+      const { choices } = copyWithPagesGarbled(bytes, pageSize, [page]);
       assert.deepEqual(choices, {
         table: 'choices',
         state: 'read',
@@ -302,29 +309,27 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     );
     const lost = pages.flatMap((page) => rowsOnPage(bytes, pageSize, page));
     assert.equal(new Set(pages).size, 3);
-    for (const page of pages) bytes.fill(0xff, page * pageSize, page * pageSize + 16);
-    writeFileSync(source, bytes);
-
-    const { tables } = copyReadableTables(source, target, schemaCatalog());
-    assert.deepEqual(
-      tables.find((table) => table.table === 'choices'),
-      {
-        table: 'choices',
-        state: 'read',
-        recovered: 400 - lost.length,
-        leftOut: 0,
-        unread: lost.length,
-        unreadExact: true,
-      },
-    );
+    const { choices, other } = copyWithPagesGarbled(bytes, pageSize, pages, 'notifications');
+    assert.deepEqual(choices, {
+      table: 'choices',
+      state: 'read',
+      recovered: 400 - lost.length,
+      leftOut: 0,
+      unread: lost.length,
+      unreadExact: true,
+    });
     assert.deepEqual(
       copiedRows(),
       Array.from({ length: 400 }, (_, n) => n).filter((n) => !lost.includes(n)),
     );
-    assert.deepEqual(
-      tables.find((table) => table.table === 'notifications'),
-      { table: 'notifications', state: 'read', recovered: 3, leftOut: 0, unread: 0, unreadExact: true },
-    );
+    assert.deepEqual(other, {
+      table: 'notifications',
+      state: 'read',
+      recovered: 3,
+      leftOut: 0,
+      unread: 0,
+      unreadExact: true,
+    });
   });
 
   it('resumes at the first readable row after a damaged page of four rows, not at the search step past it', () => {
@@ -334,12 +339,7 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     const page = Math.floor(bytes.indexOf('value 0200 ') / pageSize);
     const lost = rowsOnPage(bytes, pageSize, page);
     assert.equal(lost.length, 4);
-    bytes.fill(0xff, page * pageSize, page * pageSize + 16);
-    writeFileSync(source, bytes);
-
-    const choices = copyReadableTables(source, target, schemaCatalog()).tables.find(
-      (table) => table.table === 'choices',
-    );
+    const { choices } = copyWithPagesGarbled(bytes, pageSize, [page]);
     assert.deepEqual(choices, {
       table: 'choices',
       state: 'read',

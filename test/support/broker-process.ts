@@ -93,6 +93,20 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A broker's `request`: fetch with its owner token; `body` objects are sent as JSON. */
+export function authorizedRequest(baseUrl: string, token: string): BrokerProcess['request'] {
+  return (method, path, body, headers = {}) =>
+    fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+}
+
 /** Starts the real notifyd on a free loopback port and waits until it listens. */
 export async function startBroker(options: StartOptions = {}): Promise<BrokerProcess> {
   const home = options.home ?? createTempHome();
@@ -125,16 +139,7 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerPro
     token,
     baseUrl,
     child,
-    request: (method, path, body, headers = {}) =>
-      fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      }),
+    request: authorizedRequest(baseUrl, token),
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

@@ -7,6 +7,7 @@
 import { startBroker as startInProcess, type RunningBroker } from '../../src/broker/broker.js';
 import { resolvePaths } from '../../src/config/paths.js';
 import {
+  authorizedRequest,
   createTempHome,
   freePort,
   readConfigFile,
@@ -56,16 +57,7 @@ export async function startInProcessBroker(options: InProcessOptions = {}): Prom
     baseUrl,
     running,
     now: clock,
-    request: (method, path, body, headers = {}) =>
-      fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      }),
+    request: authorizedRequest(baseUrl, token),
     advance(ms) {
       offset += ms;
       running.clockChanged();
