@@ -4,10 +4,11 @@
 // that pass (about a minute on a 2-core machine, e.g. a snooze of one minute) keep room on a slower
 // machine. The npm installs of the package give their own longer `timeout`. On Node.js 22 the limit
 // applies to a whole file, so it stays at five minutes there (the slowest file takes under a minute
-// and a half).
+// and a half). A file whose process outlives its tests fails too (scripts/test-file-bound.mjs).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { argv, execPath, exit, versions } from 'node:process';
 
 const PER_TEST_MS = 120_000;
@@ -23,7 +24,8 @@ const run = spawnSync(
   [
     '--test',
     `--test-timeout=${limit}`,
-    '--test-force-exit',
+    '--import',
+    pathToFileURL('scripts/test-file-bound.mjs').href,
     '--test-reporter=spec',
     ...argv.slice(2),
     ...files,
