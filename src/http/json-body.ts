@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { assertStorableJson } from '../domain/json-values.js';
+import { parseStorableJson } from '../domain/json-values.js';
 
 /** A body of whitespace is no body; anything else must be JSON that can be stored as sent. */
 export function parseJsonBody(chunks: Buffer[]): unknown {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
-  const body: unknown = JSON.parse(text);
-  assertStorableJson(body);
-  return body;
+  return parseStorableJson(text);
 }
 
 export const bodyTooLarge = () => Object.assign(new Error('request body too large'), { statusCode: 413 });

@@ -75,9 +75,11 @@ export class ToastPresenter {
   #offReason: string | undefined;
   /**
    * Toasts owed while there is no display: those it took with it and those of notifications stored
-   * meanwhile, with their newest content; shown once a display is back if still active.
+   * meanwhile, with their newest content; shown once a display is back if still active. A stored one's
+   * content is made when it is shown: a machine with no display (a server, a container) never makes it
+   * (issue 38: it was a create's largest cost after the write itself).
    */
-  readonly #owed = new Map<string, ToastContent>();
+  readonly #owed = new Map<string, () => ToastContent>();
 
   constructor(private readonly deps: ToastPresenterDeps) {
     this.#queue = new ToastQueue(() => deps.settings().maxVisibleToasts);
@@ -95,7 +97,7 @@ export class ToastPresenter {
       },
       unavailable: (reason) => {
         this.#available = false;
-        for (const content of this.#queue.clear()) this.#owe(content);
+        for (const content of this.#queue.clear()) this.#owe(content.notificationId, () => content);
         this.#pending.length = 0;
         if (this.#offReason === undefined)
           this.deps.log.warn(`${this.deps.soundsOn ? 'toasts are' : 'toasts and sounds are'} off: ${reason}`);
@@ -145,13 +147,13 @@ export class ToastPresenter {
   }
 
   #present(record: NotificationRecord): void {
-    const content = toastContent(record, this.deps.settings().types);
-    if (!this.#available) this.#owe(content);
-    else this.#run(this.#queue.upsert(content));
+    const content = () => toastContent(record, this.deps.settings().types);
+    if (!this.#available) this.#owe(record.id, content);
+    else this.#run(this.#queue.upsert(content()));
   }
 
-  #owe(content: ToastContent): void {
-    this.#owed.set(content.notificationId, content);
+  #owe(id: string, content: () => ToastContent): void {
+    this.#owed.set(id, content);
     if (this.#owed.size > OWED_LIMIT) this.#owed.delete(this.#owed.keys().next().value!);
   }
 
@@ -160,7 +162,7 @@ export class ToastPresenter {
     const owed = [...this.#owed.values()];
     this.#owed.clear();
     if (this.deps.settings().pauseNotifications) return;
-    for (const content of owed) this.#run(this.#queue.upsert(content));
+    for (const content of owed) this.#run(this.#queue.upsert(content()));
   }
 
   /**

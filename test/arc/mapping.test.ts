@@ -202,6 +202,18 @@ describe('title derivation', () => {
     assert.equal(deriveTitle('question', 'Deploy now?\r\nmore'), 'Question: Deploy now?');
   });
 
+  it('folds every run of whitespace in the first line, and drops what ends it, however it is spaced', () => {
+    const cases: [string, string][] = [
+      ['Deploy now? \nmore', 'Question: Deploy now?'],
+      ['Deploy\tnow?', 'Question: Deploy now?'],
+      ['Deploy\u00a0now?', 'Question: Deploy now?'],
+      ['Deploy  now?', 'Question: Deploy now?'],
+      ['Deploy now?\t\r\nmore', 'Question: Deploy now?'],
+      ['Deploy now?', 'Question: Deploy now?'],
+    ];
+    for (const [message, title] of cases) assert.equal(deriveTitle('question', message), title, message);
+  });
+
   it('is never empty', () => {
     assert.equal(deriveTitle('blocked', ''), 'Blocked');
   });

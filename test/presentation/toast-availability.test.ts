@@ -91,6 +91,36 @@ describe('toasts without a desktop', () => {
   });
 });
 
+describe('toasts owed while there is no notification server', () => {
+  it('show as their type is styled when they are shown, not when they were stored', async () => {
+    const bus = await startPrivateBus();
+    const home = createTempHome();
+    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    const broker = await startBroker({ home });
+    try {
+      await waitForLog(home, 'toasts are off');
+      const stored = await broker.request('POST', '/v1/notifications', {
+        title: 'deployed while nobody watched',
+        message: 'm',
+        type: 'deploy',
+      });
+      assert.equal(stored.status, 201);
+      const styled = await broker.request('PUT', '/v1/types/deploy', { icon: 'emblem-ok' });
+      assert.ok(styled.ok, `defining the type answered ${styled.status}`);
+
+      const server = await startNotificationServer(bus.address);
+      await server.until(() => server.calls.length === 1);
+      assert.equal(server.calls[0]!.summary, 'deployed while nobody watched');
+      assert.equal(server.calls[0]!.icon, 'emblem-ok');
+      server.stop();
+    } finally {
+      await broker.stop();
+      home.cleanup();
+      await bus.stop();
+    }
+  });
+});
+
 describe('toasts when the desktop goes and comes back', () => {
   it('warns when the server leaves and resumes when it returns', async () => {
     const bus = await startPrivateBus();

@@ -27,13 +27,17 @@ export const MAX_TITLE_CHARACTERS = 200;
 
 /** Up to the first line break (CR, LF or CRLF): the lines after it are never split out. */
 const FIRST_LINE = /^[^\r\n]*/;
+/** Whitespace other than one plain space between words: what the title folds into single spaces. */
+const UNEVEN_SPACE = /[^\S ]| {2}/;
 
 /**
  * A title for an event that has none: the kind's label and the message's first line, e.g.
  * "Question: Deploy to production?"; cut to 200 code points with an ellipsis. Never empty.
  */
 export function deriveTitle(kind: ArcKind, message: string): string {
-  const firstLine = FIRST_LINE.exec(message.trim())![0].replace(/\s+/g, ' ').trim();
+  const line = FIRST_LINE.exec(message.trim())![0];
+  // Most first lines are spaced evenly already: no replace to run (issue 38: every untitled ARC event).
+  const firstLine = UNEVEN_SPACE.test(line) ? line.replace(/\s+/g, ' ').trim() : line.trimEnd();
   const title = firstLine ? `${KIND_LABELS[kind]}: ${firstLine}` : KIND_LABELS[kind];
   return truncate(title, MAX_TITLE_CHARACTERS);
 }
