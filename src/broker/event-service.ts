@@ -47,11 +47,15 @@ export interface EventOutcome {
  * Every write goes through NotificationService, the path native creation takes.
  */
 export class EventService {
+  /** Kept once compiled: every event after the first is validated without waiting on a promise. */
+  #validate: EnvelopeValidator | undefined;
+
   constructor(private readonly deps: EventServiceDeps) {}
 
   /** `raisedBy`: the agent token's name the event came with; it touches only that token's notifications. */
   async handle(body: unknown, raisedBy?: string): Promise<EventOutcome> {
-    const envelope = (await this.deps.validator())(body);
+    this.#validate ??= await this.deps.validator();
+    const envelope = this.#validate(body);
     switch (envelope.event_type) {
       case 'request.created':
         return this.create(envelope, raisedBy);
