@@ -27,11 +27,31 @@ export function eventNames(change: NotificationChange): string[] {
 
 /**
  * The JSON of the change's notification, made when first read: with nobody following the stream, most
- * kept events are never read, and a create need not serialize its notification twice.
+ * kept events are never read, and a create need not serialize its notification twice. Classes, not an
+ * object literal with a getter and a closure: V8 makes such a literal's shape anew for each event
+ * (issue 38: most of what keeping a change cost).
  */
-function lazyJson(change: NotificationChange): () => string {
-  let data: string | undefined;
-  return () => (data ??= JSON.stringify(toDto(change.record)));
+class ChangeJson {
+  #text: string | undefined;
+
+  constructor(private readonly change: NotificationChange) {}
+
+  get text(): string {
+    return (this.#text ??= JSON.stringify(toDto(this.change.record)));
+  }
+}
+
+/** An event of the change: an answer's two events share its JSON. */
+class KeptEvent implements StreamEvent {
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    private readonly json: ChangeJson,
+  ) {}
+
+  get data(): string {
+    return this.json.text;
+  }
 }
 
 /**
@@ -57,15 +77,9 @@ export class ChangeStream {
   }
 
   append(change: NotificationChange): void {
-    const data = lazyJson(change);
+    const json = new ChangeJson(change);
     for (const name of eventNames(change)) {
-      const event: StreamEvent = {
-        id: `${this.#boot}-${++this.#sequence}`,
-        name,
-        get data() {
-          return data();
-        },
-      };
+      const event = new KeptEvent(`${this.#boot}-${++this.#sequence}`, name, json);
       this.#history.push(event);
       if (this.#history.length > this.capacity) this.#history.shift();
       for (const listener of this.#listeners.keys()) listener(event);
