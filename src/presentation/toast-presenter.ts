@@ -154,11 +154,21 @@ export class ToastPresenter {
 
   #owe(id: string, content: () => ToastContent): void {
     this.#owed.set(id, content);
-    if (this.#owed.size > OWED_LIMIT) this.#owed.delete(this.#owed.keys().next().value!);
+    // Trimmed in bulk once twice the limit is owed: dropping the oldest with every create cost each
+    // create on a machine without a display more than the rest of its presentation (issue 38).
+    if (this.#owed.size >= 2 * OWED_LIMIT) this.#keepNewestOwed();
   }
 
-  /** A display is back: the toasts it (or the last one) owes, in the order they were owed. */
+  #keepNewestOwed(): void {
+    for (const id of this.#owed.keys()) {
+      if (this.#owed.size <= OWED_LIMIT) return;
+      this.#owed.delete(id);
+    }
+  }
+
+  /** A display is back: the newest toasts it (or the last one) owes, in the order they were owed. */
   #showOwed(): void {
+    this.#keepNewestOwed();
     const owed = [...this.#owed.values()];
     this.#owed.clear();
     if (this.deps.settings().pauseNotifications) return;

@@ -121,6 +121,30 @@ describe('toasts owed while there is no notification server', () => {
   });
 });
 
+describe('toasts owed while there is no notification server, beyond the 500 kept', () => {
+  it('shows the newest 500 once a server comes, oldest of them first', async () => {
+    const bus = await startPrivateBus();
+    const home = createTempHome();
+    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+    const broker = await startBroker({ home });
+    try {
+      await waitForLog(home, 'toasts are off');
+      // One after another: the order they are owed in is the order they were stored.
+      for (let number = 1; number <= 1001; number++) {
+        assert.equal((await create(broker, `stored ${number}`)).status, 201);
+      }
+      const server = await startNotificationServer(bus.address);
+      await server.until(() => server.calls.length > 0);
+      assert.equal(server.calls[0]!.summary, 'stored 502', 'the oldest of the newest 500 comes first');
+      server.stop();
+    } finally {
+      await broker.stop();
+      home.cleanup();
+      await bus.stop();
+    }
+  });
+});
+
 describe('toasts when the desktop goes and comes back', () => {
   it('warns when the server leaves and resumes when it returns', async () => {
     const bus = await startPrivateBus();
