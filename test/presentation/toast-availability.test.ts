@@ -8,7 +8,10 @@ import { readLog, waitForLog } from '../support/broker-log.js';
 import { startNotificationServer } from '../support/notification-server.js';
 import { startPrivateBus } from '../support/session-bus.js';
 
-const create = (broker: Awaited<ReturnType<typeof startBroker>>, title: string) =>
+type Broker = Awaited<ReturnType<typeof startBroker>>;
+type PrivateBus = Awaited<ReturnType<typeof startPrivateBus>>;
+
+const create = (broker: Broker, title: string) =>
   broker.request('POST', '/v1/notifications', { title, message: 'm' });
 
 async function waitForLogCount(home: TempHome, text: string, count: number, timeoutMs = 5000) {
@@ -23,6 +26,21 @@ async function waitForLogCount(home: TempHome, text: string, count: number, time
 
 const warnings = (log: string) =>
   log.split('\n').filter((line) => /\[WARN\] toasts (and sounds )?are off/.test(line));
+
+/** A broker on a private session bus with no notification server yet; all of it stopped after `run`. */
+async function onBusWithoutServer(run: (broker: Broker, bus: PrivateBus, home: TempHome) => Promise<void>) {
+  const bus = await startPrivateBus();
+  const home = createTempHome();
+  home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
+  const broker = await startBroker({ home });
+  try {
+    await run(broker, bus, home);
+  } finally {
+    await broker.stop();
+    home.cleanup();
+    await bus.stop();
+  }
+}
 
 describe('toasts without a desktop', () => {
   it('logs one WARN line and keeps serving when no session bus is set', async () => {
@@ -60,12 +78,8 @@ describe('toasts without a desktop', () => {
     }
   });
 
-  it('warns once when the bus has no notification server, and toasts once one appears', async () => {
-    const bus = await startPrivateBus();
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    const broker = await startBroker({ home });
-    try {
+  it('warns once when the bus has no notification server, and toasts once one appears', () =>
+    onBusWithoutServer(async (broker, bus, home) => {
       const line = await waitForLog(home, 'toasts are off');
       assert.match(
         line,
@@ -83,21 +97,12 @@ describe('toasts without a desktop', () => {
         'the one stored before the server came is shown once it is there',
       );
       server.stop();
-    } finally {
-      await broker.stop();
-      home.cleanup();
-      await bus.stop();
-    }
-  });
+    }));
 });
 
 describe('toasts owed while there is no notification server', () => {
-  it('show as their type is styled when they are shown, not when they were stored', async () => {
-    const bus = await startPrivateBus();
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    const broker = await startBroker({ home });
-    try {
+  it('show as their type is styled when they are shown, not when they were stored', () =>
+    onBusWithoutServer(async (broker, bus, home) => {
       await waitForLog(home, 'toasts are off');
       const stored = await broker.request('POST', '/v1/notifications', {
         title: 'deployed while nobody watched',
@@ -113,21 +118,10 @@ describe('toasts owed while there is no notification server', () => {
       assert.equal(server.calls[0]!.summary, 'deployed while nobody watched');
       assert.equal(server.calls[0]!.icon, 'emblem-ok');
       server.stop();
-    } finally {
-      await broker.stop();
-      home.cleanup();
-      await bus.stop();
-    }
-  });
-});
+    }));
 
-describe('toasts owed while there is no notification server, beyond the 500 kept', () => {
-  it('shows the newest 500 once a server comes, oldest of them first', async () => {
-    const bus = await startPrivateBus();
-    const home = createTempHome();
-    home.env['DBUS_SESSION_BUS_ADDRESS'] = bus.address;
-    const broker = await startBroker({ home });
-    try {
+  it('beyond 500, the newest 500 are shown once a server comes, oldest of them first', () =>
+    onBusWithoutServer(async (broker, bus, home) => {
       await waitForLog(home, 'toasts are off');
       // One after another: the order they are owed in is the order they were stored.
       for (let number = 1; number <= 1001; number++) {
@@ -137,12 +131,7 @@ describe('toasts owed while there is no notification server, beyond the 500 kept
       await server.until(() => server.calls.length > 0);
       assert.equal(server.calls[0]!.summary, 'stored 502', 'the oldest of the newest 500 comes first');
       server.stop();
-    } finally {
-      await broker.stop();
-      home.cleanup();
-      await bus.stop();
-    }
-  });
+    }));
 });
 
 describe('toasts when the desktop goes and comes back', () => {
