@@ -45,6 +45,11 @@ describe('notifyctl snooze', () => {
     };
     assert.ok(Math.abs(Date.parse(stored.snoozedUntil) - (Date.now() + 15 * 60_000)) < 10_000);
     assert.equal(byId.stdout, `${id} snoozed until ${hhmm(stored.snoozedUntil)}\n`);
+    // 24h is the longest snooze the help promises, and it is taken.
+    const aDay = await runNotifyctl(['snooze', id, '24h', '--json'], { env: env() });
+    assert.deepEqual([aDay.code, aDay.stderr], [0, '']);
+    const untilTomorrow = (JSON.parse(aDay.stdout) as { snoozedUntil: string }).snoozedUntil;
+    assert.ok(Math.abs(Date.parse(untilTomorrow) - (Date.now() + 24 * 60 * 60_000)) < 10_000);
 
     const keyed = await create({ title: 'By key', key: 'deploy-gate', type: 'permission_required' });
     const byKey = await runNotifyctl(['snooze', '--key', 'deploy-gate', '2h', '--json'], { env: env() });
