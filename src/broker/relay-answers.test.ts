@@ -74,14 +74,19 @@ class StandInRelay {
 
   /** Stores an event and sends it to every open stream; returns its id. */
   send(type: string, data: Record<string, unknown> | string): string {
-    const event = {
+    return this.sendTogether([{ type, data }])[0]!;
+  }
+
+  /** Stores events and sends them in one write, so the broker reads them at once; returns their ids. */
+  sendTogether(events: { type: string; data: Record<string, unknown> | string }[]): string[] {
+    const stored = events.map(({ type, data }) => ({
       id: (this.#nextEventId += 3),
       type,
       data: typeof data === 'string' ? data : JSON.stringify(data),
-    };
-    this.#events.push(event);
-    for (const stream of this.#open) stream.write(frame(event));
-    return String(event.id);
+    }));
+    this.#events.push(...stored);
+    for (const stream of this.#open) stream.write(stored.map(frame).join(''));
+    return stored.map((event) => String(event.id));
   }
 
   /** Sends an event without an id to every open stream (it is not replayed). */
@@ -813,6 +818,41 @@ describe('answers from a paired relay', () => {
     await within(5000, 'the answer applied after the reconnect', () => service.get(id).status === 'resolved');
     assert.equal(service.get(id).answer?.action, 'allow');
     assert.ok(!logLine('dropped'), logged.join('\n'));
+  });
+
+  it('never skips an answer that met a database error for an event read with it: the answer is applied after the reconnect', async () => {
+    await pair();
+    const id = await ask();
+    db.exec('ALTER TABLE notifications RENAME TO notifications_away');
+    // One read brings the answer and an event this broker does not know (a newer relay's), which needs
+    // no database: its id must not become the cursor while the answer before it is not applied.
+    stand.sendTogether([
+      {
+        type: 'answer',
+        data: {
+          notification_id: id,
+          lifecycle: 1,
+          action: 'allow',
+          revision: 1,
+          answered_at: new Date().toISOString(),
+        },
+      },
+      { type: 'notice', data: { notification_id: id, lifecycle: 1, text: 'from a newer relay' } },
+    ]);
+    await within(
+      5000,
+      'the failure shown',
+      () => outbound.providers.get(providerId).listening?.reason === 'error_sqliteerror',
+      logged,
+    );
+    db.exec('ALTER TABLE notifications_away RENAME TO notifications');
+    await within(
+      5000,
+      'the answer applied after the reconnect',
+      () => service.get(id).status === 'resolved',
+      logged,
+    );
+    assert.equal(service.get(id).answer?.action, 'allow');
   });
 
   it('follows relay providers only: an enabled ntfy provider shows no listening and is not asked for events', async () => {

@@ -94,6 +94,16 @@ describe('snooze, reminders and quiet hours through the real broker (issue 20)',
       [closed.status, closed.body!['error']],
       [409, 'notification is dismissed; only an active notification can be snoozed'],
     );
+    // Answered or resolved is ended too: a snooze there would promise an alert that never comes.
+    const { id: resolvedId } = await create({ title: 'Refusals, resolved', type: 'info' });
+    await callJson(broker, 'PATCH', `/v1/notifications/${resolvedId}`, { status: 'resolved' });
+    const ended = await callJson(broker, 'POST', `/v1/notifications/${resolvedId}/snooze`, { minutes: 5 });
+    assert.deepEqual(
+      [ended.status, ended.body!['error']],
+      [409, 'notification is resolved; only an active notification can be snoozed'],
+    );
+    const unchanged = await callJson(broker, 'GET', `/v1/notifications/${resolvedId}`);
+    assert.equal(unchanged.body!['snoozedUntil'], undefined);
   });
 
   it('a snooze closes the toast and keeps the notification quiet, then brings it back with its sound', async () => {

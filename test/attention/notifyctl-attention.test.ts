@@ -45,6 +45,11 @@ describe('notifyctl snooze', () => {
     };
     assert.ok(Math.abs(Date.parse(stored.snoozedUntil) - (Date.now() + 15 * 60_000)) < 10_000);
     assert.equal(byId.stdout, `${id} snoozed until ${hhmm(stored.snoozedUntil)}\n`);
+    // 24h is the longest snooze the help promises, and it is taken.
+    const aDay = await runNotifyctl(['snooze', id, '24h', '--json'], { env: env() });
+    assert.deepEqual([aDay.code, aDay.stderr], [0, '']);
+    const untilTomorrow = (JSON.parse(aDay.stdout) as { snoozedUntil: string }).snoozedUntil;
+    assert.ok(Math.abs(Date.parse(untilTomorrow) - (Date.now() + 24 * 60 * 60_000)) < 10_000);
 
     const keyed = await create({ title: 'By key', key: 'deploy-gate', type: 'permission_required' });
     const byKey = await runNotifyctl(['snooze', '--key', 'deploy-gate', '2h', '--json'], { env: env() });
@@ -52,6 +57,26 @@ describe('notifyctl snooze', () => {
     const json = JSON.parse(byKey.stdout) as { id: string; snoozedUntil: string };
     assert.equal(json.id, keyed.id);
     assert.ok(Math.abs(Date.parse(json.snoozedUntil) - (Date.now() + 120 * 60_000)) < 10_000);
+  });
+
+  it('by key, snoozes the active notification of that key, never an ended one with the same key', async () => {
+    const resolve = (id: string) =>
+      broker.request('PATCH', `/v1/notifications/${id}`, { status: 'resolved' });
+    const older = await create({ title: 'Release gate', key: 'release-gate', type: 'permission_required' });
+    await resolve(older.id);
+    const none = await runNotifyctl(['snooze', '--key', 'release-gate', '15m'], { env: env() });
+    assert.deepEqual(
+      [none.code, none.stderr, none.stdout],
+      [3, 'no active notification has key "release-gate"\n', ''],
+    );
+    // A newer one with the key ended; the older one is open again: the key means the open one.
+    const newer = await create({ title: 'Release gate', key: 'release-gate', type: 'permission_required' });
+    await resolve(newer.id);
+    const reopened = await broker.request('PATCH', `/v1/notifications/${older.id}`, { status: 'active' });
+    assert.equal(reopened.status, 200);
+    const byKey = await runNotifyctl(['snooze', '--key', 'release-gate', '15m', '--json'], { env: env() });
+    assert.equal(byKey.stderr, '');
+    assert.equal((JSON.parse(byKey.stdout) as { id: string }).id, older.id);
   });
 
   it('refuses a wrong duration, an unknown id or key, and a closed notification, with their exit codes', async () => {

@@ -1,7 +1,8 @@
 /**
  * When reminders and snoozes come back, through the real broker: priority, not the quiet window alone,
- * decides what quiet hours hold back; and a snooze's end is alerted on time even when nothing else is
- * due (the snooze itself wakes the reminder job).
+ * decides what quiet hours hold back; a reopened request reminds again; and a snooze's end, or a new
+ * request's first reminder, is alerted on time even when nothing else is due (the snooze or the request
+ * itself wakes the reminder job).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -58,6 +59,30 @@ describe('quiet hours hold back reminders by priority', () => {
   });
 });
 
+describe('a reopened request reminds again', () => {
+  let clock: DrivenClock;
+  let broker: BrokerProcess;
+  before(async () => {
+    clock = createDrivenClock(todayAt(12));
+    broker = await startBroker(clock.options);
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+    clock.cleanup();
+  });
+
+  it('a request resolved and then reopened is reminded again, as a new one is', async () => {
+    const id = await create(broker, { title: 'Deploy again?', type: 'permission_required' });
+    const patch = (status: string) => callJson(broker, 'PATCH', `/v1/notifications/${id}`, { status });
+    assert.equal((await patch('resolved')).status, 200);
+    await clock.advance(broker, MINUTE);
+    assert.equal((await patch('active')).status, 200);
+    await clock.advance(broker, 5 * MINUTE + 1000);
+    await waitForLog(broker.home, `notification ${id} alerts again: reminder 1 of 3`);
+  });
+});
+
 describe('a snooze wakes the reminder job', () => {
   let broker: BrokerProcess;
   before(async () => {
@@ -76,5 +101,24 @@ describe('a snooze wakes the reminder job', () => {
     await waitForLog(broker.home, `notification ${id} alerts again: its snooze ended`, 75_000);
     const after = await callJson(broker, 'GET', `/v1/notifications/${id}`);
     assert.equal(after.body!['snoozedUntil'], undefined);
+  });
+});
+
+describe('a new request wakes the reminder job', () => {
+  let broker: BrokerProcess;
+  before(async () => {
+    broker = await startBroker();
+  });
+  after(async () => {
+    await broker.stop();
+    broker.home.cleanup();
+  });
+
+  it('the first reminder of a request on an idle broker comes after its interval, with nothing else due', async () => {
+    // A type that reminds after 1.2 s: the job sleeps with nothing due until the request wakes it.
+    const type = { remindEveryMinutes: 0.02, remindTimes: 1 };
+    assert.equal((await callJson(broker, 'PUT', '/v1/types/nudge', type)).status, 201);
+    const id = await create(broker, { title: 'Still waiting for you', type: 'nudge' });
+    await waitForLog(broker.home, `notification ${id} alerts again: reminder 1 of 1`, 10_000);
   });
 });

@@ -79,6 +79,24 @@ describe('notifyctl wait', () => {
     assert.match(wait.stdout, / resolved\n$/);
   });
 
+  it('--key waits for the open notification of that key, not a newer one with the key that ended', async () => {
+    const resolve = (id: string) =>
+      broker.request('PATCH', `/v1/notifications/${id}`, { status: 'resolved' });
+    const older = await create(broker, { title: 'deploy gate', key: 'deploy-gate-7' });
+    await resolve(older.id);
+    const newer = await create(broker, { title: 'deploy gate', key: 'deploy-gate-7' });
+    await resolve(newer.id);
+    assert.equal(
+      (await broker.request('PATCH', `/v1/notifications/${older.id}`, { status: 'active' })).status,
+      200,
+    );
+    // A script waits for the gate to be decided: the reopened request is not decided yet.
+    const result = await runNotifyctl(['wait', '--key', 'deploy-gate-7', '--timeout', '0.5'], {
+      env: broker.home.env,
+    });
+    assert.deepEqual([result.code, result.stdout], [124, `${older.id} still active after 0.5 seconds\n`]);
+  });
+
   it('exits 124 when still active at the --timeout, saying so', async () => {
     const { id } = await create(broker, { title: 'slow' });
     const result = await runNotifyctl(['wait', id, '--timeout', '0.5'], { env: broker.home.env });

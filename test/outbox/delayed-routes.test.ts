@@ -304,6 +304,32 @@ describe('a route that waits', () => {
     ]);
   });
 
+  it('inside quiet hours, the clear of a notification sent before them goes at once: the phone does not show it open all night', async () => {
+    const day = new Date();
+    const todayAt = (hours: number, minutes = 0) =>
+      Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hours, minutes);
+    assert.equal((await json('POST', `/v1/routes/${routeId}/disable`)).status, 200);
+    const atOnce = await json('POST', '/v1/routes', { providerId, minimumPriority: 'low' });
+    assert.equal((await json('POST', `/v1/routes/${atOnce.body!['id'] as string}/enable`)).status, 200);
+    const quietHours = { windows: [{ from: '22:00', to: '07:00' }], timeZone: 'UTC' };
+    assert.equal((await json('PATCH', '/v1/settings', { quietHours })).status, 200);
+    await clock.set(broker, todayAt(21, 50));
+    const request = await create({ title: 'asked before the night', type: 'input_required' });
+    await settled(1);
+
+    // Quiet hours hold back what would wake someone, never the news that a request is over.
+    await clock.set(broker, todayAt(23));
+    assert.equal(
+      (await json('PATCH', `/v1/notifications/${request['id']}`, { status: 'resolved' })).status,
+      200,
+    );
+    await settled(2);
+    assert.deepEqual(received(), [
+      'notification.created asked before the night',
+      'notification.resolved asked before the night',
+    ]);
+  });
+
   it('refuses a delay that is not whole seconds from 0 to a day, and changes nothing', async () => {
     for (const delaySeconds of [-1, 86_401, 1.5, '300', null]) {
       const refused = await json('PATCH', `/v1/routes/${routeId}`, { delaySeconds, name: 'renamed' });

@@ -153,6 +153,15 @@ describe('the tray icon (StatusNotifierItem) with a watcher on the bus', () => {
         ['Approve deploy', 'Build finished'],
       ),
     );
+    // Each entry did what it says: a dismissed one is not counted as done, nor the other way round.
+    const titlesOf = async (status: string) =>
+      (
+        (await (await desktop.broker.request('GET', `/v1/notifications?status=${status}`)).json()) as {
+          title: string;
+        }[]
+      ).map((n) => n.title);
+    assert.ok((await titlesOf('resolved')).includes('Tests failed'), 'Resolve resolves');
+    assert.ok((await titlesOf('dismissed')).includes('Pick a name'), 'Dismiss dismisses');
   });
 
   it('writes pause and do not disturb to config.json and shows them checked', async () => {

@@ -386,6 +386,22 @@ describe('sessions across restarts and token changes', () => {
         'token changed while stopped',
       );
       assert.deepEqual(await (await broker.request('GET', '/v1/web/sessions')).json(), { sessions: [] });
+
+      // An older config.json put back (a backup, say) does not bring back the sessions of its token,
+      // even one never used while another token was in force.
+      const beforeBackup = await signIn(broker);
+      await broker.stop();
+      const backup = readConfigFile(home);
+      replaceConfigFile(home, { ...backup, authToken: 'a-token-for-a-while' });
+      broker = await startBroker({ home, port });
+      await broker.stop();
+      replaceConfigFile(home, backup);
+      broker = await startBroker({ home, port });
+      assert.equal(
+        (await asPage(broker, beforeBackup, 'GET', '/v1/health')).status,
+        401,
+        'a session of a token that was replaced once stays ended',
+      );
     } finally {
       await broker.stop();
       home.cleanup();
