@@ -165,4 +165,42 @@ describe('the bus between relay processes on PostgreSQL', () => {
       await stopped(b);
     }
   });
+  it('a process stopped while its database is away stops trying to listen, and its stop completes', async () => {
+    const url = postgres.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const a = await relayProcess(url);
+    try {
+      await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await asOperator(
+        postgres.url,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
+      );
+      await waitFor(() => logged.length > 0, 'the dropped connection, logged');
+      await stopped(a);
+      const told = logged.length;
+      // Past the next try it would have made (a second after the drop).
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      assert.deepEqual(logged.slice(told), [], 'no try after the stop');
+    } finally {
+      await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    }
+  });
+
+  it('a stray message on the relay channel (not a relay) is logged, and the relay messages after it arrive', async () => {
+    const url = postgres.createDatabase();
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      await asOperator(url, "NOTIFY notify_relay, 'not a relay message'");
+      a.hub.emitEvent(answer('after the stray one').event);
+      await waitFor(
+        () => b.heard.length > 0 && logged.length === 2,
+        'the answer, and the stray message logged twice',
+      );
+      assert.deepEqual(b.heard, ['after the stray one']);
+      for (const line of logged) assert.match(line, / \[ERROR\] bus: .*not valid JSON/);
+    } finally {
+      await stopped(a);
+      await stopped(b);
+    }
+  });
 });
