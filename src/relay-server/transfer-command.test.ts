@@ -227,8 +227,8 @@ describe('notify-relay export | notify-relay import', () => {
     const sqlite = newSqlite();
     await populate(sqlite);
     const lines = (await exported(sqlite)).split('\n');
-    // A blank line (a file edited by hand) is skipped, and still counted.
-    const damaged = [lines[0], '', lines[1], '{"table":"user","row":{}}', ...lines.slice(2)].join('\n');
+    // A blank line (a file edited by hand leaves spaces on it) is skipped, and still counted.
+    const damaged = [lines[0], '  ', lines[1], '{"table":"user","row":{}}', ...lines.slice(2)].join('\n');
     const pg = newPostgres();
     assert.equal(await runImport(pg, Readable.from(damaged)), 1);
     assert.deepEqual(told, [
