@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { NOTIFY_RELAY, startRelay, type RelayProcess } from '../support/relay-process.js';
+import { activeMutant, NOTIFY_RELAY, startRelay, type RelayProcess } from '../support/relay-process.js';
 import { waitFor } from '../support/wait-for.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'notify-relay-starting-'));
@@ -32,7 +32,7 @@ function failedStart(args: string[]): Promise<{ status: number | null; stdout: s
       ...args,
     ],
     {
-      env: { PATH: process.env['PATH'] },
+      env: { PATH: process.env['PATH'], ...activeMutant() },
     },
   );
   let stdout = '';
