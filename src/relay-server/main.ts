@@ -51,8 +51,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (parsed.kind === 'migrate') return runMigrate(parsed.target, parsed.check);
-  if (parsed.kind === 'export') return runExport(parsed.target);
-  if (parsed.kind === 'import') return runImport(parsed.target);
+  if (parsed.kind === 'export') return runExport(parsed.target, process.stdout);
+  if (parsed.kind === 'import') return runImport(parsed.target, process.stdin);
   const options = parsed.options;
   const target = options.database !== undefined ? { database: options.database } : { data: options.data };
   let tls: { cert: Buffer; key: Buffer } | undefined;

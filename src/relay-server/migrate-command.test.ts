@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
 import Database from 'better-sqlite3';
+import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { runMigrate } from './migrate-command.js';
+import { PostgresDatabase } from './postgres-database.js';
 import { SCHEMA_VERSION } from './store-migrations.js';
 
 const roots: string[] = [];
@@ -49,6 +51,23 @@ describe('notify-relay migrate on relay.db', () => {
     assert.deepEqual(printed.err, []);
   });
 
+  it('a relay.db the previous release left: --check counts the one migration missing, and migrate applies only it', async () => {
+    const data = dataFolder();
+    const file = join(data, 'relay.db');
+    assert.equal(await runMigrate({ data }, false), 0);
+    // As the release before the newest migration (2, the bus table) left it.
+    const raw = new Database(file);
+    raw.exec(`DELETE FROM relay_schema WHERE version = ${SCHEMA_VERSION}; DROP TABLE relay_bus;`);
+    raw.close();
+    printed.out.length = 0;
+    assert.equal(await runMigrate({ data }, true), 1);
+    assert.equal(await runMigrate({ data }, false), 0);
+    assert.deepEqual(printed.out, [
+      `${file}: schema version ${SCHEMA_VERSION - 1}, 1 migration(s) to apply (run 'notify-relay migrate').`,
+      `${file}: applied migration(s) ${SCHEMA_VERSION}; schema version ${SCHEMA_VERSION}.`,
+    ]);
+  });
+
   it('refuses a relay.db from a newer notify-relay (exit 1), saying so, and leaves it as it is', async () => {
     const data = dataFolder();
     const file = join(data, 'relay.db');
@@ -70,5 +89,31 @@ describe('notify-relay migrate on relay.db', () => {
     const versions = after.prepare('SELECT version FROM relay_schema ORDER BY version').pluck().all();
     after.close();
     assert.deepEqual(versions, [1, 2, newer]);
+  });
+});
+
+describe('notify-relay migrate on PostgreSQL', () => {
+  let postgres: TestPostgres;
+  before(async () => {
+    postgres = await startPostgres();
+  });
+  after(() => postgres.stop());
+
+  it('returns with no connection left open, so a deploy goes on to its next step', async () => {
+    const database = postgres.createDatabase();
+    mock.method(console, 'log', () => {});
+    try {
+      assert.equal(await runMigrate({ database }, false), 0);
+      assert.equal(await runMigrate({ database }, true), 0);
+    } finally {
+      mock.restoreAll();
+    }
+    const observer = new PostgresDatabase(postgres.url);
+    const left = await observer.get(
+      'SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()',
+      [new URL(database).pathname.slice(1)],
+    );
+    await observer.close();
+    assert.equal(left!['n'], 0);
   });
 });

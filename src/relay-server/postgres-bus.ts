@@ -36,6 +36,19 @@ export async function startPostgresBus(
   };
   // Messages are handed on in the order they were heard, a spilled one included.
   let hearing = Promise.resolve();
+  let retry: NodeJS.Timeout | undefined;
+  /** A second later, and every second after a failed try: a database restart can take a while. */
+  const listenAgain = (): void => {
+    if (stopped) return;
+    retry = setTimeout(
+      () =>
+        void listen().catch((error: Error) => {
+          log(`listening again failed (${error.message}); trying again`);
+          listenAgain();
+        }),
+      RECONNECT_MS,
+    );
+  };
   const listen = async (): Promise<void> => {
     const connection = await db.connect();
     connection.on('notification', (notification) => {
@@ -47,7 +60,7 @@ export async function startPostgresBus(
       log(`the LISTEN connection failed (${error.message}); listening again`);
       connection.release(true);
       client = undefined;
-      if (!stopped) setTimeout(() => void listen().catch((again: Error) => log(again.message)), RECONNECT_MS);
+      listenAgain();
     });
     await connection.query(`LISTEN ${CHANNEL}`);
     client = connection;
@@ -75,6 +88,7 @@ export async function startPostgresBus(
     },
     async stop() {
       stopped = true;
+      clearTimeout(retry);
       await sending;
       await hearing;
       if (client) {

@@ -3,6 +3,7 @@
  * ({"table": …, "row": {…}}), so a relay moves between SQLite and PostgreSQL (docs/relay.md "Many people").
  */
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import type { Target } from './args.js';
 import { describeTarget, openDatabase } from './open-database.js';
 import type { Parameter, Row, SqlDatabase } from './sql-database.js';
@@ -51,14 +52,15 @@ async function movedColumns(db: SqlDatabase, table: string): Promise<string[]> {
   return table === 'sessions' || table === 'invites' ? columns.filter((name) => name !== 'id') : columns;
 }
 
-export async function runExport(target: Target): Promise<number> {
+/** The relay's rows as JSON lines to `output` (the command's stdout). */
+export async function runExport(target: Target, output: Writable): Promise<number> {
   const db = openDatabase(target);
   try {
     const store = await RelayStore.open(db);
     for (const table of RELAY_TABLES) {
       const columns = await movedColumns(db, table);
       const rows = await store.db.all(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY 1`);
-      for (const row of rows) process.stdout.write(`${JSON.stringify({ table, row })}\n`);
+      for (const row of rows) output.write(`${JSON.stringify({ table, row })}\n`);
     }
     return 0;
   } catch (error) {
@@ -69,7 +71,8 @@ export async function runExport(target: Target): Promise<number> {
   }
 }
 
-export async function runImport(target: Target): Promise<number> {
+/** The JSON lines of an export, read from `input` (the command's stdin), into an empty database. */
+export async function runImport(target: Target, input: Readable): Promise<number> {
   const db = openDatabase(target);
   const where = describeTarget(target);
   try {
@@ -80,7 +83,7 @@ export async function runImport(target: Target): Promise<number> {
       const columns = new Map<string, string[]>();
       for (const table of RELAY_TABLES) columns.set(table, await movedColumns(db, table));
       let line = 0;
-      for await (const text of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+      for await (const text of createInterface({ input, crlfDelay: Infinity })) {
         line++;
         if (text.trim() === '') continue;
         const { table, row } = JSON.parse(text) as { table: string; row: Row };

@@ -22,6 +22,12 @@ export interface RelayProcess {
   cleanup(): Promise<void>;
 }
 
+/** Mutation testing (stryker.relay.config.json): the relay runs the mutant the test run was given. */
+export function activeMutant(): Record<string, string> {
+  const mutant = process.env['__STRYKER_ACTIVE_MUTANT__'];
+  return mutant === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: mutant };
+}
+
 export async function startRelay(
   options: { args?: string[]; dataDir?: string; maxOpenFiles?: number; env?: Record<string, string> } = {},
 ): Promise<RelayProcess> {
@@ -50,10 +56,7 @@ export async function startRelay(
       PATH: process.env['PATH'],
       NOTIFY_RELAY_CLOCK_OFFSET_FILE: clockFile,
       ...options.env,
-      // Mutation testing (stryker.relay.config.json): the relay runs the mutant the test run was given.
-      ...(process.env['__STRYKER_ACTIVE_MUTANT__'] !== undefined && {
-        __STRYKER_ACTIVE_MUTANT__: process.env['__STRYKER_ACTIVE_MUTANT__'],
-      }),
+      ...activeMutant(),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,206 @@
+/**
+ * The bus between relay processes on one PostgreSQL database (docs/relay.md "Many people"), in process:
+ * each "process" is its own pool, store, hub and bus, wired as src/relay-server/main.ts wires them, on
+ * a throwaway cluster. What a person notices: a change made through one process reaches the live
+ * streams held by every other, in order, and keeps doing so after the database went away for a moment.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
+import { Hub, type HubMessage } from '../../src/relay-server/hub.js';
+import { startPostgresBus, type PostgresBus } from '../../src/relay-server/postgres-bus.js';
+import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
+import { RelayStore } from '../../src/relay-server/store.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { waitFor } from '../support/wait-for.js';
+
+let postgres: TestPostgres;
+before(async () => {
+  postgres = await startPostgres();
+});
+after(() => postgres.stop());
+
+interface RelayProcessParts {
+  store: RelayStore;
+  hub: Hub;
+  bus: PostgresBus;
+  /** Every event this process's hub handed to its listeners, in order. */
+  heard: string[];
+}
+
+async function relayProcess(url: string): Promise<RelayProcessParts> {
+  const store = await RelayStore.open(new PostgresDatabase(url));
+  const hub = new Hub();
+  const bus = await startPostgresBus(
+    store.db as PostgresDatabase,
+    (message) => hub.deliver(message),
+    Date.now,
+  );
+  hub.useBus((message) => bus.publish(message));
+  const heard: string[] = [];
+  hub.onEvent('i_laptop', (event) => heard.push(event.data));
+  return { store, hub, bus, heard };
+}
+
+async function stopped(parts: RelayProcessParts): Promise<void> {
+  await parts.bus.stop();
+  await parts.store.close();
+}
+
+/** An answer event for the laptop's stream; `data` says which. */
+function answer(data: string): HubMessage & { kind: 'event' } {
+  return { kind: 'event', event: { id: 1, installationId: 'i_laptop', type: 'answer', data } };
+}
+
+/** A superuser's own connection, for what an operator or a failing server does to the database. */
+async function asOperator(url: string, sql: string): Promise<void> {
+  const db = new PostgresDatabase(url);
+  try {
+    await db.exec(sql);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('the bus between relay processes on PostgreSQL', () => {
+  let logged: string[];
+  beforeEach(() => {
+    logged = [];
+    mock.method(console, 'error', (line: string) => logged.push(line));
+  });
+  afterEach(() => mock.restoreAll());
+
+  it('what one process sends, every process hears (itself too), in the order sent, a message over NOTIFY’s 8000 bytes included', async () => {
+    const url = postgres.createDatabase();
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      // A notification's full text can be far longer than NOTIFY carries; NOTIFY counts bytes, and
+      // these 6 005 characters are 12 005 bytes.
+      const long = `long ${'é'.repeat(6_000)}`;
+      for (const data of ['first', long, 'last']) a.hub.emitEvent(answer(data).event);
+      const expected = ['first', long, 'last'];
+      await waitFor(() => b.heard.length === 3 && a.heard.length === 3, 'three answers in both processes');
+      assert.deepEqual(b.heard, expected);
+      assert.deepEqual(a.heard, expected);
+      assert.deepEqual(logged, []);
+    } finally {
+      await stopped(a);
+      await stopped(b);
+    }
+  });
+
+  it('changes sent the moment their process stops (a rolling restart) still reach the others', async () => {
+    const url = postgres.createDatabase();
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      const sent = ['one', `long ${'x'.repeat(8_000)}`, 'last before stopping'];
+      for (const data of sent) a.hub.emitEvent(answer(data).event);
+      await stopped(a);
+      await waitFor(() => b.heard.length === 3, 'the answers on the other process');
+      assert.deepEqual(b.heard, sent);
+      assert.deepEqual(logged, []);
+    } finally {
+      await stopped(b);
+    }
+  });
+
+  it('a process whose listening connection the database dropped (a restart, a failover) hears the others again', async () => {
+    const url = postgres.createDatabase();
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      await asOperator(
+        url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN notify_relay'",
+      );
+      await waitFor(() => logged.length === 2, 'both processes telling of the dropped connection');
+      for (const line of logged)
+        assert.match(line, / \[ERROR\] bus: the LISTEN connection failed \(.+\); listening again$/);
+      // Sent until heard: what is sent while no one listens is lost, as with any NOTIFY.
+      let sent = 0;
+      await waitFor(() => {
+        a.hub.emitEvent(answer(`after the drop ${++sent}`).event);
+        return b.heard.length > 0 && a.heard.length > 0;
+      }, 'an answer heard again by both processes');
+      assert.match(b.heard[0]!, /^after the drop \d+$/);
+    } finally {
+      await stopped(a);
+      await stopped(b);
+    }
+  });
+
+  it('after its database refused it for a few seconds, a process sends and hears again; the lost message is logged', async () => {
+    const url = postgres.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await asOperator(
+        postgres.url,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
+      );
+      a.hub.emitEvent(answer('while away').event);
+      await waitFor(
+        () => logged.some((line) => / \[ERROR\] bus: a message was not sent: /.test(line)),
+        'the message that was not sent, logged',
+      );
+      // Longer than one wait before listening again (a second).
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      let sent = 0;
+      await waitFor(
+        () => {
+          a.hub.emitEvent(answer(`back ${++sent}`).event);
+          return b.heard.length > 0;
+        },
+        'an answer heard again by the other process',
+        15_000,
+      );
+      assert.match(b.heard[0]!, /^back \d+$/);
+      assert.ok(
+        logged.some((line) => / \[ERROR\] bus: listening again failed \(.+\); trying again$/.test(line)),
+        'each failed try to listen again is logged',
+      );
+    } finally {
+      await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await stopped(a);
+      await stopped(b);
+    }
+  });
+  it('a process stopped while its database is away stops trying to listen, and its stop completes', async () => {
+    const url = postgres.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const a = await relayProcess(url);
+    try {
+      await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await asOperator(
+        postgres.url,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
+      );
+      await waitFor(() => logged.length > 0, 'the dropped connection, logged');
+      await stopped(a);
+      const told = logged.length;
+      // Past the next try it would have made (a second after the drop).
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      assert.deepEqual(logged.slice(told), [], 'no try after the stop');
+    } finally {
+      await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    }
+  });
+
+  it('a stray message on the relay channel (not a relay) is logged, and the relay messages after it arrive', async () => {
+    const url = postgres.createDatabase();
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      await asOperator(url, "NOTIFY notify_relay, 'not a relay message'");
+      a.hub.emitEvent(answer('after the stray one').event);
+      await waitFor(
+        () => b.heard.length > 0 && logged.length === 2,
+        'the answer, and the stray message logged twice',
+      );
+      assert.deepEqual(b.heard, ['after the stray one']);
+      for (const line of logged) assert.match(line, / \[ERROR\] bus: .*not valid JSON/);
+    } finally {
+      await stopped(a);
+      await stopped(b);
+    }
+  });
+});
