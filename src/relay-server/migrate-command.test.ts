@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
 import Database from 'better-sqlite3';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
+import { connectionsLeftTo } from '../../test/support/postgres-connections.js';
 import { runMigrate } from './migrate-command.js';
-import { PostgresDatabase } from './postgres-database.js';
 import { SCHEMA_VERSION } from './store-migrations.js';
 
 const roots: string[] = [];
@@ -108,12 +108,6 @@ describe('notify-relay migrate on PostgreSQL', () => {
     } finally {
       mock.restoreAll();
     }
-    const observer = new PostgresDatabase(postgres.url);
-    const left = await observer.get(
-      'SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()',
-      [new URL(database).pathname.slice(1)],
-    );
-    await observer.close();
-    assert.equal(left!['n'], 0);
+    assert.equal(await connectionsLeftTo(postgres, database), 0, 'the command leaves no connection open');
   });
 });

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
+import { connectionsLeftTo } from '../../test/support/postgres-connections.js';
 import type { Target } from './args.js';
 import type { Delivered } from './domain/delivery.js';
 import { openDatabase } from './open-database.js';
-import { PostgresDatabase } from './postgres-database.js';
 import type { SqlDatabase } from './sql-database.js';
 import { RelayStore } from './store.js';
 import { columnsOf, RELAY_TABLES, runExport, runImport } from './transfer-command.js';
@@ -134,20 +134,6 @@ async function highest(db: SqlDatabase, table: string, column: string): Promise<
   return (await db.get(`SELECT MAX(${column}) AS n FROM ${table}`))!['n'] as number;
 }
 
-/** The connections left open on a PostgreSQL database, as its server counts them. */
-async function connectionsTo(target: { database: string }): Promise<number> {
-  const observer = new PostgresDatabase(postgres.url);
-  try {
-    const row = await observer.get(
-      'SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()',
-      [new URL(target.database).pathname.slice(1)],
-    );
-    return row!['n'] as number;
-  } finally {
-    await observer.close();
-  }
-}
-
 describe('notify-relay export | notify-relay import', () => {
   let told: string[];
   beforeEach(() => {
@@ -166,7 +152,7 @@ describe('notify-relay export | notify-relay import', () => {
         '2 notifications, 1 idempotency, 2 events, 1 push_keys, 1 push_subscriptions, 1 push_queue, 1 push_tokens.',
     ]);
     assert.deepEqual(await contents(pg), await contents(sqlite));
-    assert.equal(await connectionsTo(pg), 0, 'the command leaves no connection open');
+    assert.equal(await connectionsLeftTo(postgres, pg.database), 0, 'the command leaves no connection open');
 
     // The relay, started on the new database, goes on: new deliveries, answers, pushes, sign-ins.
     const store = await RelayStore.open(openDatabase(pg));
@@ -197,7 +183,7 @@ describe('notify-relay export | notify-relay import', () => {
     const pg = newPostgres();
     assert.equal(await runImport(pg, Readable.from(await exported(sqlite))), 0);
     const text = await exported(pg);
-    assert.equal(await connectionsTo(pg), 0, 'the export leaves no connection open');
+    assert.equal(await connectionsLeftTo(postgres, pg.database), 0, 'the export leaves no connection open');
     for (const target of [newPostgres(), newSqlite()]) {
       assert.equal(await runImport(target, Readable.from(text)), 0);
       assert.deepEqual(await contents(target), await contents(sqlite));
@@ -235,7 +221,11 @@ describe('notify-relay export | notify-relay import', () => {
       `notify-relay import into ${pg.database} failed, nothing imported: line 4: unknown table "user"`,
     ]);
     assert.deepEqual((await contents(pg))['users'], []);
-    assert.equal(await connectionsTo(pg), 0, 'a failed import leaves no connection open');
+    assert.equal(
+      await connectionsLeftTo(postgres, pg.database),
+      0,
+      'a failed import leaves no connection open',
+    );
     assert.equal(await runImport(pg, Readable.from(lines.join('\n'))), 0, 'the whole export imports after');
   });
 

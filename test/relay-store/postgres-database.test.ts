@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../src/relay-server/store-migrations.js';
 import { RelayStore, type User } from '../../src/relay-server/store.js';
+import { connectionsLeftTo, connectionsTo } from '../support/postgres-connections.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 let postgres: TestPostgres;
@@ -15,21 +16,6 @@ before(async () => {
   postgres = await startPostgres();
 });
 after(() => postgres.stop());
-
-/** The connections open on a database, as the server counts them (the asking one left out). */
-async function connectionsTo(url: string): Promise<number> {
-  const name = new URL(url).pathname.slice(1);
-  const observer = new PostgresDatabase(postgres.url);
-  try {
-    const row = await observer.get(
-      'SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()',
-      [name],
-    );
-    return row!['n'] as number;
-  } finally {
-    await observer.close();
-  }
-}
 
 function operator(id: string, username: string): User {
   return { id, username, passwordHash: `hash-of-${id}`, isOperator: true, createdAt: 1_800_000_000_000 };
@@ -45,7 +31,7 @@ describe('the relay on PostgreSQL', () => {
       let most = 0;
       const sleeping = Array.from({ length: 14 }, () => db.get('SELECT pg_sleep(0.5)'));
       for (let look = 0; look < 5; look++) {
-        most = Math.max(most, await connectionsTo(url));
+        most = Math.max(most, await connectionsTo(postgres, url));
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await Promise.all(sleeping);
@@ -116,6 +102,6 @@ describe('the relay on PostgreSQL', () => {
     const store = await RelayStore.open(db);
     assert.equal(await schemaVersion(db), SCHEMA_VERSION);
     await store.close();
-    assert.equal(await connectionsTo(url), 0, 'closing ends every connection');
+    assert.equal(await connectionsLeftTo(postgres, url), 0, 'closing ends every connection');
   });
 });
