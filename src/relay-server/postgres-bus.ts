@@ -23,7 +23,8 @@ export async function startPostgresBus(
   clock: () => number,
 ): Promise<PostgresBus> {
   let stopped = false;
-  let client: pg.PoolClient | undefined;
+  /** The connection this process listens on, and how to give it back to the pool once. */
+  let listening: { connection: pg.PoolClient; release: (broken: boolean) => void } | undefined;
   const log = (what: string): void => console.error(`${new Date().toISOString()} [ERROR] bus: ${what}`);
 
   const received = async (payload: string): Promise<void> => {
@@ -37,33 +38,52 @@ export async function startPostgresBus(
   // Messages are handed on in the order they were heard, a spilled one included.
   let hearing = Promise.resolve();
   let retry: NodeJS.Timeout | undefined;
+  /** The try to listen again under way, if any: stop() waits for it so it cannot outlive the stop. */
+  let trying: Promise<void> | undefined;
   /** A second later, and every second after a failed try: a database restart can take a while. */
   const listenAgain = (): void => {
     if (stopped) return;
-    retry = setTimeout(
-      () =>
-        void listen().catch((error: Error) => {
-          log(`listening again failed (${error.message}); trying again`);
-          listenAgain();
-        }),
-      RECONNECT_MS,
-    );
+    retry = setTimeout(() => {
+      trying = listen().catch((error: Error) => {
+        log(`listening again failed (${error.message}); trying again`);
+        listenAgain();
+      });
+    }, RECONNECT_MS);
   };
   const listen = async (): Promise<void> => {
     const connection = await db.connect();
+    // Given back once only: a connection that failed during LISTEN may also report the failure as an
+    // 'error' event, and the pool throws on a second release.
+    let released = false;
+    const release = (broken: boolean): void => {
+      if (released) return;
+      released = true;
+      connection.release(broken);
+    };
     connection.on('notification', (notification) => {
       if (notification.channel !== CHANNEL || notification.payload === undefined) return;
       const payload = notification.payload;
       hearing = hearing.then(() => received(payload)).catch((error: Error) => log(error.message));
     });
     connection.on('error', (error) => {
+      release(true);
+      // A failure before LISTEN succeeded is the failed LISTEN's own, handled where it was sent.
+      if (listening?.connection !== connection) return;
       log(`the LISTEN connection failed (${error.message}); listening again`);
-      connection.release(true);
-      client = undefined;
+      listening = undefined;
       listenAgain();
     });
-    await connection.query(`LISTEN ${CHANNEL}`);
-    client = connection;
+    try {
+      await connection.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      // The pool would wait for this connection forever when it closes (the process would not exit).
+      release(true);
+      throw error;
+    }
+    // Stopped while this try was under way (the database came back during the stop): no one will
+    // hear on it, and the pool must not wait for it.
+    if (stopped) return release(true);
+    listening = { connection, release };
   };
   await listen();
 
@@ -89,11 +109,12 @@ export async function startPostgresBus(
     async stop() {
       stopped = true;
       clearTimeout(retry);
+      await trying;
       await sending;
       await hearing;
-      if (client) {
-        await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-        client.release();
+      if (listening) {
+        await listening.connection.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
+        listening.release(false);
       }
     },
   };

@@ -40,6 +40,13 @@ describe('push addresses', () => {
     assert.ok(refused.error instanceof RefusedAddressError);
     assert.match(refused.error.message, /^the push service's address (127\.0\.0\.1|::1) is on this machine$/);
 
+    // A push service's name that no longer resolves: the resolver's own failure, for the push's log.
+    const unknown = await new Promise<Error | null>((done) =>
+      publicOnlyLookup(false)('push.no-such-host.invalid', { all: true }, (error) => done(error)),
+    );
+    assert.ok(unknown && !(unknown instanceof RefusedAddressError), String(unknown));
+    assert.match((unknown as NodeJS.ErrnoException).code ?? '', /^(ENOTFOUND|EAI_AGAIN)$/);
+
     const all = await resolve(true, true);
     assert.equal(all.error, null);
     assert.ok(Array.isArray(all.address) && all.address.length > 0);

@@ -30,10 +30,12 @@ type LookupCallback = (error: Error | null, address: string | LookupAddress[], f
 export function publicOnlyLookup(allowLoopback: boolean) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     // The family and hints net.connect asks for are kept; every address is fetched, to check them all.
+    // net.connect reads no address from a failed lookup.
+    const fail = (error: Error): void => callback(error, '', 4);
     lookup(hostname, { ...options, all: true, verbatim: true }, (error, found) => {
-      if (error) return callback(error, '', 4);
+      if (error) return fail(error);
       const refusal = found.map(({ address }) => refusedAddress(address, allowLoopback)).find(Boolean);
-      if (refusal !== undefined) return callback(new RefusedAddressError(refusal), '', 4);
+      if (refusal !== undefined) return fail(new RefusedAddressError(refusal));
       if (options.all) return callback(null, found);
       callback(null, found[0]!.address, found[0]!.family);
     });

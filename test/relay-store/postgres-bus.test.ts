@@ -11,7 +11,8 @@ import { startPostgresBus, type PostgresBus } from '../../src/relay-server/postg
 import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
 import { RelayStore } from '../../src/relay-server/store.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { waitFor } from '../support/wait-for.js';
+import { startHoldingProxy } from '../support/holding-proxy.js';
+import { waitFor, within } from '../support/wait-for.js';
 
 let postgres: TestPostgres;
 before(async () => {
@@ -184,6 +185,39 @@ describe('the bus between relay processes on PostgreSQL', () => {
     } finally {
       await asOperator(postgres.url, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     }
+  });
+
+  it('a process stopped while its database was coming back (SIGTERM during a restart) lets go of every connection, so it exits', async () => {
+    const url = postgres.createDatabase();
+    const proxy = await startHoldingProxy(postgres.port);
+    const a = await relayProcess(url.replace(`:${postgres.port}/`, `:${proxy.port}/`));
+    try {
+      // The database restarts: every connection drops, and new ones wait until it is up.
+      proxy.hold();
+      await asOperator(
+        url,
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      await waitFor(() => proxy.waiting > 0, 'the try to listen again, waiting for the database');
+      const stopping = a.bus.stop();
+      proxy.letThrough();
+      // The pool closes only once every connection is back: one left listening keeps the process up.
+      await within(
+        stopping.then(() => a.store.close()),
+        'the stopped process to close its connections',
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a process whose database refuses LISTEN (a read-only standby) says why and lets go of the connection, so it exits', async () => {
+    const standby = new PostgresDatabase(await postgres.startStandby());
+    await assert.rejects(
+      startPostgresBus(standby, () => undefined, Date.now),
+      /cannot execute LISTEN during recovery/,
+    );
+    await within(standby.close(), 'the process to close its connection to the standby');
   });
 
   it('a stray message on the relay channel (not a relay) is logged, and the relay messages after it arrive', async () => {

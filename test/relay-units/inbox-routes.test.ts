@@ -15,6 +15,8 @@ interface Item {
   revision: number;
   status: string;
   answer?: { action: string };
+  installation: { id: string; name: string };
+  project?: string;
 }
 
 let relay: InProcessRelay;
@@ -60,6 +62,15 @@ describe('relay inbox API: the list', () => {
     assert.deepEqual(stranger.body, { error: 'invalid_auth', error_description: 'Sign in first.' });
     const other = await join(relay, web, { username: 'olga', password: 'olga has a long password' });
     assert.deepEqual((await other.inbox('GET', '/v1/inbox/notifications')).body['notifications'], []);
+  });
+
+  it('names the machine each notification came from, and its project only when it has one', async () => {
+    const withProject = await newItem({ project: 'notify' });
+    assert.equal(withProject.installation.name, 'inbox-box');
+    assert.match(withProject.installation.id, /\S/);
+    assert.equal(withProject.project, 'notify');
+    const withoutProject = await newItem({ project: undefined });
+    assert.equal('project' in withoutProject, false, JSON.stringify(withoutProject));
   });
 });
 

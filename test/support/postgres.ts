@@ -12,6 +12,11 @@ export interface TestPostgres {
   port: number;
   /** A new, empty database on the cluster: its URL. */
   createDatabase(): string;
+  /**
+   * A read-only standby replicating this cluster, as a failover or a misconfigured URL may hand a
+   * relay: the URL of its `postgres` database. Stopped with the cluster.
+   */
+  startStandby(): Promise<string>;
   stop(): void;
 }
 
@@ -56,6 +61,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${folder} -c fsync=off -c max_connections=60`;
   run('pg_ctl', ['-D', data, '-o', options, '-l', join(folder, 'log'), '-w', 'start']);
   let databases = 0;
+  const standbys: string[] = [];
   const url = (database: string): string => `postgres://postgres@127.0.0.1:${port}/${database}`;
   return {
     url: url('postgres'),
@@ -67,7 +73,38 @@ export async function startPostgres(): Promise<TestPostgres> {
       });
       return url(name);
     },
+    async startStandby() {
+      const standbyData = join(folder, 'standby');
+      run('pg_basebackup', [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-U',
+        'postgres',
+        '-D',
+        standbyData,
+        '-R',
+        '-c',
+        'fast',
+      ]);
+      const standbyPort = await freePort();
+      const standbyOptions = `-c listen_addresses=127.0.0.1 -p ${standbyPort} -k ${folder} -c fsync=off`;
+      run('pg_ctl', [
+        '-D',
+        standbyData,
+        '-o',
+        standbyOptions,
+        '-l',
+        join(folder, 'standby-log'),
+        '-w',
+        'start',
+      ]);
+      standbys.push(standbyData);
+      return `postgres://postgres@127.0.0.1:${standbyPort}/postgres`;
+    },
     stop() {
+      for (const standbyData of standbys) run('pg_ctl', ['-D', standbyData, '-m', 'immediate', 'stop']);
       run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
       rmSync(folder, { recursive: true, force: true });
     },

@@ -71,6 +71,10 @@ describe('isOpen and isForgotten', () => {
   it('a pairing is forgotten an hour after it ended or expired', () => {
     assert.equal(isForgotten(pairing({ state: 'rejected', endedAt: CREATED }), CREATED + 3_599_999), false);
     assert.equal(isForgotten(pairing({ state: 'rejected', endedAt: CREATED }), CREATED + 3_600_000), true);
+    // A collected pairing counts from its collection, well before it would have expired.
+    const collected = pairing({ state: 'consumed', endedAt: CREATED + 1_000 });
+    assert.equal(isForgotten(collected, CREATED + 1_000 + 3_599_999), false);
+    assert.equal(isForgotten(collected, CREATED + 1_000 + 3_600_000), true);
     assert.equal(isForgotten(pairing(), CREATED + 600_000 + 3_599_999), false);
     assert.equal(isForgotten(pairing(), CREATED + 600_000 + 3_600_000), true);
   });
@@ -80,6 +84,8 @@ describe('cleanName', () => {
   it('trims, and refuses empty, too long and control or bidi characters', () => {
     assert.equal(cleanName('  ada-laptop ', 100), 'ada-laptop');
     assert.equal(cleanName('', 100), undefined);
+    assert.equal(cleanName('x', 100), 'x', 'one character is a name');
+    assert.equal(cleanName('x'.repeat(100), 100), 'x'.repeat(100), 'the longest name allowed');
     assert.equal(cleanName('x'.repeat(101), 100), undefined);
     assert.equal(cleanName('a\nb', 100), undefined);
     assert.equal(cleanName('evil\u202egnp.exe', 100), undefined);
