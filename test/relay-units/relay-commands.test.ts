@@ -6,17 +6,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, afterEach, describe, it } from 'node:test';
 import { RELAY_USAGE } from '../../src/relay-server/args.js';
 import { openDatabase } from '../../src/relay-server/open-database.js';
 import { RelayStore } from '../../src/relay-server/store.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../src/relay-server/store-migrations.js';
 import { VERSION } from '../../src/version.js';
 import { within } from '../support/wait-for.js';
-import { run } from './relay-run.js';
+import { run, stopAll } from './relay-run.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'notify-relay-commands-'));
 let folders = 0;
+afterEach(stopAll);
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 const newData = (): string => join(folder, `data-${++folders}`);

@@ -9,13 +9,14 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, describe, it } from 'node:test';
+import { after, afterEach, describe, it } from 'node:test';
 import { waitFor } from '../support/wait-for.js';
 import { ManualTimers } from './manual-timers.js';
-import { listeningUrl, run } from './relay-run.js';
+import { listeningUrl, run, stopAll } from './relay-run.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'notify-relay-life-'));
 let folders = 0;
+afterEach(stopAll);
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 const newData = (): string => join(folder, `data-${++folders}`);

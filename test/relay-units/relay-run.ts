@@ -30,6 +30,15 @@ function caught(): { stream: Writable; text: () => string } {
   return { stream, text: () => text };
 }
 
+const running = new Set<RelayRun>();
+
+/** Stops every relay a test left running (one whose assertion failed first), so the file still ends. */
+export async function stopAll(): Promise<void> {
+  const left = [...running];
+  running.clear();
+  await Promise.all(left.map((relay) => relay.stop()));
+}
+
 export function run(
   argv: string[],
   options: { stdin?: string; timers?: Timers; env?: NodeJS.ProcessEnv } = {},
@@ -44,7 +53,7 @@ export function run(
     signals,
     ...(options.timers && { timers: options.timers }),
   });
-  return {
+  const relay: RelayRun = {
     exited,
     stdout: stdout.text,
     stderr: stderr.text,
@@ -53,6 +62,8 @@ export function run(
       return within(exited, `the relay to stop on ${signal}`);
     },
   };
+  running.add(relay);
+  return relay;
 }
 
 /** The address the relay printed once it listens. */

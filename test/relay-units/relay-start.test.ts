@@ -5,20 +5,38 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:https';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, afterEach, describe, it } from 'node:test';
 import { openDatabase } from '../../src/relay-server/open-database.js';
 import { RelayStore } from '../../src/relay-server/store.js';
 import { VERSION } from '../../src/version.js';
 import { makeThrowawayCert } from '../support/throwaway-cert.js';
 import { within } from '../support/wait-for.js';
-import { listeningUrl, run } from './relay-run.js';
+import { listeningUrl, run, stopAll } from './relay-run.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'notify-relay-start-'));
 let folders = 0;
+afterEach(stopAll);
 after(() => rmSync(folder, { recursive: true, force: true }));
+
+async function relayInfo(url: string): Promise<{ name: string }> {
+  return (await (await fetch(`${url}/.well-known/notify-relay`)).json()) as { name: string };
+}
+
+/** The status of a GET trusting only `ca` (fetch has no per-request CA). */
+function httpsStatus(url: string, ca: Buffer): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { ca }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.once('error', reject);
+    request.setTimeout(10_000, () => request.destroy(new Error(`no answer from ${url}`)));
+  });
+}
 
 const newData = (): string => join(folder, `data-${++folders}`);
 const CONTACT = ['--contact', 'mailto:ops@example.org'];
@@ -67,14 +85,15 @@ describe('notify-relay starting, in process', () => {
     assert.equal(relay.stderr(), NO_CONTACT);
   });
 
-  it('with a certificate and key: an https address', async () => {
+  it('with a certificate and key: an https address, served with that certificate', async () => {
     const cert = makeThrowawayCert();
     try {
       const tls = ['--tls-cert', cert.certFile, '--tls-key', join(dirname(cert.certFile), 'key.pem')];
       const relay = run(['--data', newData(), '--port', '0', ...CONTACT, ...tls]);
       const url = await listeningUrl(relay);
-      assert.equal(await relay.stop(), 0);
       assert.match(url, /^https:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(await httpsStatus(`${url}/healthz`, cert.cert), 200);
+      assert.equal(await relay.stop(), 0);
     } finally {
       cert.remove();
     }
@@ -90,6 +109,23 @@ describe('notify-relay starting, in process', () => {
     assert.equal(await relay.stop(), 0);
     assert.doesNotMatch(relay.stdout(), /setup/);
     assert.equal(relay.stdout().split('\n').length, 2);
+  });
+});
+
+describe('a started relay answers, in process', () => {
+  it('ready, under the host name or its --name, and its setup link opens the setup page once', async () => {
+    const relay = run(['--data', newData(), '--port', '0', ...CONTACT]);
+    const url = await listeningUrl(relay);
+    const ready = await fetch(`${url}/readyz`);
+    assert.deepEqual([ready.status, await ready.json()], [200, { status: 'ready' }]);
+    assert.equal((await relayInfo(url)).name, `notify-relay on ${hostname()}`);
+    const setup = /: (\S+\/setup\?token=\S+)\n/.exec(relay.stdout())![1]!;
+    assert.equal((await fetch(setup)).status, 200);
+    assert.equal((await fetch(`${url}/setup?token=nru_not-the-one`)).status, 404);
+    assert.equal(await relay.stop(), 0);
+    const named = run(['--data', newData(), '--port', '0', ...CONTACT, '--name', 'Ada relay']);
+    assert.equal((await relayInfo(await listeningUrl(named))).name, 'Ada relay');
+    assert.equal(await named.stop(), 0);
   });
 });
 
