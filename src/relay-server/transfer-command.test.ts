@@ -12,11 +12,11 @@ import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:t
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { connectionsLeftTo } from '../../test/support/postgres-connections.js';
 import type { Target } from './args.js';
-import type { Delivered } from './domain/delivery.js';
 import { openDatabase } from './open-database.js';
 import type { SqlDatabase } from './sql-database.js';
 import { RelayStore } from './store.js';
 import { columnsOf, RELAY_TABLES, runExport, runImport } from './transfer-command.js';
+import { deliveredQuestion } from '../../test/support/relay-delivered.js';
 
 const NOW = 1_800_000_000_000;
 let postgres: TestPostgres;
@@ -32,23 +32,6 @@ after(() => {
 
 const newSqlite = (): { data: string } => ({ data: join(folder, `data-${++folders}`) });
 const newPostgres = (): { database: string } => ({ database: postgres.createDatabase() });
-
-function delivered(title: string): Delivered {
-  return {
-    title,
-    message: `${title}: the message`,
-    type: 'question',
-    priority: 'high',
-    agent: 'claude',
-    project: 'notify',
-    status: 'active',
-    actions: [{ id: 'yes', label: 'Yes' }],
-    createdAt: '2027-01-15T08:00:00.000Z',
-    updatedAt: '2027-01-15T08:00:00.000Z',
-    senderRevision: 3,
-    messageIncluded: true,
-  };
-}
 
 /** A relay in use: two people, their sessions, an invitation, a paired laptop, answers, a phone. */
 async function populate(target: Target): Promise<void> {
@@ -79,8 +62,8 @@ async function populate(target: Target): Promise<void> {
       { id: 'i_1', userId: 'u_ada', name: 'laptop', client: 'notify/1', createdAt: NOW },
       'credential-hash',
     );
-    const first = await store.insertNotification('i_1', 'n-1', delivered('First'), NOW);
-    await store.insertNotification('i_1', 'n-2', delivered('Second'), NOW + 1);
+    const first = await store.insertNotification('i_1', 'n-1', deliveredQuestion('First'), NOW);
+    await store.insertNotification('i_1', 'n-2', deliveredQuestion('Second'), NOW + 1);
     await store.insertReplay('i_1', 'key-1', { requestHash: 'h', status: 201, body: '{}' }, NOW);
     await store.insertEvent('i_1', 'answer', '{"action":"yes"}', NOW);
     await store.insertEvent('i_1', 'status', '{}', NOW + 1);
@@ -163,7 +146,7 @@ describe('notify-relay export | notify-relay import', () => {
         event: await highest(db, 'events', 'id'),
         push: await highest(db, 'push_queue', 'id'),
       };
-      const third = await store.insertNotification('i_1', 'n-3', delivered('Third'), NOW + 5);
+      const third = await store.insertNotification('i_1', 'n-3', deliveredQuestion('Third'), NOW + 5);
       assert.ok(third.inboxId > before.inbox);
       assert.ok((await store.insertEvent('i_1', 'answer', '{}', NOW + 5)) > before.event);
       assert.equal(await store.push.enqueueForUser('u_ada', third.inboxId, NOW + 5), 1);

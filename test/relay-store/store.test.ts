@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Delivered } from '../../src/relay-server/domain/delivery.js';
 import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
 import type { SqlDatabase } from '../../src/relay-server/sql-database.js';
 import { SqliteDatabase } from '../../src/relay-server/sqlite-database.js';
 import { SCHEMA_VERSION, schemaVersion } from '../../src/relay-server/store-migrations.js';
 import { RelayStore, SESSION_IDLE_MS, type User } from '../../src/relay-server/store.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { deliveredQuestion } from '../support/relay-delivered.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'relay-store-'));
 let postgres: TestPostgres;
@@ -56,23 +56,6 @@ const NOW = 1_800_000_000_000;
 
 function person(id: string, username: string, isOperator = false): User {
   return { id, username, passwordHash: `hash-of-${id}`, isOperator, createdAt: NOW };
-}
-
-function delivered(title: string, status: Delivered['status'] = 'active'): Delivered {
-  return {
-    title,
-    message: `${title}: the message`,
-    type: 'question',
-    priority: 'high',
-    agent: 'claude',
-    project: 'notify',
-    status,
-    actions: [{ id: 'yes', label: 'Yes' }],
-    createdAt: '2027-01-15T08:00:00.000Z',
-    updatedAt: '2027-01-15T08:00:00.000Z',
-    senderRevision: 3,
-    messageIncluded: true,
-  };
 }
 
 /** A store with Ada (operator) and Bob, and Ada's laptop installation i_1. */
@@ -184,8 +167,13 @@ for (const backend of BACKENDS) {
 
     it('stores, replaces and lists notifications; keeps room by dropping the oldest ended ones', async () => {
       const store = await populated(backend);
-      const first = await store.insertNotification('i_1', 'n-1', delivered('First'), NOW);
-      const second = await store.insertNotification('i_1', 'n-2', delivered('Second', 'resolved'), NOW + 1);
+      const first = await store.insertNotification('i_1', 'n-1', deliveredQuestion('First'), NOW);
+      const second = await store.insertNotification(
+        'i_1',
+        'n-2',
+        deliveredQuestion('Second', 'resolved'),
+        NOW + 1,
+      );
       assert.ok(second.inboxId > first.inboxId);
       assert.deepEqual(await store.notification('i_1', 'n-1'), first);
       await store.replaceNotification({ ...first, title: 'First again', revision: 2 }, NOW + 5);
@@ -195,7 +183,7 @@ for (const backend of BACKENDS) {
       assert.equal(answered?.answerAction, 'yes');
       assert.equal(answered?.status, 'resolved');
       assert.equal(await store.notificationOfUser(first.inboxId, 'u_bob'), undefined);
-      const third = await store.insertNotification('i_1', 'n-3', delivered('Third'), NOW + 7);
+      const third = await store.insertNotification('i_1', 'n-3', deliveredQuestion('Third'), NOW + 7);
       assert.deepEqual(
         (await store.inbox('u_ada', 10)).map((item) => [item.title, item.installationName]),
         [
@@ -231,7 +219,7 @@ for (const backend of BACKENDS) {
 
     it('revoking an installation deletes what it delivered; removing a person deletes theirs', async () => {
       const store = await populated(backend);
-      const stored = await store.insertNotification('i_1', 'n-1', delivered('First'), NOW);
+      const stored = await store.insertNotification('i_1', 'n-1', deliveredQuestion('First'), NOW);
       await store.insertEvent('i_1', 'answer', '{}', NOW);
       assert.equal(await store.deleteInstallation('i_1', 'u_bob'), false);
       assert.equal(await store.deleteInstallation('i_1', 'u_ada'), true);
@@ -269,7 +257,7 @@ for (const backend of BACKENDS) {
           NOW,
         );
       }
-      const stored = await store.insertNotification('i_1', 'n-1', delivered('First'), NOW);
+      const stored = await store.insertNotification('i_1', 'n-1', deliveredQuestion('First'), NOW);
       assert.equal(await store.push.enqueueForUser('u_ada', stored.inboxId, NOW), 20);
       const claims = await Promise.all(
         [store, other, store, other].map((claimer) => claimer.push.claimDue(NOW, 6)),
@@ -293,7 +281,7 @@ for (const backend of BACKENDS) {
       const kept = await store.push.keepVapidKeys({ publicKey: 'public-1', privateKey: 'private-1' }, NOW);
       const again = await store.push.keepVapidKeys({ publicKey: 'public-2', privateKey: 'private-2' }, NOW);
       assert.deepEqual(again, kept);
-      const stored = await store.insertNotification('i_1', 'n-1', delivered('First'), NOW);
+      const stored = await store.insertNotification('i_1', 'n-1', deliveredQuestion('First'), NOW);
       await store.push.insertToken('token-1', stored.inboxId, 1, 1, NOW);
       assert.equal(await store.push.useToken('token-1', NOW), true);
       assert.equal(await store.push.useToken('token-1', NOW), false);
@@ -304,7 +292,7 @@ for (const backend of BACKENDS) {
     it('purges what is past its retention', async () => {
       const store = await populated(backend);
       await store.insertSession('old', 'u_ada', NOW);
-      const stored = await store.insertNotification('i_1', 'n-1', delivered('First'), NOW);
+      const stored = await store.insertNotification('i_1', 'n-1', deliveredQuestion('First'), NOW);
       await store.purge(NOW + 31 * 24 * 3_600_000, 3_600_000);
       assert.equal(await store.sessionUser('old', NOW + 1), undefined);
       assert.equal(await store.notificationAt(stored.inboxId), undefined);
