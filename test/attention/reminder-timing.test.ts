@@ -5,10 +5,10 @@
  * itself wakes the reminder job).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { readLog, waitForLog } from '../support/broker-log.js';
-import { startBroker, type BrokerProcess } from '../support/broker-process.js';
-import { createDrivenClock, type DrivenClock } from '../support/driven-clock.js';
+import { useBroker, type BrokerProcess } from '../support/broker-process.js';
+import { createDrivenClock } from '../support/driven-clock.js';
 import { callJson } from '../support/outbox-broker.js';
 
 const MINUTE = 60_000;
@@ -25,17 +25,9 @@ async function create(broker: BrokerProcess, body: Record<string, unknown>): Pro
 }
 
 describe('quiet hours hold back reminders by priority', () => {
-  let clock: DrivenClock;
-  let broker: BrokerProcess;
-  before(async () => {
-    clock = createDrivenClock(todayAt(12));
-    broker = await startBroker(clock.options);
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-    clock.cleanup();
-  });
+  const clock = createDrivenClock(todayAt(12));
+  const broker = useBroker(clock.options);
+  after(() => clock.cleanup());
 
   it('a critical request is reminded on time inside quiet hours; a high one waits for the window to end', async () => {
     const quietHours = { windows: [{ from: '22:00', to: '07:00' }], timeZone: 'UTC' };
@@ -60,17 +52,9 @@ describe('quiet hours hold back reminders by priority', () => {
 });
 
 describe('a reopened request reminds again', () => {
-  let clock: DrivenClock;
-  let broker: BrokerProcess;
-  before(async () => {
-    clock = createDrivenClock(todayAt(12));
-    broker = await startBroker(clock.options);
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-    clock.cleanup();
-  });
+  const clock = createDrivenClock(todayAt(12));
+  const broker = useBroker(clock.options);
+  after(() => clock.cleanup());
 
   it('a request resolved and then reopened is reminded again, as a new one is', async () => {
     const id = await create(broker, { title: 'Deploy again?', type: 'permission_required' });
@@ -84,14 +68,7 @@ describe('a reopened request reminds again', () => {
 });
 
 describe('a snooze wakes the reminder job', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker();
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker();
 
   it('a notification snoozed for a minute comes back after that minute, with nothing else due', async () => {
     const id = await create(broker, { title: 'Look at this later', type: 'blocked' });
@@ -105,14 +82,7 @@ describe('a snooze wakes the reminder job', () => {
 });
 
 describe('a new request wakes the reminder job', () => {
-  let broker: BrokerProcess;
-  before(async () => {
-    broker = await startBroker();
-  });
-  after(async () => {
-    await broker.stop();
-    broker.home.cleanup();
-  });
+  const broker = useBroker();
 
   it('the first reminder of a request on an idle broker comes after its interval, with nothing else due', async () => {
     // A type that reminds after 1.2 s: the job sleeps with nothing due until the request wakes it.
