@@ -1,5 +1,5 @@
 /** notify-relay's run, in any process: the bin (main.ts) calls it with its own argv, streams and signals. */
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { VERSION } from '../version.js';
@@ -20,6 +20,7 @@ import { Push } from './push.js';
 import { PushSender } from './push-sender.js';
 import { vapidKeysOf } from './vapid-keys.js';
 import { runMigrate } from './migrate-command.js';
+import type { RelayIo } from './relay-io.js';
 import { describeTarget, openDatabase } from './open-database.js';
 import { PostgresDatabase } from './postgres-database.js';
 import { startPostgresBus, type PostgresBus } from './postgres-bus.js';
@@ -32,13 +33,6 @@ const PURGE_EVERY_MS = 10 * MINUTE;
 /** A purge that failed (the database away for a moment) is tried again at the next one. */
 function logPurgeFailure(stderr: Writable, error: unknown): void {
   stderr.write(`${new Date().toISOString()} [ERROR] purge: ${(error as Error).message}\n`);
-}
-
-/** Where the relay's messages go and what a command reads: the process's own, or a test's. */
-export interface RelayIo {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
 }
 
 /** What stops a serving relay: the process itself, or an emitter a test sends the same names to. */
@@ -76,9 +70,9 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     complain("Run 'notify-relay --help' for the options.");
     return 2;
   }
-  if (parsed.kind === 'migrate') return runMigrate(parsed.target, parsed.check);
-  if (parsed.kind === 'export') return runExport(parsed.target, io.stdout);
-  if (parsed.kind === 'import') return runImport(parsed.target, io.stdin);
+  if (parsed.kind === 'migrate') return runMigrate(parsed.target, parsed.check, io);
+  if (parsed.kind === 'export') return runExport(parsed.target, io);
+  if (parsed.kind === 'import') return runImport(parsed.target, io);
   const options = parsed.options;
   const target = options.database !== undefined ? { database: options.database } : { data: options.data };
   let tls: { cert: Buffer; key: Buffer } | undefined;

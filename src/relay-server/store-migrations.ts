@@ -219,6 +219,9 @@ export async function migrate(db: SqlDatabase): Promise<number[]> {
     db.transaction(async () => {
       const current = await schemaVersion(db);
       if (current > SCHEMA_VERSION) throw new NewerSchemaError(current);
+      // A current database is only read: a relay started on a read-only standby gets as far as LISTEN,
+      // which says why it cannot serve from there.
+      if (current === SCHEMA_VERSION) return [];
       await db.exec(
         'CREATE TABLE IF NOT EXISTS relay_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)',
       );

@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { connectionsLeftTo } from '../../test/support/postgres-connections.js';
+import { lineSink } from '../../test/support/line-sink.js';
 import type { Target } from './args.js';
 import { openDatabase } from './open-database.js';
 import type { SqlDatabase } from './sql-database.js';
@@ -82,6 +83,9 @@ async function populate(target: Target): Promise<void> {
   }
 }
 
+/** What the commands told the operator (their stderr), line by line. */
+const told: string[] = [];
+
 async function exported(target: Target): Promise<string> {
   let text = '';
   const output = new Writable({
@@ -90,7 +94,7 @@ async function exported(target: Target): Promise<string> {
       done();
     },
   });
-  assert.equal(await runExport(target, output), 0);
+  assert.equal(await runExport(target, { stdout: output, stderr: lineSink(told) }), 0);
   return text;
 }
 
@@ -118,18 +122,18 @@ async function highest(db: SqlDatabase, table: string, column: string): Promise<
 }
 
 describe('notify-relay export | notify-relay import', () => {
-  let told: string[];
   beforeEach(() => {
-    told = [];
-    mock.method(console, 'error', (line: string) => told.push(line));
+    told.length = 0;
   });
-  afterEach(() => mock.restoreAll());
 
   it('moves a relay.db to PostgreSQL row for row, says what it moved, and the moved relay numbers new rows after the old ones', async () => {
     const sqlite = newSqlite();
     await populate(sqlite);
     const pg = newPostgres();
-    assert.equal(await runImport(pg, Readable.from(await exported(sqlite))), 0);
+    assert.equal(
+      await runImport(pg, { stdin: Readable.from(await exported(sqlite)), stderr: lineSink(told) }),
+      0,
+    );
     assert.deepEqual(told, [
       `notify-relay import into ${pg.database}: 2 users, 2 sessions, 1 invites, 1 pairings, 1 installations, ` +
         '2 notifications, 1 idempotency, 2 events, 1 push_keys, 1 push_subscriptions, 1 push_queue, 1 push_tokens.',
@@ -164,11 +168,14 @@ describe('notify-relay export | notify-relay import', () => {
     const sqlite = newSqlite();
     await populate(sqlite);
     const pg = newPostgres();
-    assert.equal(await runImport(pg, Readable.from(await exported(sqlite))), 0);
+    assert.equal(
+      await runImport(pg, { stdin: Readable.from(await exported(sqlite)), stderr: lineSink(told) }),
+      0,
+    );
     const text = await exported(pg);
     assert.equal(await connectionsLeftTo(postgres, pg.database), 0, 'the export leaves no connection open');
     for (const target of [newPostgres(), newSqlite()]) {
-      assert.equal(await runImport(target, Readable.from(text)), 0);
+      assert.equal(await runImport(target, { stdin: Readable.from(text), stderr: lineSink(told) }), 0);
       assert.deepEqual(await contents(target), await contents(sqlite));
       const store = await RelayStore.open(openDatabase(target));
       try {
@@ -185,7 +192,7 @@ describe('notify-relay export | notify-relay import', () => {
     const sqlite = newSqlite();
     await populate(sqlite);
     const text = await exported(sqlite);
-    assert.equal(await runImport(sqlite, Readable.from(text)), 1);
+    assert.equal(await runImport(sqlite, { stdin: Readable.from(text), stderr: lineSink(told) }), 1);
     assert.deepEqual(told, [
       `notify-relay import into ${join(sqlite.data, 'relay.db')} failed, nothing imported: the database is not empty; import into a new one`,
     ]);
@@ -199,7 +206,7 @@ describe('notify-relay export | notify-relay import', () => {
     // A blank line (a file edited by hand leaves spaces on it) is skipped, and still counted.
     const damaged = [lines[0], '  ', lines[1], '{"table":"user","row":{}}', ...lines.slice(2)].join('\n');
     const pg = newPostgres();
-    assert.equal(await runImport(pg, Readable.from(damaged)), 1);
+    assert.equal(await runImport(pg, { stdin: Readable.from(damaged), stderr: lineSink(told) }), 1);
     assert.deepEqual(told, [
       `notify-relay import into ${pg.database} failed, nothing imported: line 4: unknown table "user"`,
     ]);
@@ -209,14 +216,18 @@ describe('notify-relay export | notify-relay import', () => {
       0,
       'a failed import leaves no connection open',
     );
-    assert.equal(await runImport(pg, Readable.from(lines.join('\n'))), 0, 'the whole export imports after');
+    assert.equal(
+      await runImport(pg, { stdin: Readable.from(lines.join('\n')), stderr: lineSink(told) }),
+      0,
+      'the whole export imports after',
+    );
   });
 
   it('a database it cannot reach is named without its password (exit 1)', async () => {
     const where = `postgres://postgres@127.0.0.1:${postgres.port}/missing`;
     const output = new Writable({ write: (_chunk, _encoding, done) => done() });
     const withPassword = `postgres://postgres:s3cret@127.0.0.1:${postgres.port}/missing`;
-    assert.equal(await runExport({ database: withPassword }, output), 1);
+    assert.equal(await runExport({ database: withPassword }, { stdout: output, stderr: lineSink(told) }), 1);
     assert.deepEqual(told, [`notify-relay export failed on ${where}: database "missing" does not exist`]);
   });
 });

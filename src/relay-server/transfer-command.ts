@@ -3,9 +3,9 @@
  * ({"table": …, "row": {…}}), so a relay moves between SQLite and PostgreSQL (docs/relay.md "Many people").
  */
 import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
 import type { Target } from './args.js';
 import { describeTarget, openDatabase } from './open-database.js';
+import type { RelayIo } from './relay-io.js';
 import type { Parameter, Row, SqlDatabase } from './sql-database.js';
 import { RelayStore } from './store.js';
 
@@ -52,27 +52,27 @@ async function movedColumns(db: SqlDatabase, table: string): Promise<string[]> {
   return table === 'sessions' || table === 'invites' ? columns.filter((name) => name !== 'id') : columns;
 }
 
-/** The relay's rows as JSON lines to `output` (the command's stdout). */
-export async function runExport(target: Target, output: Writable): Promise<number> {
+/** The relay's rows as JSON lines to the command's stdout. */
+export async function runExport(target: Target, io: Pick<RelayIo, 'stdout' | 'stderr'>): Promise<number> {
   const db = openDatabase(target);
   try {
     const store = await RelayStore.open(db);
     for (const table of RELAY_TABLES) {
       const columns = await movedColumns(db, table);
       const rows = await store.db.all(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY 1`);
-      for (const row of rows) output.write(`${JSON.stringify({ table, row })}\n`);
+      for (const row of rows) io.stdout.write(`${JSON.stringify({ table, row })}\n`);
     }
     return 0;
   } catch (error) {
-    console.error(`notify-relay export failed on ${describeTarget(target)}: ${(error as Error).message}`);
+    io.stderr.write(`notify-relay export failed on ${describeTarget(target)}: ${(error as Error).message}\n`);
     return 1;
   } finally {
     await db.close();
   }
 }
 
-/** The JSON lines of an export, read from `input` (the command's stdin), into an empty database. */
-export async function runImport(target: Target, input: Readable): Promise<number> {
+/** The JSON lines of an export, read from the command's stdin, into an empty database. */
+export async function runImport(target: Target, io: Pick<RelayIo, 'stdin' | 'stderr'>): Promise<number> {
   const db = openDatabase(target);
   const where = describeTarget(target);
   try {
@@ -83,7 +83,7 @@ export async function runImport(target: Target, input: Readable): Promise<number
       const columns = new Map<string, string[]>();
       for (const table of RELAY_TABLES) columns.set(table, await movedColumns(db, table));
       let line = 0;
-      for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      for await (const text of createInterface({ input: io.stdin, crlfDelay: Infinity })) {
         line++;
         if (text.trim() === '') continue;
         const { table, row } = JSON.parse(text) as { table: string; row: Row };
@@ -103,10 +103,12 @@ export async function runImport(target: Target, input: Readable): Promise<number
           );
     });
     const summary = RELAY_TABLES.map((table) => `${counts.get(table) ?? 0} ${table}`).join(', ');
-    console.error(`notify-relay import into ${where}: ${summary}.`);
+    io.stderr.write(`notify-relay import into ${where}: ${summary}.\n`);
     return 0;
   } catch (error) {
-    console.error(`notify-relay import into ${where} failed, nothing imported: ${(error as Error).message}`);
+    io.stderr.write(
+      `notify-relay import into ${where} failed, nothing imported: ${(error as Error).message}\n`,
+    );
     return 1;
   } finally {
     await db.close();

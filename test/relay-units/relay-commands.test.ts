@@ -60,9 +60,19 @@ describe('notify-relay commands, in process', () => {
 
   it('migrate brings the named database to the current schema, without serving it', async () => {
     const data = newData();
-    assert.equal((await command(['migrate', '--data', data])).code, 0);
+    const file = join(data, 'relay.db');
+    const migrated = await command(['migrate', '--data', data]);
+    assert.equal(migrated.code, 0);
+    assert.match(
+      migrated.stdout,
+      new RegExp(`^${file}: applied migration\\(s\\) [\\d, ]+; schema version ${SCHEMA_VERSION}\\.\n$`),
+    );
     assert.equal(await schemaOf(data), SCHEMA_VERSION);
-    assert.equal((await command(['migrate', '--check', '--data', data])).code, 0);
+    assert.deepEqual(await command(['migrate', '--check', '--data', data]), {
+      code: 0,
+      stdout: `${file}: schema version ${SCHEMA_VERSION}, current.\n`,
+      stderr: '',
+    });
     assert.equal((await command(['migrate', '--check', '--data', newData()])).code, 1);
   });
 
@@ -77,6 +87,10 @@ describe('notify-relay commands, in process', () => {
     const into = newData();
     const imported = await command(['import', '--data', into], exported.stdout);
     assert.equal(imported.code, 0, imported.stderr);
+    assert.match(
+      imported.stderr,
+      new RegExp(`^notify-relay import into ${join(into, 'relay.db')}: 1 users, `),
+    );
     assert.equal((await command(['export', '--data', into])).stdout, exported.stdout);
   });
 });

@@ -10,9 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, afterEach, describe, it } from 'node:test';
-import { waitFor } from '../support/wait-for.js';
+import { setUpOperator } from '../support/relay-web.js';
+import { SseReader } from '../support/sse-reader.js';
+import { waitFor, within } from '../support/wait-for.js';
 import { ManualTimers } from './manual-timers.js';
-import { listeningUrl, run, stopAll } from './relay-run.js';
+import { listeningUrl, run, served, stopAll } from './relay-run.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'notify-relay-life-'));
 let folders = 0;
@@ -82,4 +84,19 @@ describe('notify-relay serving, in process', () => {
       assert.equal(existsSync(join(data, 'relay.db-wal')), false);
     });
   }
+
+  it('SIGTERM with an inbox open: the page is told to come back in a second, and the relay still exits 0', async () => {
+    const relay = run(['--data', newData(), '--port', '0', ...CONTACT]);
+    const address = await served(relay);
+    const operator = await setUpOperator(address);
+    const inbox = new SseReader(address.port, { cookie: operator.cookieHeader() }, '/v1/inbox/stream');
+    try {
+      await inbox.until((stream) => stream.text === 'retry: 5000\n\n');
+      assert.equal(await relay.stop(), 0);
+      await within(inbox.ended, 'the inbox stream to end');
+      assert.equal(inbox.text, 'retry: 5000\n\nretry: 1000\n\n');
+    } finally {
+      inbox.close();
+    }
+  });
 });

@@ -70,3 +70,15 @@ export function run(
 export function listeningUrl(relay: RelayRun): Promise<string> {
   return waitFor(() => /listening on (\S+)\n/.exec(relay.stdout())?.[1], 'the relay to listen');
 }
+
+/** A listening relay as the browser stand-in of test/support/relay-web.ts reaches it. */
+export async function served(
+  relay: RelayRun,
+): Promise<{ url: string; port: number; setupUrl: string | undefined }> {
+  const url = await listeningUrl(relay);
+  return {
+    url,
+    port: Number(new URL(url).port),
+    setupUrl: /\(this link works once\): (\S+)\n/.exec(relay.stdout())?.[1],
+  };
+}

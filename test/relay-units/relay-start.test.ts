@@ -9,6 +9,7 @@ import { get } from 'node:https';
 import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, afterEach, describe, it } from 'node:test';
 import { openDatabase } from '../../src/relay-server/open-database.js';
 import { RelayStore } from '../../src/relay-server/store.js';
@@ -97,6 +98,51 @@ describe('notify-relay starting, in process', () => {
     } finally {
       cert.remove();
     }
+  });
+
+  for (const [host, shown] of [
+    ['::1', '[::1]'],
+    ['::', 'localhost'],
+  ] as const) {
+    it(`on the IPv6 address ${host}: the URL names it as ${shown}`, async () => {
+      const relay = run(['--data', newData(), '--port', '0', '--host', host, ...CONTACT]);
+      const url = await listeningUrl(relay);
+      assert.match(url, new RegExp(`^http://${shown.replace(/[[\]]/g, '\\$&')}:\\d+$`));
+      assert.equal((await fetch(`${url}/healthz`)).status, 200);
+      assert.equal(await relay.stop(), 0);
+    });
+  }
+
+  it('with a certificate on every address: an https localhost URL and no plain HTTP warning', async () => {
+    const cert = makeThrowawayCert();
+    try {
+      const tls = ['--tls-cert', cert.certFile, '--tls-key', join(dirname(cert.certFile), 'key.pem')];
+      const relay = run(['--data', newData(), '--port', '0', '--host', '0.0.0.0', ...CONTACT, ...tls]);
+      assert.match(await listeningUrl(relay), /^https:\/\/localhost:\d+$/);
+      assert.equal(await relay.stop(), 0);
+      assert.equal(relay.stderr(), '');
+    } finally {
+      cert.remove();
+    }
+  });
+
+  it('accounts from before names were compared without case: says which, and serves them', async () => {
+    const data = newData();
+    assert.equal(await within(run(['migrate', '--data', data]).exited, 'the migration'), 0);
+    const db = new DatabaseSync(join(data, 'relay.db'));
+    const add = db.prepare(
+      'INSERT INTO users (id, username, password_hash, is_operator, created_at) VALUES (?, ?, ?, 0, 1)',
+    );
+    add.run('u_1', 'ada', 'h');
+    add.run('u_2', 'Ada', 'h');
+    db.close();
+    const relay = run(['--data', data, '--port', '0', ...CONTACT]);
+    await listeningUrl(relay);
+    assert.equal(await relay.stop(), 0);
+    assert.match(
+      relay.stderr(),
+      /^notify-relay: the accounts (ada, Ada|Ada, ada) differ only in case; each signs in with its exact spelling\. New user names are compared without case\.\n$/,
+    );
   });
 
   it('once an account exists: no setup link', async () => {

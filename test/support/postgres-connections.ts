@@ -2,7 +2,7 @@ import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
 import type { TestPostgres } from './postgres.js';
 
 /** The connections open on `database` (a URL on the cluster), as the server counts them; the asking one left out. */
-export async function connectionsTo(postgres: TestPostgres, database: string): Promise<number> {
+export async function connectionsTo(postgres: Pick<TestPostgres, 'url'>, database: string): Promise<number> {
   const observer = new PostgresDatabase(postgres.url);
   try {
     const row = await observer.get(
@@ -22,7 +22,10 @@ const SETTLE_MS = 5000;
  * process a moment after its client hangs up, so a count taken at once can see one that is closing
  * (a CI run did). Waits up to five seconds for none; a connection left open is still counted.
  */
-export async function connectionsLeftTo(postgres: TestPostgres, database: string): Promise<number> {
+export async function connectionsLeftTo(
+  postgres: Pick<TestPostgres, 'url'>,
+  database: string,
+): Promise<number> {
   const deadline = Date.now() + SETTLE_MS;
   for (;;) {
     const open = await connectionsTo(postgres, database);

@@ -22,7 +22,7 @@ export class WebSession {
 
   /** localAddress: the loopback address this browser connects from (127.0.0.2: another client); ca: trust for HTTPS. */
   constructor(
-    readonly relay: RelayProcess,
+    readonly relay: Pick<RelayProcess, 'url'>,
     options: { localAddress?: string; ca?: Buffer } = {},
   ) {
     const dispatcher =
@@ -103,7 +103,10 @@ export class WebSession {
 }
 
 /** The operator account through the printed setup link; the session is signed in afterwards. */
-export async function setUpOperator(relay: RelayProcess, web = new WebSession(relay)): Promise<WebSession> {
+export async function setUpOperator(
+  relay: Pick<RelayProcess, 'url' | 'setupUrl'>,
+  web = new WebSession(relay),
+): Promise<WebSession> {
   await waitFor(() => relay.setupUrl, "the setup link on notify-relay's output");
   const setupPath = new URL(relay.setupUrl!).pathname + new URL(relay.setupUrl!).search;
   const form = await web.get(setupPath);

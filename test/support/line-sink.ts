@@ -1,0 +1,11 @@
+import { Writable } from 'node:stream';
+
+/** A stream whose written lines land in `lines`, one entry each, as a person reads them. */
+export function lineSink(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      lines.push(...chunk.toString().replace(/\n$/, '').split('\n'));
+      done();
+    },
+  });
+}
