@@ -4,6 +4,9 @@
  * process, and its purge timer the test's to fire. Stryker's `tap` runner reaches it in seconds.
  */
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Timers } from '../../src/relay-server/clock.js';
 import { runRelay } from '../../src/relay-server/run-relay.js';
@@ -80,5 +83,18 @@ export async function served(
     url,
     port: Number(new URL(url).port),
     setupUrl: /\(this link works once\): (\S+)\n/.exec(relay.stdout())?.[1],
+  };
+}
+
+/** The relay's clock, moved by the test through the file NOTIFY_RELAY_CLOCK_OFFSET_FILE names. */
+export function movableClock(): { env: NodeJS.ProcessEnv; advance(ms: number): void } {
+  const file = join(mkdtempSync(join(tmpdir(), 'notify-relay-clock-')), 'offset');
+  let offset = 0;
+  return {
+    env: { NOTIFY_RELAY_CLOCK_OFFSET_FILE: file },
+    advance(ms) {
+      offset += ms;
+      writeFileSync(file, String(offset));
+    },
   };
 }

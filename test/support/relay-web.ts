@@ -133,7 +133,7 @@ export interface Pairing {
 }
 
 export async function api(
-  relay: RelayProcess,
+  relay: Pick<RelayProcess, 'url'>,
   method: string,
   path: string,
   options: { bearer?: string; body?: unknown; headers?: Record<string, string> } = {},
@@ -156,7 +156,10 @@ export async function api(
 }
 
 /** A new pairing request, in a fresh minute so the pairing limit (10 a minute per address) never trips across tests. */
-export async function createPairing(relay: RelayProcess, senderName = 'ada-laptop'): Promise<Pairing> {
+export async function createPairing(
+  relay: Pick<RelayProcess, 'url' | 'advance'>,
+  senderName = 'ada-laptop',
+): Promise<Pairing> {
   relay.advance(61_000);
   const created = await api(relay, 'POST', '/v1/pairings', {
     body: { sender_name: senderName, client: 'notify/0.1.0' },
@@ -166,7 +169,11 @@ export async function createPairing(relay: RelayProcess, senderName = 'ada-lapto
 }
 
 /** One poll, the relay's clock moved past the interval first so it is never too fast. */
-export async function pollOnTime(relay: RelayProcess, pairing: Pairing, interval = pairing.interval) {
+export async function pollOnTime(
+  relay: Pick<RelayProcess, 'url' | 'advance'>,
+  pairing: Pairing,
+  interval = pairing.interval,
+) {
   relay.advance(interval * 1000);
   return api(relay, 'POST', `/v1/pairings/${pairing.pairing_id}/poll`, { bearer: pairing.poll_secret });
 }
@@ -187,7 +194,7 @@ export async function decide(
 
 /** A full pairing: the credential and installation of a new sender. */
 export async function pairSender(
-  relay: RelayProcess,
+  relay: Pick<RelayProcess, 'url' | 'advance'>,
   web: WebSession,
   senderName = 'ada-laptop',
 ): Promise<{ credential: string; installation: { id: string; name: string } }> {
@@ -219,7 +226,7 @@ export function delivered(overrides: Record<string, unknown> = {}): Record<strin
 
 let keys = 0;
 export async function deliver(
-  relay: RelayProcess,
+  relay: Pick<RelayProcess, 'url'>,
   credential: string,
   id: string,
   body: Record<string, unknown>,
