@@ -41,8 +41,8 @@ export interface RelayOptions {
   host: string;
   name: string | undefined;
   publicUrl: string | undefined;
-  tlsCert: string | undefined;
-  tlsKey: string | undefined;
+  /** The certificate and key files to serve HTTPS with: both or neither. */
+  tls: { certFile: string; keyFile: string } | undefined;
   trustProxy: boolean;
   deliveryRate: number;
   requestTimeoutSeconds: number;
@@ -196,8 +196,8 @@ export function parseRelayArgs(argv: string[], env: Record<string, string | unde
       host: values.get('--host') ?? '127.0.0.1',
       name: name?.trim(),
       publicUrl: values.get('--public-url'),
-      tlsCert,
-      tlsKey,
+      // The check above made sure a key comes with a certificate.
+      tls: tlsCert === undefined ? undefined : { certFile: tlsCert, keyFile: tlsKey! },
       trustProxy,
       deliveryRate,
       requestTimeoutSeconds,

@@ -1,6 +1,7 @@
 /** notify-relay's run, in any process: the bin (main.ts) calls it with its own argv, streams and signals. */
 import type { Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { VERSION } from '../version.js';
 import { parseRelayArgs, RELAY_USAGE } from './args.js';
@@ -77,8 +78,8 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
   const target = options.database !== undefined ? { database: options.database } : { data: options.data };
   let tls: { cert: Buffer; key: Buffer } | undefined;
   try {
-    if (options.tlsCert && options.tlsKey)
-      tls = { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) };
+    if (options.tls)
+      tls = { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) };
   } catch (error) {
     complain(`notify-relay cannot start: ${(error as Error).message}`);
     return 1;
@@ -164,8 +165,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     await store.close();
     return 1;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const { port } = app.server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url =
     options.publicUrl ??

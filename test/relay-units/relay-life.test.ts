@@ -10,11 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, afterEach, describe, it } from 'node:test';
-import { setUpOperator } from '../support/relay-web.js';
+import { addDevice } from '../relay/push-support.js';
+import { PushService } from '../support/push-service.js';
+import { deliver, delivered, pairSender, setUpOperator } from '../support/relay-web.js';
 import { SseReader } from '../support/sse-reader.js';
 import { waitFor, within } from '../support/wait-for.js';
 import { ManualTimers } from './manual-timers.js';
-import { listeningUrl, run, served, stopAll } from './relay-run.js';
+import { listeningUrl, movableClock, run, served, stopAll } from './relay-run.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'notify-relay-life-'));
 let folders = 0;
@@ -97,6 +99,28 @@ describe('notify-relay serving, in process', () => {
       assert.equal(inbox.text, 'retry: 5000\n\nretry: 1000\n\n');
     } finally {
       inbox.close();
+    }
+  });
+
+  it("pushes each delivery to the person's phone, signed with a placeholder contact when given none", async () => {
+    const service = await PushService.start();
+    try {
+      const clock = movableClock();
+      const relay = run(['--data', newData(), '--port', '0', '--allow-loopback-push'], { env: clock.env });
+      const address = await served(relay);
+      const operator = await setUpOperator(address);
+      const sender = await pairSender({ ...address, advance: clock.advance }, operator);
+      const phone = await addDevice(operator, service);
+      const sent = await deliver(address, sender.credential, 'n_pushed', delivered());
+      assert.equal(sent.status, 201, JSON.stringify(sent.body));
+      const push = await waitFor(() => service.received[0], 'the push at the phone');
+      assert.equal(push.subscription, phone.subscription.endpoint.split('/').pop());
+      assert.equal(push.payload['id'], 'n_pushed');
+      assert.equal(push.sender, 'mailto:operator@notify-relay.invalid');
+      assert.deepEqual(service.refused, []);
+      assert.equal(await relay.stop(), 0);
+    } finally {
+      await service.stop();
     }
   });
 });

@@ -13,6 +13,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, afterEach, describe, it } from 'node:test';
 import { openDatabase } from '../../src/relay-server/open-database.js';
 import { RelayStore } from '../../src/relay-server/store.js';
+import { SCHEMA_VERSION } from '../../src/relay-server/store-migrations.js';
 import { VERSION } from '../../src/version.js';
 import { makeThrowawayCert } from '../support/throwaway-cert.js';
 import { within } from '../support/wait-for.js';
@@ -172,6 +173,20 @@ describe('a started relay answers, in process', () => {
     const named = run(['--data', newData(), '--port', '0', ...CONTACT, '--name', 'Ada relay']);
     assert.equal((await relayInfo(await listeningUrl(named))).name, 'Ada relay');
     assert.equal(await named.stop(), 0);
+  });
+});
+
+describe('a started relay answers, in process: readiness', () => {
+  it('a database a newer relay migrated meanwhile: /readyz says unavailable (503), so the balancer moves on', async () => {
+    const data = newData();
+    const relay = run(['--data', data, '--port', '0', ...CONTACT]);
+    const url = await listeningUrl(relay);
+    const db = new DatabaseSync(join(data, 'relay.db'));
+    db.prepare('INSERT INTO relay_schema (version, applied_at) VALUES (?, 1)').run(SCHEMA_VERSION + 1);
+    db.close();
+    const ready = await fetch(`${url}/readyz`);
+    assert.deepEqual([ready.status, await ready.json()], [503, { status: 'unavailable' }]);
+    assert.equal(await relay.stop(), 0);
   });
 });
 
