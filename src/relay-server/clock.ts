@@ -17,7 +17,7 @@ export function clockFromEnvironment(environment: NodeJS.ProcessEnv): Clock {
 
 function offsetIn(file: string): number {
   try {
-    return Number(readFileSync(file, 'utf8').trim()) || 0;
+    return Number(readFileSync(file, 'utf8')) || 0;
   } catch {
     return 0;
   }
