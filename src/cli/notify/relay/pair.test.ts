@@ -5,6 +5,8 @@
  * what the broker keeps afterwards.
  */
 import assert from 'node:assert/strict';
+import dnsPromises from 'node:dns/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { hostname } from 'node:os';
 import { after, describe, it, type TestContext } from 'node:test';
 import { useBroker, type BrokerProcess } from '../../../../test/support/broker-process.js';
@@ -176,6 +178,22 @@ describe('notify relay pair (in process)', () => {
     // The broker now holds the last credential: its connection check succeeds with it.
     const connection = await broker.request('GET', `/v1/providers/${first.id}/connection`);
     assert.equal(((await connection.json()) as { state: string }).state, 'connected');
+  });
+
+  it('keeps the name given with --name when the machine pairs again without one', async () => {
+    const test = await relay({ name: 'Relay at home' });
+    assert.equal((await pair(test, '--name', 'Phone')).code, 0);
+    const named = (await profileOf(broker, test))!;
+    assert.equal(named.name, 'Phone');
+    // The credential was revoked on the relay, say: pairing again replaces it and nothing else.
+    test.setPolls(['approved']);
+    const again = await pair(test);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(
+      again.stdout,
+      new RegExp(`\nUpdated the relay profile "Phone" \\(${named.id}, disabled\\)\\.\n$`),
+    );
+    assert.equal((await profileOf(broker, test))?.name, 'Phone');
   });
 
   it('leaves the approver out when the relay names none', async () => {
@@ -594,6 +612,33 @@ describe('notify relay pair (in process)', () => {
       broker.home.env,
     );
     assert.equal(viaName.code, 0, viaName.stderr);
+  });
+
+  it('refuses a name that resolves to this machine or a private network without --allow-private, asking it nothing', async () => {
+    // The name looks public; only its addresses say where the credential would go.
+    const answers: Record<string, string> = {
+      'relay.example.com': '127.0.0.1',
+      'relay.example.net': '192.168.1.20',
+    };
+    const real = dnsPromises.lookup;
+    const stand = async (host: string, options: object) =>
+      answers[host] === undefined ? real(host, options) : [{ address: answers[host], family: 4 }];
+    (dnsPromises as { lookup: unknown }).lookup = stand;
+    syncBuiltinESMExports();
+    try {
+      const hint = 'pass --allow-private to pair with a relay on this machine or on a private network.';
+      const cases: [string, string][] = [
+        ['relay.example.com', 'resolves to 127.0.0.1, this machine (a loopback address)'],
+        ['relay.example.net', 'resolves to 192.168.1.20, a private or reserved address'],
+      ];
+      for (const [host, why] of cases) {
+        const result = await runRelayInProcess(['pair', '--url', `https://${host}`], broker.home.env);
+        assert.deepEqual(result, { code: 1, stdout: '', stderr: `${host} ${why}; ${hint}\n` }, host);
+      }
+    } finally {
+      (dnsPromises as { lookup: unknown }).lookup = real;
+      syncBuiltinESMExports();
+    }
   });
 
   it('refuses another installation than the one approved and saves nothing', async () => {
