@@ -218,4 +218,31 @@ describe('answer links for buttons on a phone', () => {
     );
     assert.equal(await linkFor(request('choice-1')), undefined, 'a credential sealed under another key');
   });
+
+  it('gives no link when a relay hands out one that is not a web address: the phone button never opens it', async () => {
+    let handedOut = '';
+    const token = `nrt_${'a'.repeat(43)}`;
+    const rogue = createServer((incoming, response) => {
+      incoming.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ url: handedOut, token, lifecycle: 1, revision: 1 }));
+    });
+    await new Promise<void>((resolve) => rogue.listen(0, '127.0.0.1', resolve));
+    try {
+      removeAll();
+      const url = `http://127.0.0.1:${(rogue.address() as AddressInfo).port}`;
+      await addProvider('relay', { url, allowPrivate: true }, { credential });
+      for (const link of [
+        'javascript:alert(document.cookie)',
+        'file:///etc/passwd',
+        'intent://pay#Intent;end',
+      ]) {
+        handedOut = link;
+        assert.equal(await linkFor(request('rogue-1')), undefined, link);
+      }
+    } finally {
+      rogue.closeAllConnections();
+      rogue.close();
+    }
+  });
 });
