@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ntfy } from '../delivery/providers/ntfy/ntfy.js';
+import { followRelayEvents } from '../delivery/providers/relay/event-stream.js';
 import { relay } from '../delivery/providers/relay/relay.js';
 import { recordChoice } from '../store/choices-store.js';
 import { openDatabase, type Db } from '../store/database.js';
@@ -899,5 +900,48 @@ describe('answers from a paired relay', () => {
     );
     assert.equal(outbound.providers.get(guarded).listening?.state, 'retrying');
     assert.equal(stand.connections.length, 0);
+  });
+});
+
+/**
+ * A connection that went away without a word (a laptop's Wi-Fi changed, a NAT forgot it): the relay's
+ * keep-alives stop arriving, and only the silence limit notices, so that the follower reconnects and the
+ * phone's answers arrive again. The limit is set short here; notifyd's is 90 s.
+ */
+describe('a relay event stream that falls silent', () => {
+  let stand: StandInRelay;
+  beforeEach(async () => {
+    stand = new StandInRelay();
+    await stand.start();
+  });
+  afterEach(() => stand.close());
+
+  it('ends as a time-out once nothing came for the silence limit, not while the relay keeps talking', async () => {
+    const stop = new AbortController();
+    let ended: Awaited<ReturnType<typeof followRelayEvents>> | undefined;
+    const heard: string[] = [];
+    void followRelayEvents({
+      url: stand.url,
+      allowPrivate: true,
+      credential: 'nrc_silent',
+      signal: stop.signal,
+      onOpen: () => undefined,
+      onEvent: async (event) => void heard.push(event.type ?? ''),
+      silenceLimitMs: 400,
+    }).then((end) => (ended = end));
+    try {
+      await within(5000, 'the stream open', () => stand.openStreams() === 1);
+      // Something every 150 ms for a second: never silent for the limit, so the stream stays.
+      for (let sent = 0; sent < 7; sent++) {
+        stand.sendUnnumbered('keep', { sent });
+        await sleep(150);
+      }
+      assert.equal(ended, undefined, 'ended while the relay was talking');
+      assert.equal(heard.length, 7);
+      await within(5000, 'the end of the silent stream', () => ended !== undefined);
+      assert.deepEqual(ended, { kind: 'failed', reason: 'timeout' });
+    } finally {
+      stop.abort();
+    }
   });
 });

@@ -224,6 +224,20 @@ describe('web sessions', () => {
     assert.equal(store.bySecretHash(session.secretHash), undefined, 'its hash is gone from disk');
   });
 
+  it('sessions that ended unused leave the database at the next sign-in: signing out everywhere counts the live one', async () => {
+    const forgotten = await signIn('Firefox on the old laptop');
+    now += SESSION_IDLE_MS;
+    const current = await signIn('Chromium');
+    assert.equal(
+      store.bySecretHash(forgotten.session.secretHash),
+      undefined,
+      'the ended one is gone from disk',
+    );
+    assert.ok(store.bySecretHash(current.session.secretHash));
+    assert.equal(await sessions.revokeAll(), 1);
+    assert.ok(logged.includes('web page: all 1 session(s) revoked'), logged.join('\n'));
+  });
+
   it('used again a minute later, its 12 hours count from that use', async () => {
     const { secret } = await signIn();
     now += MINUTE;

@@ -64,6 +64,17 @@ describe('notify relay transport: where it connects', () => {
     assert.equal(checked.seen[0]!.headers.host, `localhost:${checked.port}`, 'the name stays the Host');
   });
 
+  it('reaches a relay whose name resolves to an IPv6 address only', async () => {
+    const checked = await serve('::1', (response) => json(response, 200, { where: 'IPv6' }));
+    const reply = await relayExchange({
+      method: 'GET',
+      url: new URL(`http://relay.localhost:${checked.port}/v1/pairings`),
+      addresses: ['::1'],
+      timeoutMs: 5_000,
+    });
+    assert.deepEqual(reply, { status: 200, statusText: 'OK', json: { where: 'IPv6' } });
+  });
+
   it('with no checked address it connects nowhere and says it could not connect', async () => {
     await assert.rejects(
       relayExchange({

@@ -3,7 +3,8 @@
  * with --allow-loopback-push, a private network never, checked on every address a name resolves to.
  */
 import assert from 'node:assert/strict';
-import type { LookupAddress } from 'node:dns';
+import dns, { type LookupAddress } from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
 import { describe, it } from 'node:test';
 import { publicOnlyLookup, refusedAddress, RefusedAddressError } from './push-address.js';
 
@@ -57,5 +58,37 @@ describe('push addresses', () => {
       (all.address as LookupAddress[])[0]!.address,
       'the first address when one is asked',
     );
+  });
+
+  it('refuses a name that answers a public address first and a private one after: every address counts', async () => {
+    // A name the device's owner controls, made to answer both (the connection may take either).
+    const answers: Record<string, string[]> = {
+      'push.example.com': ['93.184.216.34', '10.0.0.5'],
+      'push.example.net': ['2606:4700:4700::1111', '::1'],
+    };
+    const real = dns.lookup;
+    const stand = (host: string, options: object, callback: (...args: unknown[]) => void) => {
+      const listed = answers[host];
+      if (listed === undefined) return real(host, options, callback as never);
+      const entries = listed.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      process.nextTick(() => callback(null, entries));
+    };
+    (dns as { lookup: unknown }).lookup = stand;
+    syncBuiltinESMExports();
+    try {
+      for (const [host, refusal] of [
+        ['push.example.com', PRIVATE('10.0.0.5')],
+        ['push.example.net', THIS_MACHINE('::1')],
+      ] as const) {
+        const error = await new Promise<Error | null>((done) =>
+          publicOnlyLookup(false)(host, { all: true }, (failure) => done(failure)),
+        );
+        assert.ok(error instanceof RefusedAddressError, `${host}: ${String(error)}`);
+        assert.equal(error.message, refusal);
+      }
+    } finally {
+      (dns as { lookup: unknown }).lookup = real;
+      syncBuiltinESMExports();
+    }
   });
 });

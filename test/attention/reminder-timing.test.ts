@@ -10,6 +10,7 @@ import { readLog, waitForLog } from '../support/broker-log.js';
 import { useBroker, type BrokerProcess } from '../support/broker-process.js';
 import { createDrivenClock } from '../support/driven-clock.js';
 import { callJson } from '../support/outbox-broker.js';
+import { waitFor } from '../support/wait-for.js';
 
 const MINUTE = 60_000;
 /** Today at hh:00 UTC (the quiet hours below are in UTC). */
@@ -62,6 +63,38 @@ describe('a reopened request reminds again', () => {
     assert.equal((await patch('resolved')).status, 200);
     await clock.advance(broker, MINUTE);
     assert.equal((await patch('active')).status, 200);
+    await clock.advance(broker, 5 * MINUTE + 1000);
+    await waitForLog(broker.home, `notification ${id} alerts again: reminder 1 of 3`);
+  });
+
+  it('a request whose reminders were all spent before it was resolved has all of them again once reopened', async () => {
+    const id = await create(broker, { title: 'Ship the hotfix?', type: 'permission_required' });
+    for (const nth of [1, 2, 3]) {
+      await clock.advance(broker, 5 * MINUTE + 1000);
+      await waitForLog(broker.home, `notification ${id} alerts again: reminder ${nth} of 3`);
+    }
+    const patch = (status: string) => callJson(broker, 'PATCH', `/v1/notifications/${id}`, { status });
+    assert.equal((await patch('resolved')).status, 200);
+    await clock.advance(broker, MINUTE);
+    assert.equal((await patch('active')).status, 200);
+    await clock.advance(broker, 5 * MINUTE + 1000);
+    const first = `notification ${id} alerts again: reminder 1 of 3`;
+    await waitFor(
+      () => readLog(broker.home).split(first).length - 1 === 2,
+      'the first reminder of the reopened request',
+      5000,
+    );
+  });
+
+  it('a request snoozed, then resolved and reopened, is snoozed no more: it reminds after its interval', async () => {
+    const id = await create(broker, { title: 'Rotate the keys?', type: 'permission_required' });
+    const snoozed = await callJson(broker, 'POST', `/v1/notifications/${id}/snooze`, { minutes: 60 });
+    assert.equal(snoozed.status, 200);
+    const patch = (status: string) => callJson(broker, 'PATCH', `/v1/notifications/${id}`, { status });
+    const resolved = await patch('resolved');
+    assert.equal(resolved.body!['snoozedUntil'], undefined, 'a resolved request shows no snooze');
+    const reopened = await patch('active');
+    assert.equal(reopened.body!['snoozedUntil'], undefined, 'the reopened request is not snoozed');
     await clock.advance(broker, 5 * MINUTE + 1000);
     await waitForLog(broker.home, `notification ${id} alerts again: reminder 1 of 3`);
   });

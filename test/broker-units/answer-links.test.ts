@@ -218,4 +218,41 @@ describe('answer links for buttons on a phone', () => {
     );
     assert.equal(await linkFor(request('choice-1')), undefined, 'a credential sealed under another key');
   });
+
+  it('gives no link when a relay hands out one that is not a web address, or a token of another shape', async () => {
+    const token = `nrt_${'a'.repeat(43)}`;
+    let handedOut = { url: '', token };
+    const rogue = createServer((incoming, response) => {
+      incoming.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ ...handedOut, lifecycle: 1, revision: 1 }));
+    });
+    await new Promise<void>((resolve) => rogue.listen(0, '127.0.0.1', resolve));
+    try {
+      removeAll();
+      const url = `http://127.0.0.1:${(rogue.address() as AddressInfo).port}`;
+      await addProvider('relay', { url, allowPrivate: true }, { credential });
+      const answer = `${url}/v1/push/notifications/1/answer`;
+      for (const link of [
+        { url: 'javascript:alert(document.cookie)', token },
+        { url: 'file:///etc/passwd', token },
+        { url: 'intent://pay#Intent;end', token },
+        // A link that would carry something else than an answer token to the phone.
+        { url: answer, token: 'nrc_the-credential-of-another-installation' },
+        { url: answer, token: `${token}"}` },
+      ]) {
+        handedOut = link;
+        assert.equal(await linkFor(request('rogue-1')), undefined, JSON.stringify(link));
+      }
+      handedOut = { url: answer, token };
+      assert.deepEqual(
+        await linkFor(request('rogue-1')),
+        { url: answer, token },
+        'a well-formed link is taken',
+      );
+    } finally {
+      rogue.closeAllConnections();
+      rogue.close();
+    }
+  });
 });

@@ -110,6 +110,23 @@ describe('relay pages: first-start setup', () => {
   });
 });
 
+describe('relay pages: a setup link that another relay process has used up', () => {
+  it('shows no setup form for a link this process printed once the operator account exists', async () => {
+    const second = await startInProcessRelay();
+    try {
+      const token = new URL(second.setupUrl).searchParams.get('token')!;
+      // As another notify-relay process on the same database would: the account exists, this link is stale.
+      assert.ok(await second.context.relay.createUser('ops', 'a long enough password', true));
+      const page = await new WebSession(second).get(`/setup?token=${token}`);
+      assert.equal(page.status, 404);
+      assert.match(page.text, /No setup here/);
+      assert.doesNotMatch(page.text, /action="\/setup"/);
+    } finally {
+      await second.cleanup();
+    }
+  });
+});
+
 describe('relay pages: a relay not set up yet', () => {
   let fresh: InProcessRelay;
   before(async () => {

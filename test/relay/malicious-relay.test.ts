@@ -7,14 +7,16 @@ import { waitFor } from '../support/wait-for.js';
 import { pair, profileOf } from './relay-cli.js';
 
 /**
- * A relay that sends without end on its event stream (one endless line, or events without pause)
- * against a notifyd with a 256 MiB heap: the broker ends that stream with one log line, reconnects with
- * the usual back-off, and keeps answering.
+ * A relay that sends without end on its event stream (one endless line, or events or keep-alive comments
+ * without pause) against a notifyd with a 256 MiB heap: the broker ends that stream with one log line,
+ * reconnects with the usual back-off, and keeps answering.
  */
 describe('a malicious relay cannot exhaust notifyd', () => {
   for (const [kind, limit] of [
     ['endless-line', 'a line or event over 65536 characters'],
     ['flood', 'more than 100 events a second'],
+    // Keep-alive comments are events too as far as the pace goes: a loop of them is no keep-alive.
+    ['comment-flood', 'more than 100 events a second'],
   ] as const) {
     it(`${kind}: the stream is closed with one log line, and the broker lives`, async () => {
       const broker = await startBroker({ env: { NODE_OPTIONS: '--max-old-space-size=256' } });

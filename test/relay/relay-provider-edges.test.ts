@@ -66,6 +66,25 @@ describe('relay provider: clears and refusals', () => {
     assert.equal(relay.notifications.get(resolvedId)?.status, 'resolved');
   });
 
+  it('a notification an agent token raised with a long agent name reaches the phone, its sender cut to the 100 characters the relay takes', async () => {
+    const name = `build-server-in-the-basement-${'x'.repeat(30)}`;
+    const made = await broker.request('POST', '/v1/tokens', { name });
+    assert.equal(made.status, 201);
+    const { token } = (await made.json()) as { token: string };
+    const agent = `claude-code-${'a'.repeat(80)}`;
+    const created = await broker.request(
+      'POST',
+      '/v1/notifications',
+      { title: 'From the basement', message: 'm', agent },
+      { authorization: `Bearer ${token}` },
+    );
+    assert.equal(created.status, 201);
+    const { id } = (await created.json()) as { id: string };
+    const held = await waitFor(() => relay.notifications.get(id), 'the notification on the relay');
+    const sent = held.body['agent'] as string;
+    assert.equal(sent, `${name} · ${agent}`.slice(0, 100));
+  });
+
   it('a clear answered 404 (the relay no longer holds the notification) counts as delivered, not failed', async () => {
     const id = await createDelivered('Forgotten by the relay');
     relay.notifications.delete(id);

@@ -73,7 +73,7 @@ export interface TestRelayOptions {
    * The first event stream is a malicious relay's: one line that never ends, or events without pause;
    * either goes on until notifyd closes it. Later streams are ordinary.
    */
-  firstStream?: 'endless-line' | 'flood';
+  firstStream?: 'endless-line' | 'flood' | 'comment-flood';
   /** Serve HTTPS with this key and certificate (the URL is then https://127.0.0.1:port). */
   tls?: { key: Buffer; cert: Buffer };
 }
@@ -337,16 +337,18 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
   }
 
   /** Writes without end, as fast as the connection takes it, until the reader closes it. */
-  function pour(response: ServerResponse, kind: 'endless-line' | 'flood'): void {
+  function pour(response: ServerResponse, kind: 'endless-line' | 'flood' | 'comment-flood'): void {
     let next = 1_000_000;
     const piece =
       kind === 'endless-line'
         ? () => 'x'.repeat(1 << 20)
-        : () =>
-            Array.from({ length: 500 }, () => {
-              next += 1;
-              return `id: ${next}\nevent: ping\ndata: {}\n\n`;
-            }).join('');
+        : kind === 'comment-flood'
+          ? () => ': keep-alive\n\n'.repeat(500)
+          : () =>
+              Array.from({ length: 500 }, () => {
+                next += 1;
+                return `id: ${next}\nevent: ping\ndata: {}\n\n`;
+              }).join('');
     if (kind === 'endless-line') response.write('data: ');
     let open = true;
     response.on('close', () => (open = false));

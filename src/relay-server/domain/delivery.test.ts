@@ -155,6 +155,20 @@ describe('checkDelivered, every field', () => {
     }
   });
 
+  it('counts characters as notifyd does, an emoji as one: a title notifyd took is never refused here', () => {
+    // notifyd takes a title of 200 characters however they are written, and sends it as it is.
+    for (const [field, max] of [
+      ['title', 200],
+      ['message', 4000],
+      ['agent', 100],
+      ['project', 200],
+    ] as const) {
+      const emoji = '📱'.repeat(max);
+      assert.equal((accepted({ [field]: emoji }) as unknown as Record<string, string>)[field], emoji, field);
+      assert.equal(refusal({ [field]: `${emoji}📱` }), `${field} must be a string of 1-${max} characters.`);
+    }
+  });
+
   it('takes a type like a type identifier, up to 64 characters', () => {
     const MESSAGE = 'type must match ^[a-z][a-z0-9_]{0,63}$.';
     assert.equal(accepted({ type: `a${'b_1'.repeat(21)}` }).type, `a${'b_1'.repeat(21)}`);

@@ -1,5 +1,6 @@
 /** Delivered notifications: the PUT body's rules, lifecycles and the answer rules, free of I/O. */
 import { answersWithheld } from '../../domain/display-controls.js';
+import { characterCount } from '../../domain/text.js';
 
 export type RelayStatus = 'active' | 'resolved' | 'dismissed';
 export const PRIORITIES = ['low', 'normal', 'high', 'critical'] as const;
@@ -58,7 +59,8 @@ function text(
   if (value === undefined || value === null) {
     return required ? { ok: false, message: `${field} is required.` } : { ok: true, value: undefined };
   }
-  if (typeof value !== 'string' || value.length < 1 || value.length > max) {
+  // Characters as notifyd counts them (an emoji is one), so whatever notifyd took, the relay takes.
+  if (typeof value !== 'string' || value.length < 1 || characterCount(value) > max) {
     return { ok: false, message: `${field} must be a string of 1-${max} characters.` };
   }
   return { ok: true, value };

@@ -5,6 +5,8 @@
  * what the broker keeps afterwards.
  */
 import assert from 'node:assert/strict';
+import dnsPromises from 'node:dns/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { hostname } from 'node:os';
 import { after, describe, it, type TestContext } from 'node:test';
 import { useBroker, type BrokerProcess } from '../../../../test/support/broker-process.js';
@@ -178,6 +180,22 @@ describe('notify relay pair (in process)', () => {
     assert.equal(((await connection.json()) as { state: string }).state, 'connected');
   });
 
+  it('keeps the name given with --name when the machine pairs again without one', async () => {
+    const test = await relay({ name: 'Relay at home' });
+    assert.equal((await pair(test, '--name', 'Phone')).code, 0);
+    const named = (await profileOf(broker, test))!;
+    assert.equal(named.name, 'Phone');
+    // The credential was revoked on the relay, say: pairing again replaces it and nothing else.
+    test.setPolls(['approved']);
+    const again = await pair(test);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(
+      again.stdout,
+      new RegExp(`\nUpdated the relay profile "Phone" \\(${named.id}, disabled\\)\\.\n$`),
+    );
+    assert.equal((await profileOf(broker, test))?.name, 'Phone');
+  });
+
   it('leaves the approver out when the relay names none', async () => {
     const options: TestRelayOptions = { name: 'Plain' };
     const test = await relay(options);
@@ -215,6 +233,24 @@ describe('notify relay pair (in process)', () => {
       assert.deepEqual(refused, { code: 1, stdout: '', stderr: `${flag} must be 1-100 characters.\n` });
     }
     assert.equal(test.calls.length, before, 'the relay was asked');
+  });
+
+  it('counts names as the broker and the relay do (an emoji is two): too long is refused before the relay is asked', async () => {
+    // A relay named in emoji: its name is cut to what the broker keeps, never mid-emoji.
+    const test = await relay({ name: '🛰'.repeat(70) });
+    for (const [flag, value] of [
+      ['--name', '📱'.repeat(51)],
+      ['--sender-name', '📱'.repeat(51)],
+    ] as const) {
+      const refused = await pair(test, flag, value);
+      assert.deepEqual(refused, { code: 1, stdout: '', stderr: `${flag} must be 1-100 characters.\n` }, flag);
+    }
+    assert.equal(test.calls.length, 0, 'the relay was asked');
+    const fits = await pair(test, '--sender-name', '📱'.repeat(50));
+    assert.equal(fits.code, 0, fits.stderr);
+    assert.equal((await profileOf(broker, test))?.name, '🛰'.repeat(50));
+    const created = test.calls.find((call) => call.path === '/v1/pairings');
+    assert.equal(JSON.parse(created!.body).sender_name, '📱'.repeat(50));
   });
 
   it('writes one compact JSON object per state transition with --json', async () => {
@@ -594,6 +630,33 @@ describe('notify relay pair (in process)', () => {
       broker.home.env,
     );
     assert.equal(viaName.code, 0, viaName.stderr);
+  });
+
+  it('refuses a name that resolves to this machine or a private network without --allow-private, asking it nothing', async () => {
+    // The name looks public; only its addresses say where the credential would go.
+    const answers: Record<string, string> = {
+      'relay.example.com': '127.0.0.1',
+      'relay.example.net': '192.168.1.20',
+    };
+    const real = dnsPromises.lookup;
+    const stand = async (host: string, options: object) =>
+      answers[host] === undefined ? real(host, options) : [{ address: answers[host], family: 4 }];
+    (dnsPromises as { lookup: unknown }).lookup = stand;
+    syncBuiltinESMExports();
+    try {
+      const hint = 'pass --allow-private to pair with a relay on this machine or on a private network.';
+      const cases: [string, string][] = [
+        ['relay.example.com', 'resolves to 127.0.0.1, this machine (a loopback address)'],
+        ['relay.example.net', 'resolves to 192.168.1.20, a private or reserved address'],
+      ];
+      for (const [host, why] of cases) {
+        const result = await runRelayInProcess(['pair', '--url', `https://${host}`], broker.home.env);
+        assert.deepEqual(result, { code: 1, stdout: '', stderr: `${host} ${why}; ${hint}\n` }, host);
+      }
+    } finally {
+      (dnsPromises as { lookup: unknown }).lookup = real;
+      syncBuiltinESMExports();
+    }
   });
 
   it('refuses another installation than the one approved and saves nothing', async () => {

@@ -370,14 +370,24 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Names are measured as the broker (a provider's name) and the relay (`sender_name`) measure them, in
+ * UTF-16 code units, where an emoji counts as two: a name they would refuse is refused here, before the
+ * relay approves an installation whose profile the broker then could not save.
+ */
 function checkName(name: string, flag: string): void {
   const trimmed = name.trim();
-  if (trimmed === '' || [...trimmed].length > NAME_MAX) {
+  if (trimmed === '' || trimmed.length > NAME_MAX) {
     throw new CliError(`${flag} must be 1-${NAME_MAX} characters.`);
   }
 }
 
+/** At most `max` UTF-16 code units (as checkName counts), never ending in half a character. */
 function cut(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : chars.slice(0, max).join('');
+  let kept = '';
+  for (const char of text) {
+    if (kept.length + char.length > max) break;
+    kept += char;
+  }
+  return kept;
 }

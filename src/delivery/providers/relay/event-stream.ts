@@ -25,6 +25,8 @@ export interface RelayStreamOptions {
   /** The relay accepted the credential and the stream is open. */
   onOpen(): void;
   onEvent(event: RelayStreamEvent): Promise<void>;
+  /** How long the stream may be silent before the connection counts as gone: 90 s unless a test sets less. */
+  silenceLimitMs?: number;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function followRelayEvents(options: RelayStreamOptions): Promise<Re
       signal: local.signal,
       dispatcher: target.dispatcher,
       headersTimeout: CONNECT_TIMEOUT_MS,
-      bodyTimeout: SILENCE_LIMIT_MS,
+      bodyTimeout: options.silenceLimitMs ?? SILENCE_LIMIT_MS,
     });
     if (response.statusCode < 200 || response.statusCode > 299) {
       await response.body.dump().catch(() => undefined);
