@@ -293,7 +293,8 @@ export class Relay {
         if (found.usedAt !== null) return 'used';
         const refusal = answerRefusal(stored, action, found.lifecycle, found.revision);
         if (refusal) return refusal;
-        await this.store.push.useToken(tokenHash, this.clock());
+        // The write lock already orders two taps at once; this keeps one answer per token without it too.
+        if (!(await this.store.push.useToken(tokenHash, this.clock()))) return 'used';
         const owner = (await this.store.ownerOfInstallation(stored.installationId))!;
         return await this.recordAnswer(stored, action, owner);
       },
