@@ -28,12 +28,16 @@ export async function startPostgresBus(
   const log = (what: string): void => console.error(`${new Date().toISOString()} [ERROR] bus: ${what}`);
 
   const received = async (payload: string): Promise<void> => {
-    const text = payload.startsWith('@')
-      ? ((await db.get('SELECT payload FROM relay_bus WHERE id = ?', [Number(payload.slice(1))]))?.[
-          'payload'
-        ] as string | undefined)
-      : payload;
-    if (text !== undefined) deliver(JSON.parse(text) as HubMessage);
+    let text = payload;
+    if (payload.startsWith('@')) {
+      const id = Number(payload.slice(1));
+      const row = await db.get('SELECT payload FROM relay_bus WHERE id = ?', [id]);
+      // Purged (an hour after it was written, by the writer's clock): lost, and said so, as a message
+      // that was not sent is.
+      if (row === undefined) return log(`a long message was gone before it was heard (relay_bus row ${id})`);
+      text = row['payload'] as string;
+    }
+    deliver(JSON.parse(text) as HubMessage);
   };
   // Messages are handed on in the order they were heard, a spilled one included.
   let hearing = Promise.resolve();
@@ -60,10 +64,10 @@ export async function startPostgresBus(
       released = true;
       connection.release(broken);
     };
-    connection.on('notification', (notification) => {
-      if (notification.channel !== CHANNEL || notification.payload === undefined) return;
-      const payload = notification.payload;
-      hearing = hearing.then(() => received(payload)).catch((error: Error) => log(error.message));
+    // Neither the channel nor the payload is checked: this connection LISTENs on the one channel, and
+    // pg gives every notification its payload ('' when it had none, which is then logged as not JSON).
+    connection.on('notification', ({ payload }) => {
+      hearing = hearing.then(() => received(payload!)).catch((error: Error) => log(error.message));
     });
     connection.on('error', (error) => {
       release(true);
@@ -80,9 +84,9 @@ export async function startPostgresBus(
       release(true);
       throw error;
     }
-    // Stopped while this try was under way (the database came back during the stop): no one will
-    // hear on it, and the pool must not wait for it.
-    if (stopped) return release(true);
+    // A try that succeeds while stop() waits for it (the database came back during the stop) needs no
+    // check of `stopped` here: stop() looks at `listening` only once the try is over, and gives this
+    // connection back as it gives back any other.
     listening = { connection, release };
   };
   await listen();
@@ -109,6 +113,7 @@ export async function startPostgresBus(
     async stop() {
       stopped = true;
       clearTimeout(retry);
+      // The try to listen again under way, if any: its connection, if it got one, is `listening` after.
       await trying;
       await sending;
       await hearing;

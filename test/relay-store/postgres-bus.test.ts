@@ -83,6 +83,9 @@ describe('the bus between relay processes on PostgreSQL', () => {
       assert.deepEqual(b.heard, expected);
       assert.deepEqual(a.heard, expected);
       assert.deepEqual(logged, []);
+      // Only the long one waited in relay_bus: a short one written there too is a write per message.
+      const spilled = await a.store.db.get('SELECT COUNT(*) AS n FROM relay_bus');
+      assert.equal(Number(spilled!['n']), 1);
     } finally {
       await stopped(a);
       await stopped(b);
@@ -100,6 +103,45 @@ describe('the bus between relay processes on PostgreSQL', () => {
       assert.deepEqual(b.heard, sent);
       assert.deepEqual(logged, []);
     } finally {
+      await stopped(b);
+    }
+  });
+
+  it('a stopped process hears nothing more: its listening connection goes back to the pool no longer listening', async () => {
+    const url = postgres.createDatabase();
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      await a.bus.stop();
+      // Its pool stays open a moment longer (the store closes next), and that connection with it.
+      b.hub.emitEvent(answer('after the stop').event);
+      await waitFor(() => b.heard.length === 1, 'the answer, heard by the process that sent it');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(a.heard, []);
+    } finally {
+      await a.store.close();
+      await stopped(b);
+    }
+  });
+
+  it('a notification naming a long message that is gone (purged an hour after it was written) is logged, and the messages after it arrive', async () => {
+    const url = postgres.createDatabase();
+    const [a, b] = [await relayProcess(url), await relayProcess(url)];
+    try {
+      await asOperator(url, "NOTIFY notify_relay, '@424242'");
+      a.hub.emitEvent(answer('after the gone one').event);
+      await waitFor(
+        () => b.heard.length > 0 && a.heard.length > 0,
+        'the answer after the gone one, in both processes',
+      );
+      assert.deepEqual(b.heard, ['after the gone one']);
+      assert.equal(logged.length, 2);
+      for (const line of logged)
+        assert.match(
+          line,
+          /^\d{4}-\d\d-\d\dT[\d:.]+Z \[ERROR\] bus: a long message was gone before it was heard \(relay_bus row 424242\)$/,
+        );
+    } finally {
+      await stopped(a);
       await stopped(b);
     }
   });
@@ -211,6 +253,31 @@ describe('the bus between relay processes on PostgreSQL', () => {
     }
   });
 
+  it('a process stopped while its database was failing to come back (SIGTERM during a restart) makes no try to listen after the stop, so it exits', async () => {
+    const url = postgres.createDatabase();
+    const proxy = await startHoldingProxy(postgres.port);
+    const a = await relayProcess(url.replace(`:${postgres.port}/`, `:${proxy.port}/`));
+    try {
+      proxy.hold();
+      await asOperator(
+        url,
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      await waitFor(() => proxy.waiting > 0, 'the try to listen again, waiting for the database');
+      const stopping = a.bus.stop();
+      // The try under way at the stop fails: the one a second later would be the first after the stop.
+      proxy.refuseWaiting();
+      await within(stopping, 'the stop');
+      const told = logged.length;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.equal(proxy.waiting, 0, 'no try to listen after the stop');
+      assert.deepEqual(logged.slice(told), []);
+      await within(a.store.close(), 'the stopped process to close its connections');
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a process whose database refuses LISTEN (a read-only standby) says why and lets go of the connection, so it exits', async () => {
     const standby = new PostgresDatabase(await postgres.startStandby());
     await assert.rejects(
@@ -218,6 +285,25 @@ describe('the bus between relay processes on PostgreSQL', () => {
       /cannot execute LISTEN during recovery/,
     );
     await within(standby.close(), 'the process to close its connection to the standby');
+  });
+
+  it('a process whose connection drops during LISTEN at its start says so, once, and lets go of it, so it exits', async () => {
+    const proxy = await startHoldingProxy(postgres.port);
+    const url = postgres.createDatabase();
+    const db = new PostgresDatabase(url.replace(`:${postgres.port}/`, `:${proxy.port}/`));
+    try {
+      proxy.cutOn('LISTEN');
+      await assert.rejects(
+        startPostgresBus(db, () => undefined, Date.now),
+        /^Error: Connection terminated unexpectedly$/,
+      );
+      await within(db.close(), 'the process to close its connections');
+      // The start failed, and says why: no try to listen again behind it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.deepEqual(logged, []);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a stray message on the relay channel (not a relay) is logged, and the relay messages after it arrive', async () => {

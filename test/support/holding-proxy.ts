@@ -12,16 +12,28 @@ export interface HoldingProxy {
   readonly waiting: number;
   /** The waiting connections, and every later one, reach the database. */
   letThrough(): void;
+  /** The waiting connections are closed unanswered, as by a database that failed to come back; later ones still wait. */
+  refuseWaiting(): void;
+  /** A connection that sends `text` from now on is cut before the database sees it, as by a server that fails mid-query. */
+  cutOn(text: string): void;
   close(): Promise<void>;
 }
 
 export async function startHoldingProxy(targetPort: number): Promise<HoldingProxy> {
   let holding = false;
+  let cutting: string | undefined;
   const waiting: Socket[] = [];
   const open = new Set<Socket>();
   const pipe = (incoming: Socket): void => {
     const upstream = connect(targetPort, '127.0.0.1');
     open.add(upstream);
+    // Before the pipe's own listener, so the text never reaches the database.
+    incoming.on('data', (chunk: Buffer) => {
+      if (cutting !== undefined && chunk.includes(cutting)) {
+        incoming.destroy();
+        upstream.destroy();
+      }
+    });
     incoming.pipe(upstream).pipe(incoming);
     upstream.on('error', () => incoming.destroy());
     incoming.on('error', () => upstream.destroy());
@@ -48,6 +60,12 @@ export async function startHoldingProxy(targetPort: number): Promise<HoldingProx
     letThrough() {
       holding = false;
       for (const incoming of waiting.splice(0)) pipe(incoming);
+    },
+    cutOn(text) {
+      cutting = text;
+    },
+    refuseWaiting() {
+      for (const incoming of waiting.splice(0)) incoming.destroy();
     },
     async close() {
       for (const socket of open) socket.destroy();
