@@ -17,9 +17,19 @@ export interface PostgresBus {
   stop(): Promise<void>;
 }
 
+/** What the bus hands on: each message heard, and word that some may have gone unheard. */
+export interface BusListener {
+  deliver(message: HubMessage): void;
+  /**
+   * Listening again after the connection dropped: what was published meanwhile was never heard here,
+   * so what relies on hearing it catches up another way.
+   */
+  missed(): void;
+}
+
 export async function startPostgresBus(
   db: PostgresDatabase,
-  deliver: (message: HubMessage) => void,
+  listener: BusListener,
   clock: () => number,
 ): Promise<PostgresBus> {
   let stopped = false;
@@ -37,7 +47,7 @@ export async function startPostgresBus(
       if (row === undefined) return log(`a long message was gone before it was heard (relay_bus row ${id})`);
       text = row['payload'] as string;
     }
-    deliver(JSON.parse(text) as HubMessage);
+    listener.deliver(JSON.parse(text) as HubMessage);
   };
   // Messages are handed on in the order they were heard, a spilled one included.
   let hearing = Promise.resolve();
@@ -48,7 +58,7 @@ export async function startPostgresBus(
   const listenAgain = (): void => {
     if (stopped) return;
     retry = setTimeout(() => {
-      trying = listen().catch((error: Error) => {
+      trying = listen().then(listener.missed, (error: Error) => {
         log(`listening again failed (${error.message}); trying again`);
         listenAgain();
       });

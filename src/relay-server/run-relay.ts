@@ -103,11 +103,22 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     );
   }
   const hub = new Hub();
+  /** Ends each live stream, telling its client to come back in a second (and catch up from the database). */
+  const streams = new Set<() => void>();
+  const endStreams = (): void => {
+    for (const end of [...streams]) end();
+  };
   // Several processes on one PostgreSQL database hear each other's changes through it.
   let bus: PostgresBus | undefined;
   if (store.db instanceof PostgresDatabase) {
     try {
-      bus = await startPostgresBus(store.db, (message) => hub.deliver(message), clock);
+      // What was published while this process did not listen never reached its live streams: their
+      // clients come back and read it from the database (Last-Event-ID, the inbox's fresh list).
+      bus = await startPostgresBus(
+        store.db,
+        { deliver: (message) => hub.deliver(message), missed: endStreams },
+        clock,
+      );
     } catch (error) {
       complain(`notify-relay cannot LISTEN on its database: ${(error as Error).message}`);
       await store.close();
@@ -147,7 +158,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     },
     setupTokenHash: setupToken && hashSecret(setupToken),
     keepAliveMs: 25_000,
-    streams: new Set(),
+    streams,
     ready: async () => (await schemaVersion(store.db)) === SCHEMA_VERSION,
     stopping: false,
     streamQuota: new StreamQuota(),
@@ -195,7 +206,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
   // flight finish before the server closes.
   context.stopping = true;
   timers.clear(purging);
-  for (const end of [...context.streams]) end();
+  endStreams();
   await pushSender.stop();
   await app.close();
   await bus?.stop();

@@ -26,20 +26,26 @@ interface RelayProcessParts {
   bus: PostgresBus;
   /** Every event this process's hub handed to its listeners, in order. */
   heard: string[];
+  /** How many times the bus said messages may have gone unheard (it listened again). */
+  missed(): number;
 }
+
+/** A bus listener for a process that never gets that far. */
+const NOT_LISTENING = { deliver: () => undefined, missed: () => undefined };
 
 async function relayProcess(url: string): Promise<RelayProcessParts> {
   const store = await RelayStore.open(new PostgresDatabase(url));
   const hub = new Hub();
+  const heard: string[] = [];
+  hub.onEvent('i_laptop', (event) => heard.push(event.data));
+  const counts = { missed: 0 };
   const bus = await startPostgresBus(
     store.db as PostgresDatabase,
-    (message) => hub.deliver(message),
+    { deliver: (message) => hub.deliver(message), missed: () => counts.missed++ },
     Date.now,
   );
   hub.useBus((message) => bus.publish(message));
-  const heard: string[] = [];
-  hub.onEvent('i_laptop', (event) => heard.push(event.data));
-  return { store, hub, bus, heard };
+  return { store, hub, bus, heard, missed: () => counts.missed };
 }
 
 async function stopped(parts: RelayProcessParts): Promise<void> {
@@ -157,6 +163,8 @@ describe('the bus between relay processes on PostgreSQL', () => {
       await waitFor(() => logged.length === 2, 'both processes telling of the dropped connection');
       for (const line of logged)
         assert.match(line, / \[ERROR\] bus: the LISTEN connection failed \(.+\); listening again$/);
+      // Listening again, each says what was published meanwhile may be unheard, once.
+      await waitFor(() => a.missed() === 1 && b.missed() === 1, 'both processes listening again');
       // Sent until heard: what is sent while no one listens is lost, as with any NOTIFY.
       let sent = 0;
       await waitFor(() => {
@@ -198,6 +206,7 @@ describe('the bus between relay processes on PostgreSQL', () => {
         15_000,
       );
       assert.match(b.heard[0]!, /^back \d+$/);
+      assert.equal(b.missed(), 1, 'listening again after the failed tries said so once');
       assert.ok(
         logged.some((line) => / \[ERROR\] bus: listening again failed \(.+\); trying again$/.test(line)),
         'each failed try to listen again is logged',
@@ -281,7 +290,7 @@ describe('the bus between relay processes on PostgreSQL', () => {
   it('a process whose database refuses LISTEN (a read-only standby) says why and lets go of the connection, so it exits', async () => {
     const standby = new PostgresDatabase(await postgres.startStandby());
     await assert.rejects(
-      startPostgresBus(standby, () => undefined, Date.now),
+      startPostgresBus(standby, NOT_LISTENING, Date.now),
       /cannot execute LISTEN during recovery/,
     );
     await within(standby.close(), 'the process to close its connection to the standby');
@@ -294,7 +303,7 @@ describe('the bus between relay processes on PostgreSQL', () => {
     try {
       proxy.cutOn('LISTEN');
       await assert.rejects(
-        startPostgresBus(db, () => undefined, Date.now),
+        startPostgresBus(db, NOT_LISTENING, Date.now),
         /^Error: Connection terminated unexpectedly$/,
       );
       await within(db.close(), 'the process to close its connections');

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
 import { run, served, stopAll } from '../relay-units/relay-run.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { connectionsLeftTo } from '../support/postgres-connections.js';
@@ -44,6 +45,30 @@ describe('notify-relay on PostgreSQL, in process', () => {
     assert.equal(await first.stop(), 0);
     assert.equal(await second.stop(), 0);
     assert.equal(await connectionsLeftTo(postgres, database), 0, 'every connection given back at the stop');
+  });
+
+  it('a relay whose LISTEN connection dropped tells the inbox open on it to come back once it listens again: what it did not hear, the page reads afresh', async () => {
+    const database = postgres.createDatabase();
+    const relay = run(['--database', database, '--port', '0', ...CONTACT]);
+    const address = await served(relay);
+    const operator = await setUpOperator(address);
+    const inbox = new SseReader(address.port, { cookie: operator.cookieHeader() }, '/v1/inbox/stream');
+    try {
+      await inbox.until((stream) => stream.text === 'retry: 5000\n\n');
+      const db = new PostgresDatabase(database);
+      try {
+        await db.exec(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN notify_relay'",
+        );
+      } finally {
+        await db.close();
+      }
+      await within(inbox.ended, 'the inbox to be told to come back');
+      assert.equal(inbox.text, 'retry: 5000\n\nretry: 1000\n\n');
+    } finally {
+      inbox.close();
+    }
+    assert.equal(await relay.stop(), 0);
   });
 
   it('a database that refuses LISTEN (a read-only standby): says why, lets go of it, exit 1', async () => {
