@@ -11,7 +11,7 @@ import { startPostgresBus, type PostgresBus } from '../../src/relay-server/postg
 import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
 import { RelayStore } from '../../src/relay-server/store.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { startHoldingProxy } from '../support/holding-proxy.js';
+import { startHoldingProxy, type HoldingProxy } from '../support/holding-proxy.js';
 import { waitFor, within } from '../support/wait-for.js';
 
 let postgres: TestPostgres;
@@ -65,6 +65,28 @@ async function asOperator(url: string, sql: string): Promise<void> {
     await db.exec(sql);
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * A process reaching its database through a hop that holds new connections, and the database
+ * restarting under it: every connection dropped, the try to listen again waiting at the hop.
+ */
+async function restartedBehindProxy(): Promise<{ proxy: HoldingProxy; a: RelayProcessParts }> {
+  const url = postgres.createDatabase();
+  const proxy = await startHoldingProxy(postgres.port);
+  try {
+    const a = await relayProcess(url.replace(`:${postgres.port}/`, `:${proxy.port}/`));
+    proxy.hold();
+    await asOperator(
+      url,
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    await waitFor(() => proxy.waiting > 0, 'the try to listen again, waiting for the database');
+    return { proxy, a };
+  } catch (error) {
+    await proxy.close();
+    throw error;
   }
 }
 
@@ -239,17 +261,8 @@ describe('the bus between relay processes on PostgreSQL', () => {
   });
 
   it('a process stopped while its database was coming back (SIGTERM during a restart) lets go of every connection, so it exits', async () => {
-    const url = postgres.createDatabase();
-    const proxy = await startHoldingProxy(postgres.port);
-    const a = await relayProcess(url.replace(`:${postgres.port}/`, `:${proxy.port}/`));
+    const { proxy, a } = await restartedBehindProxy();
     try {
-      // The database restarts: every connection drops, and new ones wait until it is up.
-      proxy.hold();
-      await asOperator(
-        url,
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-      );
-      await waitFor(() => proxy.waiting > 0, 'the try to listen again, waiting for the database');
       const stopping = a.bus.stop();
       proxy.letThrough();
       // The pool closes only once every connection is back: one left listening keeps the process up.
@@ -263,16 +276,8 @@ describe('the bus between relay processes on PostgreSQL', () => {
   });
 
   it('a process stopped while its database was failing to come back (SIGTERM during a restart) makes no try to listen after the stop, so it exits', async () => {
-    const url = postgres.createDatabase();
-    const proxy = await startHoldingProxy(postgres.port);
-    const a = await relayProcess(url.replace(`:${postgres.port}/`, `:${proxy.port}/`));
+    const { proxy, a } = await restartedBehindProxy();
     try {
-      proxy.hold();
-      await asOperator(
-        url,
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-      );
-      await waitFor(() => proxy.waiting > 0, 'the try to listen again, waiting for the database');
       const stopping = a.bus.stop();
       // The try under way at the stop fails: the one a second later would be the first after the stop.
       proxy.refuseWaiting();
