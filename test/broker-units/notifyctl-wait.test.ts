@@ -205,9 +205,9 @@ describe('notifyctl wait (in process)', () => {
       stderr: '',
     });
     assert.ok(performance.now() - started >= 450, 'it waited the half second');
-    assert.deepEqual(await wait('--key', 'slow-gate', '--timeout', ' 0.4 ', '--success', 'deploy'), {
+    assert.deepEqual(await wait('--key', 'slow-gate', '--timeout', ' 0.45 ', '--success', 'deploy'), {
       code: 124,
-      stdout: `${id} still active after 0.4 seconds\n`,
+      stdout: `${id} still active after 0.45 seconds\n`,
       stderr: '',
     });
   });
@@ -246,6 +246,14 @@ describe('notifyctl wait (in process)', () => {
       [[id, 'another'], 1, USAGE_ERROR],
       [['--key', 'gate', 'another'], 1, USAGE_ERROR],
       [['no-such-id'], 3, 'notification not found\n'],
+      [['--key'], 1, '--key requires a value.\n'],
+      [[id, '--timeout'], 1, '--timeout requires a value.\n'],
+      [[id, '--success'], 1, '--success requires a value.\n'],
+      [
+        [id, '--timout', '5'],
+        1,
+        "unknown option '--timout' for wait. Run 'notifyctl --help'.\nHint: did you mean '--timeout'?\n",
+      ],
       [
         [id, '--token', 'wrong-token-wrong-token'],
         2,
@@ -258,6 +266,25 @@ describe('notifyctl wait (in process)', () => {
     for (const [args, code, stderr] of table) {
       assert.deepEqual(await wait(...args), { code, stdout: '', stderr }, args.join(' '));
     }
+  });
+
+  it('leaves no connection or timer behind when it fails after connecting, so notifyctl exits at once', async () => {
+    const open = () => {
+      const kinds = process.getActiveResourcesInfo();
+      return ['Timeout', 'PipeWrap', 'TCPSocketWrap'].map((kind) => kinds.filter((k) => k === kind).length);
+    };
+    const before = open();
+    assert.deepEqual(await wait('no-such-id', '--timeout', '600'), {
+      code: 3,
+      stdout: '',
+      stderr: 'notification not found\n',
+    });
+    await realDelay(SETTLING_MS);
+    const after = open();
+    assert.ok(
+      after.every((count, index) => count <= before[index]!),
+      `timers, sockets and connections: ${before.join(', ')} before, ${after.join(', ')} after`,
+    );
   });
 
   it('exits 1 when the broker cannot be reached at the start', async () => {
