@@ -1,9 +1,10 @@
 import type { NotificationDto } from '../../client/api-types.js';
 import { answersWithheld, showControls, TERMINAL_ONLY } from '../../domain/display-controls.js';
 import { MAX_LIST_LIMIT } from '../../domain/list-query.js';
-import { printJson, printLine } from '../notify/output.js';
+import { jsonText } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
 import { CONNECTION_NOTE } from './command-help.js';
+import { PROCESS_COMMAND_IO, type CommandIo } from './command-io.js';
 import { runBrokerCommand } from './broker-command.js';
 
 /**
@@ -22,27 +23,32 @@ export const pendingCommand: NotifyctlCommand = {
       "actions 'notifyctl answer <id> <action> --revision <n>' takes.",
       CONNECTION_NOTE,
     ].join('\n'),
-  run: (argv) =>
-    runBrokerCommand(
-      'pending',
-      argv,
-      { '--json': { kind: 'switch', name: 'json' } },
-      async ({ parsed, client }) => {
-        const active = await client.list({ unresolved: true, limit: MAX_LIST_LIMIT });
-        const waiting = active.filter((notification) => notification.actions !== undefined);
-        if (parsed.options.has('json')) printJson(waiting);
-        else if (waiting.length === 0) printLine('nothing waits for an answer');
-        else {
-          for (const notification of waiting) {
-            printLine(pendingLine(notification));
-            messageLines(notification.message).forEach((line) => printLine(line));
-          }
-          if (waiting.some((notification) => !answersWithheld(notification))) printLine(ANSWER_HINT);
-        }
-        return 0;
-      },
-    ),
+  run: (argv) => runPending(argv),
 };
+
+/** `notifyctl pending <argv>`, telling the person through `io`; resolves to the exit code. */
+export function runPending(argv: string[], io: CommandIo = PROCESS_COMMAND_IO): Promise<number> {
+  return runBrokerCommand(
+    'pending',
+    argv,
+    { '--json': { kind: 'switch', name: 'json' } },
+    async ({ parsed, client }) => {
+      const active = await client.list({ unresolved: true, limit: MAX_LIST_LIMIT });
+      const waiting = active.filter((notification) => notification.actions !== undefined);
+      if (parsed.options.has('json')) io.printLine(jsonText(waiting));
+      else if (waiting.length === 0) io.printLine('nothing waits for an answer');
+      else {
+        for (const notification of waiting) {
+          io.printLine(pendingLine(notification));
+          messageLines(notification.message).forEach((line) => io.printLine(line));
+        }
+        if (waiting.some((notification) => !answersWithheld(notification))) io.printLine(ANSWER_HINT);
+      }
+      return 0;
+    },
+    io,
+  );
+}
 
 const ANSWER_HINT = 'Answer with: notifyctl answer <id> <action> --revision <revision>';
 

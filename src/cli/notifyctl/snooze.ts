@@ -1,8 +1,9 @@
 import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
 import { optionText } from '../notify/args.js';
-import { printJson, printLine } from '../notify/output.js';
+import { jsonText } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
 import { CONNECTION_NOTE } from './command-help.js';
+import { PROCESS_COMMAND_IO, type CommandIo } from './command-io.js';
 import { runBrokerCommand } from './broker-command.js';
 
 const FLAGS = {
@@ -41,8 +42,16 @@ export const snoozeCommand: NotifyctlCommand = {
       'then alerts again if it is still active.',
       CONNECTION_NOTE,
     ].join('\n'),
-  run: (argv) =>
-    runBrokerCommand('snooze', argv, FLAGS, async ({ parsed, client }) => {
+  run: (argv) => runSnooze(argv),
+};
+
+/** `notifyctl snooze <argv>`, telling the person through `io`; resolves to the exit code. */
+export function runSnooze(argv: string[], io: CommandIo = PROCESS_COMMAND_IO): Promise<number> {
+  return runBrokerCommand(
+    'snooze',
+    argv,
+    FLAGS,
+    async ({ parsed, client }) => {
       const key = optionText(parsed, 'key');
       const expected = key === undefined ? 2 : 1;
       if (parsed.positionals.length !== expected)
@@ -57,8 +66,10 @@ export const snoozeCommand: NotifyctlCommand = {
         id = active.id;
       }
       const snoozed = await client.snooze(id, minutes);
-      if (parsed.options.has('json')) printJson(snoozed);
-      else printLine(`${snoozed.id} snoozed until ${clockTime(snoozed.snoozedUntil!)}`);
+      if (parsed.options.has('json')) io.printLine(jsonText(snoozed));
+      else io.printLine(`${snoozed.id} snoozed until ${clockTime(snoozed.snoozedUntil!)}`);
       return 0;
-    }),
-};
+    },
+    io,
+  );
+}

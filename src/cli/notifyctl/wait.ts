@@ -5,9 +5,10 @@ import { openEventStream, type OpenStream } from '../../client/event-stream.js';
 import type { NotifyClient } from '../../client/notify-client.js';
 import { CliError, EXIT_NOT_FOUND } from '../notify/failure.js';
 import { optionText } from '../notify/args.js';
-import { printJson, printLine } from '../notify/output.js';
+import { jsonText } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
 import { CONNECTION_NOTE } from './command-help.js';
+import { PROCESS_COMMAND_IO, type CommandIo } from './command-io.js';
 import { runBrokerCommand, type BrokerCommandContext } from './broker-command.js';
 
 /** Exit code when the notification is still active at the deadline, as timeout(1) does. */
@@ -43,10 +44,15 @@ export const waitCommand: NotifyctlCommand = {
       '4: dismissed; 124: still active at --timeout.',
       CONNECTION_NOTE,
     ].join('\n'),
-  run: (argv) => runBrokerCommand('wait', argv, FLAGS, waitFor),
+  run: (argv) => runWait(argv),
 };
 
-async function waitFor({ parsed, connection, client }: BrokerCommandContext): Promise<number> {
+/** `notifyctl wait <argv>`, telling the person through `io`; resolves to the exit code. */
+export function runWait(argv: string[], io: CommandIo = PROCESS_COMMAND_IO): Promise<number> {
+  return runBrokerCommand('wait', argv, FLAGS, waitFor, io);
+}
+
+async function waitFor({ parsed, connection, client, io }: BrokerCommandContext): Promise<number> {
   const key = optionText(parsed, 'key');
   const [id, extra] = parsed.positionals;
   if ((id === undefined) === (key === undefined) || extra !== undefined) {
@@ -58,8 +64,8 @@ async function waitFor({ parsed, connection, client }: BrokerCommandContext): Pr
   const success = optionText(parsed, 'success');
   const finish = (notification: NotificationDto): number => {
     const outcome = outcomeOf(notification, success);
-    if (parsed.options.has('json')) printJson(notification);
-    else printLine(`${notification.id} ${outcome.text}`);
+    if (parsed.options.has('json')) io.printLine(jsonText(notification));
+    else io.printLine(`${notification.id} ${outcome.text}`);
     return outcome.exitCode;
   };
 
@@ -112,7 +118,7 @@ async function waitFor({ parsed, connection, client }: BrokerCommandContext): Pr
       clearTimeout(timer);
       stream?.close();
       if (result === 'timeout') {
-        printLine(`${targetId ?? id ?? key} still active after ${timeoutSeconds} seconds`);
+        io.printLine(`${targetId ?? id ?? key} still active after ${timeoutSeconds} seconds`);
         return EXIT_TIMED_OUT;
       }
       if (result !== 'reconnect') return finish(result);
