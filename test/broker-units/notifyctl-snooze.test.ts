@@ -197,7 +197,7 @@ describe('notifyctl snooze in the command list', () => {
       [
         'Usage: notifyctl snooze <id> <duration> | notifyctl snooze --key <key> <duration> [--json].',
         '',
-        "Closes the notification's toast and keeps it quiet for the duration (15m, 90m, 2h, 1h30m; at most 24h),",
+        "Closes the notification's toast and keeps it quiet for the duration (15m, 2h, 1h30m; at most 24h),",
         'then alerts again if it is still active.',
         'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
       ].join('\n'),

@@ -38,7 +38,7 @@ export const snoozeCommand: NotifyctlCommand = {
     [
       USAGE,
       '',
-      "Closes the notification's toast and keeps it quiet for the duration (15m, 90m, 2h, 1h30m; at most 24h),",
+      "Closes the notification's toast and keeps it quiet for the duration (15m, 2h, 1h30m; at most 24h),",
       'then alerts again if it is still active.',
       CONNECTION_NOTE,
     ].join('\n'),
