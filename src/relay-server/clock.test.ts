@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { within } from '../../test/support/wait-for.js';
 import { clockFromEnvironment, systemClock, systemTimers } from './clock.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'notify-relay-clock-'));
@@ -34,9 +35,12 @@ describe("the relay's clock", () => {
 describe("the relay's timers", () => {
   it('fire after their delay, and never hold the process open', async () => {
     let timer: unknown;
-    await new Promise<void>((resolve) => {
-      timer = systemTimers.set(resolve, 5);
-    });
+    await within(
+      new Promise<void>((resolve) => {
+        timer = systemTimers.set(resolve, 5);
+      }),
+      'the timer to fire',
+    );
     assert.equal((timer as NodeJS.Timeout).hasRef(), false);
   });
 

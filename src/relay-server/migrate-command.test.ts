@@ -12,7 +12,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { connectionsLeftTo } from '../../test/support/postgres-connections.js';
-import { lineSink } from '../../test/support/line-sink.js';
+import { lineSink } from '../../test/support/caught-output.js';
 import { runMigrate } from './migrate-command.js';
 import { SCHEMA_VERSION } from './store-migrations.js';
 

@@ -103,7 +103,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     );
   }
   const hub = new Hub();
-  /** Ends each live stream, telling its client to come back in a second (and catch up from the database). */
+  /** Each live stream's shut-down: it tells the client to come back in a second, to catch up from the database. */
   const streams = new Set<() => void>();
   const endStreams = (): void => {
     for (const end of [...streams]) end();

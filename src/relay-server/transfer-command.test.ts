@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { connectionsLeftTo } from '../../test/support/postgres-connections.js';
-import { lineSink } from '../../test/support/line-sink.js';
+import { caughtText, lineSink } from '../../test/support/caught-output.js';
 import type { Target } from './args.js';
 import { openDatabase } from './open-database.js';
 import type { SqlDatabase } from './sql-database.js';
@@ -87,15 +87,9 @@ async function populate(target: Target): Promise<void> {
 const told: string[] = [];
 
 async function exported(target: Target): Promise<string> {
-  let text = '';
-  const output = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  assert.equal(await runExport(target, { stdout: output, stderr: lineSink(told) }), 0);
-  return text;
+  const output = caughtText();
+  assert.equal(await runExport(target, { stdout: output.stream, stderr: lineSink(told) }), 0);
+  return output.text();
 }
 
 /** Every table's rows in a fixed order, without the numbers a database gives sessions and invitations. */
@@ -225,9 +219,11 @@ describe('notify-relay export | notify-relay import', () => {
 
   it('a database it cannot reach is named without its password (exit 1)', async () => {
     const where = `postgres://postgres@127.0.0.1:${postgres.port}/missing`;
-    const output = new Writable({ write: (_chunk, _encoding, done) => done() });
     const withPassword = `postgres://postgres:s3cret@127.0.0.1:${postgres.port}/missing`;
-    assert.equal(await runExport({ database: withPassword }, { stdout: output, stderr: lineSink(told) }), 1);
+    assert.equal(
+      await runExport({ database: withPassword }, { stdout: caughtText().stream, stderr: lineSink(told) }),
+      1,
+    );
     assert.deepEqual(told, [`notify-relay export failed on ${where}: database "missing" does not exist`]);
   });
 });

@@ -7,9 +7,10 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Timers } from '../../src/relay-server/clock.js';
 import { runRelay } from '../../src/relay-server/run-relay.js';
+import { caughtText } from '../support/caught-output.js';
 import { waitFor, within } from '../support/wait-for.js';
 
 export interface RelayRun {
@@ -19,18 +20,6 @@ export interface RelayRun {
   stderr(): string;
   /** Sends SIGTERM or SIGINT, as a process manager would, and waits for the exit code. */
   stop(signal?: 'SIGTERM' | 'SIGINT'): Promise<number>;
-}
-
-/** A stream that keeps what is written to it. */
-function caught(): { stream: Writable; text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
 }
 
 const running = new Set<RelayRun>();
@@ -46,8 +35,8 @@ export function run(
   argv: string[],
   options: { stdin?: string; timers?: Timers; env?: NodeJS.ProcessEnv } = {},
 ): RelayRun {
-  const stdout = caught();
-  const stderr = caught();
+  const stdout = caughtText();
+  const stderr = caughtText();
   const signals = new EventEmitter();
   const exited = runRelay({
     argv,
