@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runAnswer } from '../../src/cli/notifyctl/answer.js';
-import { COMMANDS } from '../../src/cli/notifyctl/commands.js';
 import { useInProcessBroker, type InProcessBroker } from '../support/in-process-broker.js';
 import { RecordedIo } from '../support/relay-in-process.js';
+import { describeListedCommand } from './listed-command.js';
 
 const ACTIONS = [
   { id: 'allow', label: 'Allow' },
@@ -173,29 +173,16 @@ describe('notifyctl answer (in process)', () => {
   });
 });
 
-describe('notifyctl answer in the command list', () => {
-  const command = COMMANDS.find((candidate) => candidate.name === 'answer');
-
-  it('is listed with its summary and usage', () => {
-    assert.ok(command, 'notifyctl answer is a command');
-    assert.equal(
-      command.summary,
-      'answer a request with one of its actions (id or --key; --revision from pending)',
-    );
-    assert.equal(
-      command.help?.(),
-      [
-        'Usage: notifyctl answer <id> <action> --revision <n> [--json]',
-        '       notifyctl answer --key <key> <action> --revision <n> [--json]',
-        '',
-        "Answers a request for the person at this terminal; the revision is the one 'notifyctl pending'",
-        'showed, so the answer approves exactly what you read (a request changed since is refused).',
-        'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
-      ].join('\n'),
-    );
-  });
-
-  it('runs as notifyctl runs it: a usage error exits 1 (its message goes to stderr)', async () => {
-    assert.equal(await command?.run(['only-an-id', '--port', '1', '--token', 'unused']), 1);
-  });
+describeListedCommand({
+  name: 'answer',
+  summary: 'answer a request with one of its actions (id or --key; --revision from pending)',
+  help: [
+    'Usage: notifyctl answer <id> <action> --revision <n> [--json]',
+    '       notifyctl answer --key <key> <action> --revision <n> [--json]',
+    '',
+    "Answers a request for the person at this terminal; the revision is the one 'notifyctl pending'",
+    'showed, so the answer approves exactly what you read (a request changed since is refused).',
+    'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
+  ],
+  refused: { args: ['only-an-id', '--port', '1', '--token', 'unused'], because: 'a usage error' },
 });

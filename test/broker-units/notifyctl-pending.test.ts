@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COMMANDS } from '../../src/cli/notifyctl/commands.js';
 import { runPending } from '../../src/cli/notifyctl/pending.js';
 import { TERMINAL_ONLY } from '../../src/domain/display-controls.js';
 import { useInProcessBroker, type InProcessBroker } from '../support/in-process-broker.js';
 import { RecordedIo } from '../support/relay-in-process.js';
+import { describeListedCommand } from './listed-command.js';
 
 const ACTIONS = [
   { id: 'allow', label: 'Allow' },
@@ -176,25 +176,15 @@ describe('notifyctl pending (in process)', () => {
   });
 });
 
-describe('notifyctl pending in the command list', () => {
-  const command = COMMANDS.find((candidate) => candidate.name === 'pending');
-
-  it('is listed with its summary and usage', () => {
-    assert.ok(command, 'notifyctl pending is a command');
-    assert.equal(command.summary, 'list what waits for an answer, with its actions');
-    assert.equal(
-      command.help?.(),
-      [
-        'Usage: notifyctl pending [--json]',
-        '',
-        'What waits for your answer, newest first: each request with its message, its revision and the',
-        "actions 'notifyctl answer <id> <action> --revision <n>' takes.",
-        'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
-      ].join('\n'),
-    );
-  });
-
-  it('runs as notifyctl runs it: a broker it cannot reach exits 1 (its message goes to stderr)', async () => {
-    assert.equal(await command?.run(['--port', '1', '--token', 'unused']), 1);
-  });
+describeListedCommand({
+  name: 'pending',
+  summary: 'list what waits for an answer, with its actions',
+  help: [
+    'Usage: notifyctl pending [--json]',
+    '',
+    'What waits for your answer, newest first: each request with its message, its revision and the',
+    "actions 'notifyctl answer <id> <action> --revision <n>' takes.",
+    'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
+  ],
+  refused: { args: ['--port', '1', '--token', 'unused'], because: 'a broker it cannot reach' },
 });

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COMMANDS } from '../../src/cli/notifyctl/commands.js';
 import { runSnooze } from '../../src/cli/notifyctl/snooze.js';
 import { useInProcessBroker, type InProcessBroker } from '../support/in-process-broker.js';
 import { RecordedIo } from '../support/relay-in-process.js';
+import { describeListedCommand } from './listed-command.js';
 
 const MINUTE = 60_000;
 const USAGE_ERROR =
@@ -183,28 +183,15 @@ describe('notifyctl snooze (in process)', () => {
   });
 });
 
-describe('notifyctl snooze in the command list', () => {
-  const command = COMMANDS.find((candidate) => candidate.name === 'snooze');
-
-  it('is listed with its summary and usage', () => {
-    assert.ok(command, 'notifyctl snooze is a command');
-    assert.equal(
-      command.summary,
-      "close a notification's toast and keep it quiet for a while, e.g. 15m (id or --key)",
-    );
-    assert.equal(
-      command.help?.(),
-      [
-        'Usage: notifyctl snooze <id> <duration> | notifyctl snooze --key <key> <duration> [--json].',
-        '',
-        "Closes the notification's toast and keeps it quiet for the duration (15m, 2h, 1h30m; at most 24h),",
-        'then alerts again if it is still active.',
-        'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
-      ].join('\n'),
-    );
-  });
-
-  it('runs as notifyctl runs it: a usage error exits 1 (its message goes to stderr)', async () => {
-    assert.equal(await command?.run(['only-an-id', '--port', '1', '--token', 'unused']), 1);
-  });
+describeListedCommand({
+  name: 'snooze',
+  summary: "close a notification's toast and keep it quiet for a while, e.g. 15m (id or --key)",
+  help: [
+    'Usage: notifyctl snooze <id> <duration> | notifyctl snooze --key <key> <duration> [--json].',
+    '',
+    "Closes the notification's toast and keeps it quiet for the duration (15m, 2h, 1h30m; at most 24h),",
+    'then alerts again if it is still active.',
+    'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
+  ],
+  refused: { args: ['only-an-id', '--port', '1', '--token', 'unused'], because: 'a usage error' },
 });

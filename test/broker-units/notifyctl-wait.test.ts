@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startBroker } from '../../src/broker/broker.js';
-import { COMMANDS } from '../../src/cli/notifyctl/commands.js';
 import { runWait } from '../../src/cli/notifyctl/wait.js';
 import { resolvePaths } from '../../src/config/paths.js';
 import { authorizedRequest } from '../support/broker-process.js';
@@ -19,6 +18,7 @@ import {
 } from '../support/in-process-broker.js';
 import { realDelay, RecordedIo } from '../support/relay-in-process.js';
 import { within } from '../support/wait-for.js';
+import { describeListedCommand } from './listed-command.js';
 
 const ACTIONS = [
   { id: 'deploy', label: 'Deploy' },
@@ -325,29 +325,16 @@ describe('notifyctl wait while the broker restarts (in process)', () => {
   });
 });
 
-describe('notifyctl wait in the command list', () => {
-  const command = COMMANDS.find((candidate) => candidate.name === 'wait');
-
-  it('is listed with its summary and usage', () => {
-    assert.ok(command, 'notifyctl wait is a command');
-    assert.equal(
-      command.summary,
-      'wait until a notification (by id, or --key) is answered, resolved or dismissed',
-    );
-    assert.equal(
-      command.help?.(),
-      [
-        'Usage: notifyctl wait <id> | --key <key> [--timeout <seconds>] [--success <action>] [--json]',
-        '',
-        'Waits until the notification is answered, resolved or dismissed. Exit 0: resolved, or answered with',
-        '--success (or its first action); 10, 11, 12: answered with its first, second, third action;',
-        '4: dismissed; 124: still active at --timeout.',
-        'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
-      ].join('\n'),
-    );
-  });
-
-  it('runs as notifyctl runs it: a usage error exits 1 (its message goes to stderr)', async () => {
-    assert.equal(await command?.run(['--port', '1', '--token', 'unused']), 1);
-  });
+describeListedCommand({
+  name: 'wait',
+  summary: 'wait until a notification (by id, or --key) is answered, resolved or dismissed',
+  help: [
+    'Usage: notifyctl wait <id> | --key <key> [--timeout <seconds>] [--success <action>] [--json]',
+    '',
+    'Waits until the notification is answered, resolved or dismissed. Exit 0: resolved, or answered with',
+    '--success (or its first action); 10, 11, 12: answered with its first, second, third action;',
+    '4: dismissed; 124: still active at --timeout.',
+    'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
+  ],
+  refused: { args: ['--port', '1', '--token', 'unused'], because: 'a usage error' },
 });
