@@ -25,7 +25,8 @@ export function createStandInPlayers(programs: readonly string[], exitStatus = 0
     const script = join(folder, program);
     writeFileSync(
       script,
-      `#!/bin/sh\n{ printf '%s' '${program}'; for arg in "$@"; do printf '|%s' "$arg"; done; printf '\\n'; } >> '${record}'\nexit ${exitStatus}\n`,
+      // One write per run: two players started together append whole lines, never interleaved parts.
+      `#!/bin/sh\nline='${program}'\nfor arg in "$@"; do line="$line|$arg"; done\nprintf '%s\\n' "$line" >> '${record}'\nexit ${exitStatus}\n`,
     );
     chmodSync(script, 0o755);
   }
@@ -33,7 +34,8 @@ export function createStandInPlayers(programs: readonly string[], exitStatus = 0
     existsSync(record)
       ? readFileSync(record, 'utf8')
           .split('\n')
-          .filter((line) => line !== '')
+          // What follows the last newline is a line still being written.
+          .slice(0, -1)
           .map((line) => line.split('|'))
       : [];
   return {
