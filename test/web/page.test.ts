@@ -281,6 +281,22 @@ describe('the web page in Chromium', () => {
     await page.locator('ol.lifecycle').getByText('Now dismissed').waitFor();
   });
 
+  it('follows an address that changed while the page was starting, before it listened for changes', async () => {
+    const starting = await context.newPage();
+    // As a test runner's second goto right after load, or a link opened into a loading tab: the hash
+    // moves before the page's router listens, so no hashchange reaches it.
+    await starting.addInitScript(`
+      const listen = window.addEventListener.bind(window);
+      window.addEventListener = (type, ...rest) => {
+        if (type === 'hashchange') history.replaceState(history.state, '', '#/settings');
+        return listen(type, ...rest);
+      };
+    `);
+    await starting.goto(`${broker.baseUrl}/`);
+    await starting.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await starting.close();
+  });
+
   it('searches the history and pages through it with Older and Newer', async () => {
     for (let index = 1; index <= 55; index++) {
       await create({ title: `Nightly report ${index}`, message: 'zebra stripes', agent: 'cron' });

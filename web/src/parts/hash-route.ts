@@ -29,6 +29,9 @@ export function useHashRoute(): Route {
   useEffect(() => {
     const follow = () => setRoute(routeOf(location.hash));
     addEventListener('hashchange', follow);
+    // The address may have changed between the first render and this effect, which runs after a paint:
+    // a change then fired no event this page heard.
+    follow();
     return () => removeEventListener('hashchange', follow);
   }, []);
   return route;
