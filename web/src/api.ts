@@ -280,6 +280,9 @@ function followWithFetch(
         });
         if (response.status === 401) return;
         if (response.ok) {
+          // Not resuming: what changed before the broker took this stream's subscription comes with a
+          // fresh list, as a `reset` asks (the broker subscribes before the first byte it sends).
+          if (!lastEventId) listener('reset', undefined);
           const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
           parser.reset();
           for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { NotificationDto } from '../api-types.js';
 import { LoadError, useFeedback } from '../parts/feedback.js';
 import { useInboxApi } from '../parts/inbox-api.js';
@@ -20,6 +20,9 @@ interface Props {
   linked?: boolean;
 }
 
+const applyWithin = (state: InboxState, changed: NotificationDto) =>
+  applyChange(state, changed, SHOWN_ACTIVE);
+
 /** What waits for the person, live: the event stream keeps it current without a reload. */
 export function Inbox({ linked = true }: Props) {
   const api = useInboxApi();
@@ -27,16 +30,29 @@ export function Inbox({ linked = true }: Props) {
   const [state, setState] = useState<InboxState | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
 
+  // Changes that came while a list was being fetched: its answer may predate them, so they are applied
+  // on top of it rather than lost under it.
+  const sinceLoad = useRef<NotificationDto[] | undefined>(undefined);
+
   useEffect(() => {
     let current = true;
-    const load = () =>
-      Promise.all([api.active(SHOWN_ACTIVE), api.recent(RECENT_COUNT + 10)]).then(
-        ([active, recent]) => current && setState(inboxOf(active, recent, SHOWN_ACTIVE)),
-        (failure: unknown) => current && setError(messageOf(failure)),
+    const load = () => {
+      sinceLoad.current = [];
+      return Promise.all([api.active(SHOWN_ACTIVE), api.recent(RECENT_COUNT + 10)]).then(
+        ([active, recent]) => {
+          const missed = sinceLoad.current ?? [];
+          sinceLoad.current = undefined;
+          if (!current) return;
+          setState(missed.reduce(applyWithin, inboxOf(active, recent, SHOWN_ACTIVE)));
+        },
+        (failure: unknown) => {
+          sinceLoad.current = undefined;
+          if (current) setError(messageOf(failure));
+        },
       );
-    void load();
-    // One reload at a time; a reset that comes during one asks for another once it is done, so the
-    // last word of the stream is always drawn.
+    };
+    // One load at a time; a reset that comes during one asks for another once it is done, so the last
+    // word of the stream is always drawn.
     let reloading = false;
     let reloadAgain = false;
     const reloadOnce = () => {
@@ -53,6 +69,7 @@ export function Inbox({ linked = true }: Props) {
         }
       });
     };
+    reloadOnce();
     // A burst of changes (a script raising thousands) is drawn once per tick, not once per change.
     const pending = new Map<string, NotificationDto>();
     let flushing: ReturnType<typeof setTimeout> | undefined;
@@ -60,8 +77,9 @@ export function Inbox({ linked = true }: Props) {
       flushing = undefined;
       const changes = [...pending.values()];
       pending.clear();
+      sinceLoad.current?.push(...changes);
       setState((before) => {
-        const after = before && changes.reduce((state, n) => applyChange(state, n, SHOWN_ACTIVE), before);
+        const after = before && changes.reduce(applyWithin, before);
         if (after && needsReload(after, SHOWN_ACTIVE)) reloadOnce();
         return after;
       });
@@ -79,8 +97,10 @@ export function Inbox({ linked = true }: Props) {
     };
   }, [api]);
 
-  const changed = (notification: NotificationDto) =>
-    setState((before) => before && applyChange(before, notification, SHOWN_ACTIVE));
+  const changed = (notification: NotificationDto) => {
+    sinceLoad.current?.push(notification);
+    setState((before) => before && applyWithin(before, notification));
+  };
 
   return (
     <section aria-labelledby="inbox-heading">
