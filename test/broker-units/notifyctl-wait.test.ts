@@ -6,7 +6,9 @@
  * process against notifyd.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
 import { startBroker } from '../../src/broker/broker.js';
 import { runWait } from '../../src/cli/notifyctl/wait.js';
 import { resolvePaths } from '../../src/config/paths.js';
@@ -337,4 +339,101 @@ describeListedCommand({
     'It takes --port <port> and --token <token> (default: NOTIFY_PORT / NOTIFY_TOKEN, else config.json).',
   ],
   refused: { args: ['--port', '1', '--token', 'unused'], because: 'a usage error' },
+});
+
+/**
+ * An HTTP hop to the broker that answers everything but the event stream, which it holds unanswered:
+ * a wait's deadline then passes before the wait could follow anything.
+ */
+async function startStreamHoldingHop(brokerPort: number): Promise<{ port: number; close(): Promise<void> }> {
+  const held = new Set<ServerResponse>();
+  const server = createServer((incoming, outgoing) => {
+    if (incoming.url?.startsWith('/v1/stream')) return void held.add(outgoing);
+    const forwarded = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: brokerPort,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: `127.0.0.1:${brokerPort}` },
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        held.forEach((outgoing) => outgoing.destroy());
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('notifyctl wait whose --timeout passes before it follows anything (in process)', () => {
+  const broker = useInProcessBroker();
+  let hop: Awaited<ReturnType<typeof startStreamHoldingHop>>;
+  before(async () => {
+    hop = await startStreamHoldingHop(broker.port);
+  });
+  after(() => hop?.close());
+  const wait = (...args: string[]) =>
+    within(
+      startWait(broker.home.env, [...args, '--port', String(hop.port)]).done,
+      `notifyctl wait ${args.join(' ')}`,
+    );
+
+  it('says what the broker holds at the deadline: not found, the outcome, or still active', async () => {
+    const answered = await create(broker.request, { actions: ACTIONS });
+    await bring(broker.request, answered.id, 'later');
+    const dismissed = await create(broker.request, { key: 'gone-gate' });
+    await bring(broker.request, dismissed.id, 'dismissed');
+    const active = await create(broker.request, { key: 'open-gate', actions: ACTIONS });
+    const table: [string[], { code: number; stdout: string; stderr: string }][] = [
+      [['no-such-id'], { code: 3, stdout: '', stderr: 'notification not found\n' }],
+      [['--key', 'never-used'], { code: 3, stdout: '', stderr: 'no notification has key "never-used"\n' }],
+      [[answered.id], { code: 11, stdout: `${answered.id} answered later\n`, stderr: '' }],
+      [['--key', 'gone-gate'], { code: 4, stdout: `${dismissed.id} dismissed\n`, stderr: '' }],
+      [
+        ['--key', 'open-gate'],
+        { code: 124, stdout: `${active.id} still active after 0.2 seconds\n`, stderr: '' },
+      ],
+      [
+        [active.id, '--success', 'approve'],
+        {
+          code: 1,
+          stdout: '',
+          stderr: `--success approve: notification ${active.id} offers deploy, later, cancel\n`,
+        },
+      ],
+    ];
+    for (const [args, expected] of table) {
+      assert.deepEqual(await wait(...args, '--timeout', '0.2'), expected, args.join(' '));
+    }
+  });
+});
+
+describe('notifyctl wait whose --timeout passes while the broker is down (in process)', () => {
+  it('says it cannot reach the broker, not that the notification is still active', async () => {
+    const broker = await startInProcessBroker();
+    try {
+      const { id } = await create(broker.request);
+      const running = await waiting(broker.home.env, id, '--timeout', '1');
+      await broker.stop();
+      const result = await within(running.done, 'the wait to end at its deadline');
+      assert.deepEqual([result.code, result.stdout], [1, '']);
+      assert.match(
+        result.stderr,
+        /^Could not reach Notify at http:\/\/127\.0\.0\.1:\d+: .+\nIs notifyd running\?\n/,
+      );
+    } finally {
+      broker.home.cleanup();
+    }
+  });
 });

@@ -73,6 +73,7 @@ async function waitFor({ parsed, connection, client, io }: BrokerCommandContext)
   let stream: OpenStream | undefined;
   let timer: NodeJS.Timeout | undefined;
   let connectedOnce = false;
+  let targetId: string | undefined;
   try {
     for (;;) {
       let settle!: (outcome: NotificationDto | 'reconnect') => void;
@@ -81,7 +82,6 @@ async function waitFor({ parsed, connection, client, io }: BrokerCommandContext)
         if (deadline !== Infinity)
           timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()));
       });
-      let targetId: string | undefined;
       const opened = new Promise<void>((resolve, reject) => {
         stream = openEventStream(
           {
@@ -117,12 +117,21 @@ async function waitFor({ parsed, connection, client, io }: BrokerCommandContext)
       const result = await outcome;
       clearTimeout(timer);
       stream?.close();
-      if (result === 'timeout') {
-        io.printLine(`${targetId ?? id ?? key} still active after ${timeoutSeconds} seconds`);
-        return EXIT_TIMED_OUT;
+      if (result !== 'reconnect' && result !== 'timeout') return finish(result);
+      if (result === 'reconnect') {
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(RECONNECT_DELAY_MS, deadline - Date.now())),
+        );
+        // A refused connection can beat a deadline's timer: the loop itself ends at the deadline.
+        if (Date.now() < deadline) continue;
       }
-      if (result !== 'reconnect') return finish(result);
-      await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
+      // Read once more: the deadline may pass before the stream opened or while the broker was away, and
+      // a change may race it. What is said then is what the broker holds, never a guess.
+      const last = await currentState(client, targetId ?? id, targetId === undefined ? key : undefined);
+      if (targetId === undefined && success !== undefined) checkSuccessAction(last, success);
+      if (last.status !== 'active') return finish(last);
+      io.printLine(`${last.id} still active after ${timeoutSeconds} seconds`);
+      return EXIT_TIMED_OUT;
     }
   } finally {
     clearTimeout(timer);
