@@ -17,6 +17,7 @@ import type { LastResult, ProviderRecord, ProviderStore } from '../store/provide
 import type { ListenerHealth } from '../domain/channel-answer.js';
 import type { Clock } from './clock.js';
 import { runAttempt } from './deliverers/attempt.js';
+import { characterCount } from '../domain/text.js';
 
 export interface ProviderServiceDeps {
   providers: ProviderStore;
@@ -287,7 +288,7 @@ export function booleanOf(value: unknown, field: string): boolean {
 }
 
 function nameOf(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.trim().length > NAME_MAX) {
+  if (typeof value !== 'string' || value.trim() === '' || characterCount(value.trim()) > NAME_MAX) {
     throw new InvalidRequestError(`name must be 1-${NAME_MAX} characters`);
   }
   return value.trim();

@@ -8,6 +8,7 @@ import type { ProviderStore } from '../store/provider-store.js';
 import type { RouteRecord, RouteStore } from '../store/route-store.js';
 import type { Clock } from './clock.js';
 import { booleanOf, objectOf } from './provider-service.js';
+import { characterCount } from '../domain/text.js';
 
 export interface RouteServiceDeps {
   routes: RouteStore;
@@ -147,7 +148,7 @@ export class RouteService {
 /** A trimmed string within the limit; null or empty clears an optional filter. */
 function text(value: unknown, field: string, max: number): string | undefined {
   if (value === null) return undefined;
-  if (typeof value !== 'string' || value.trim().length > max) {
+  if (typeof value !== 'string' || characterCount(value.trim()) > max) {
     throw new InvalidRequestError(`${field} must be a string of at most ${max} characters, or null`);
   }
   return value.trim() === '' ? undefined : value.trim();

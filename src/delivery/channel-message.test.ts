@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { answerButtons, statusLine } from './channel-message.js';
+import { answerButtons, fitText, statusLine } from './channel-message.js';
 import type { OutboundNotification } from './provider.js';
 import { discordMessage, escapeMarkdown } from './providers/discord/discord-message.js';
 import { slackMessage } from './providers/slack/slack-message.js';
@@ -57,4 +57,21 @@ it('shows text on Discord exactly as written: Markdown characters are escaped', 
   assert.equal(escapeMarkdown('rm -rf build/*_old `x` @here'), 'rm \\-rf build/\\*\\_old \\`x\\` \\@here');
   const embed = (discordMessage(request, true)['embeds'] as { description: string }[])[0]!;
   assert.equal(embed.description, 'Bash\nrm \\-rf build/\\*\\_old');
+});
+
+it("cuts text to a service's limit with an ellipsis, never through an emoji", () => {
+  const table: [string, number, string][] = [
+    ['short', 10, 'short'],
+    ['exactly10!', 10, 'exactly10!'],
+    ['eleven char', 10, 'eleven ch…'],
+    // 🚀 is two UTF-16 units: the cut would leave half of it, so it goes whole.
+    ['abcdefgh🚀xyz', 10, 'abcdefgh…'],
+    ['abcdefg🚀xyz', 10, 'abcdefg🚀…'],
+    ['🚀🚀🚀🚀🚀🚀', 10, '🚀🚀🚀🚀…'],
+  ];
+  for (const [text, max, fitted] of table) {
+    assert.equal(fitText(text, max), fitted, text);
+    assert.ok(fitText(text, max).length <= max, `${text} fits ${max}`);
+    assert.equal(fitText(text, max).isWellFormed(), true, `${text} keeps whole characters`);
+  }
 });

@@ -39,7 +39,16 @@ export function statusLine(notification: OutboundNotification): string | undefin
   return undefined;
 }
 
-/** Cuts text to a service's field limit, marking the cut. */
+/**
+ * Cuts text to a service's field limit, marking the cut. Limits are taken in UTF-16 units, the stricter
+ * count (a service counting characters takes it too), and an emoji is never cut in half.
+ */
 export function fitText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  const end = isHighSurrogate(text.charCodeAt(max - 2)) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

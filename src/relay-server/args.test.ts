@@ -241,6 +241,7 @@ describe('parseRelayArgs', () => {
     [['--processes', '1.5'], '--processes must be an integer 1-64.'],
     [['--name', '   '], '--name must be 1-100 characters.'],
     [['--name', 'x'.repeat(101)], '--name must be 1-100 characters.'],
+    [['--name', '🛰'.repeat(101)], '--name must be 1-100 characters.'],
     [['--tls-key', 'k'], '--tls-cert and --tls-key go together.'],
     [['--public-url', 'relay.example.org'], '--public-url must be an absolute http or https URL.'],
     [['--public-url', 'mailto:ops@example.org'], '--public-url must be an absolute http or https URL.'],
@@ -267,6 +268,7 @@ describe('parseRelayArgs', () => {
     assert.equal(run(['--request-timeout', '1']).requestTimeoutSeconds, 1);
     assert.equal(run(['--processes', '1']).processes, 1);
     assert.equal(run(['--name', 'x'.repeat(100)]).name, 'x'.repeat(100));
+    assert.equal(run(['--name', '🛰'.repeat(100)]).name, '🛰'.repeat(100), 'an emoji is one character');
     assert.equal(run(['--name', 'R']).name, 'R');
   });
 

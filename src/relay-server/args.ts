@@ -1,5 +1,7 @@
 /** notify-relay's command line, free of I/O. */
 
+import { characterCount } from '../domain/text.js';
+
 export const RELAY_USAGE = `notify-relay: the Notify relay server (docs/relay.md), in the foreground.
 
 Usage: notify-relay --data FOLDER [options]
@@ -167,7 +169,7 @@ export function parseRelayArgs(argv: string[], env: Record<string, string | unde
   if (!Number.isInteger(processes) || processes < 1 || processes > 64)
     return { kind: 'error', message: '--processes must be an integer 1-64.' };
   const name = values.get('--name');
-  if (name !== undefined && (name.trim().length < 1 || name.length > 100))
+  if (name !== undefined && (name.trim() === '' || characterCount(name) > 100))
     return { kind: 'error', message: '--name must be 1-100 characters.' };
   const tlsCert = values.get('--tls-cert');
   const tlsKey = values.get('--tls-key');

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startBroker, useBroker, type BrokerProcess } from '../support/broker-process.js';
-import { NOTIFYCTL } from '../support/notifyctl-cli.js';
+import { NOTIFYCTL, runNotifyctl } from '../support/notifyctl-cli.js';
 
 interface ToolAnswer {
   content: { type: string; text: string }[];
@@ -151,6 +151,40 @@ describe('notifyctl mcp over a real stdio pipe', () => {
       kind: 'question',
     });
     assert.equal(tooLong.isError, true);
+  });
+});
+
+describe('notifyctl mcp --agent', () => {
+  const broker = useBroker();
+
+  it('takes a name of 100 characters, an emoji counting as one, as notifications count agents', async () => {
+    const agent = '🤖'.repeat(100);
+    const client = await connectMcp(broker, ['--agent', agent]);
+    try {
+      const answer = await call(client, 'raise_attention', {
+        title: 'Look',
+        message: 'here',
+        kind: 'information',
+      });
+      assert.equal(answer.isError, undefined, answer.content[0]?.text);
+      const id = answer.structuredContent!['id'] as string;
+      const stored = (await (await broker.request('GET', `/v1/notifications/${id}`)).json()) as {
+        agent: string;
+      };
+      assert.equal(stored.agent, agent);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses an empty name and one over 100 characters before serving', async () => {
+    for (const agent of ['  ', '🤖'.repeat(101)]) {
+      const refused = await runNotifyctl(['mcp', '--agent', agent], { env: broker.home.env });
+      assert.deepEqual(
+        [refused.code, refused.stdout, refused.stderr],
+        [1, '', '--agent must be 1 to 100 characters.\n'],
+      );
+    }
   });
 });
 

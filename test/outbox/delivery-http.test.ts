@@ -69,6 +69,32 @@ describe('outbound delivery through the real broker', () => {
     });
   });
 
+  it('counts names and filters in characters, as notifications count them (an emoji is one)', async () => {
+    const provider = await json('POST', '/v1/providers', {
+      kind: 'test-http',
+      name: '📡'.repeat(100),
+      settings: { url: receiver.url },
+    });
+    assert.deepEqual([provider.status, provider.body!['name']], [201, '📡'.repeat(100)]);
+    const renamed = await json('PATCH', `/v1/providers/${provider.body!['id']}`, { name: '🛰'.repeat(100) });
+    assert.deepEqual([renamed.status, renamed.body!['name']], [200, '🛰'.repeat(100)]);
+    const route = await json('POST', '/v1/routes', {
+      providerId: provider.body!['id'],
+      name: '🚦'.repeat(100),
+      agent: '🤖'.repeat(100),
+      project: '📁'.repeat(200),
+    });
+    assert.equal(route.status, 201, JSON.stringify(route.body));
+    assert.deepEqual(
+      [route.body!['name'], route.body!['agent'], route.body!['project']],
+      ['🚦'.repeat(100), '🤖'.repeat(100), '📁'.repeat(200)],
+    );
+    const tooLong = await json('PATCH', `/v1/routes/${route.body!['id']}`, { agent: '🤖'.repeat(101) });
+    assert.equal(tooLong.status, 400);
+    await json('DELETE', `/v1/routes/${route.body!['id']}`);
+    await json('DELETE', `/v1/providers/${provider.body!['id']}`);
+  });
+
   it('creates a route disabled and enqueues nothing while it or its provider is disabled', async () => {
     const created = await json('POST', '/v1/routes', { providerId, minimumPriority: 'high' });
     assert.equal(created.status, 201);

@@ -63,6 +63,7 @@ describe('relay sender API: discovery and pairing', () => {
       [null, 'The body must be a JSON object.'],
       [{}, 'sender_name must be 1-100 characters without control characters.'],
       [{ sender_name: 'x'.repeat(101) }, 'sender_name must be 1-100 characters without control characters.'],
+      [{ sender_name: '📱'.repeat(101) }, 'sender_name must be 1-100 characters without control characters.'],
       [
         { sender_name: 'box', client: 'bad\u0007client' },
         'client must be 1-100 characters without control characters.',

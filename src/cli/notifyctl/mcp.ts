@@ -4,6 +4,7 @@ import { CliError } from '../notify/failure.js';
 import { printError } from '../notify/output.js';
 import type { NotifyctlCommand } from './command.js';
 import { CONNECTION_NOTE } from './command-help.js';
+import { characterCount } from '../../domain/text.js';
 
 const FLAGS = { ...CONNECTION_FLAGS, '--agent': { kind: 'value', name: 'agent' } } as const;
 
@@ -31,7 +32,7 @@ export const mcpCommand: NotifyctlCommand = {
         (flag) => `unknown option '${flag}' for mcp. Run 'notifyctl --help'.`,
       );
       const agent = optionText(parsed, 'agent')?.trim();
-      if (agent !== undefined && (agent === '' || agent.length > 100)) {
+      if (agent !== undefined && (agent === '' || characterCount(agent) > 100)) {
         throw new CliError('--agent must be 1 to 100 characters.');
       }
       const { serveMcp } = await import('../../mcp/serve.js');

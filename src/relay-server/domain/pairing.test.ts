@@ -87,6 +87,8 @@ describe('cleanName', () => {
     assert.equal(cleanName('x', 100), 'x', 'one character is a name');
     assert.equal(cleanName('x'.repeat(100), 100), 'x'.repeat(100), 'the longest name allowed');
     assert.equal(cleanName('x'.repeat(101), 100), undefined);
+    assert.equal(cleanName('📱'.repeat(100), 100), '📱'.repeat(100), 'an emoji is one character');
+    assert.equal(cleanName('📱'.repeat(101), 100), undefined);
     assert.equal(cleanName('a\nb', 100), undefined);
     assert.equal(cleanName('evil\u202egnp.exe', 100), undefined);
     assert.equal(cleanName(42, 100), undefined);

@@ -1,5 +1,7 @@
 /** A sender pairing request's states and the poll rules of docs/relay-protocol.md, free of I/O. */
 
+import { characterCount } from '../../domain/text.js';
+
 export type PairingState = 'pending' | 'approved' | 'rejected' | 'consumed';
 
 export interface Pairing {
@@ -68,7 +70,7 @@ export function isOpen(pairing: Pairing, now: number): boolean {
 export function cleanName(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
-  if (text.length < 1 || text.length > max) return undefined;
+  if (text === '' || characterCount(text) > max) return undefined;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text)) return undefined;
   return text;

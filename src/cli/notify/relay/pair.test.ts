@@ -235,22 +235,22 @@ describe('notify relay pair (in process)', () => {
     assert.equal(test.calls.length, before, 'the relay was asked');
   });
 
-  it('counts names as the broker and the relay do (an emoji is two): too long is refused before the relay is asked', async () => {
+  it('counts names in characters as the broker and the relay do (an emoji is one): too long is refused before the relay is asked', async () => {
     // A relay named in emoji: its name is cut to what the broker keeps, never mid-emoji.
-    const test = await relay({ name: '🛰'.repeat(70) });
+    const test = await relay({ name: '🛰'.repeat(140) });
     for (const [flag, value] of [
-      ['--name', '📱'.repeat(51)],
-      ['--sender-name', '📱'.repeat(51)],
+      ['--name', '📱'.repeat(101)],
+      ['--sender-name', '📱'.repeat(101)],
     ] as const) {
       const refused = await pair(test, flag, value);
       assert.deepEqual(refused, { code: 1, stdout: '', stderr: `${flag} must be 1-100 characters.\n` }, flag);
     }
     assert.equal(test.calls.length, 0, 'the relay was asked');
-    const fits = await pair(test, '--sender-name', '📱'.repeat(50));
+    const fits = await pair(test, '--sender-name', '📱'.repeat(100));
     assert.equal(fits.code, 0, fits.stderr);
-    assert.equal((await profileOf(broker, test))?.name, '🛰'.repeat(50));
+    assert.equal((await profileOf(broker, test))?.name, '🛰'.repeat(100));
     const created = test.calls.find((call) => call.path === '/v1/pairings');
-    assert.equal(JSON.parse(created!.body).sender_name, '📱'.repeat(50));
+    assert.equal(JSON.parse(created!.body).sender_name, '📱'.repeat(100));
   });
 
   it('writes one compact JSON object per state transition with --json', async () => {

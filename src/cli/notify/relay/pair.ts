@@ -21,6 +21,7 @@ import { PairingReport } from './pairing-report.js';
 import { PROCESS_IO, type RelayIo } from './relay-io.js';
 import { describeReply, RelaySession } from './relay-session.js';
 import { listRelayProfiles, profileFor, saveRelayProfile } from './relay-profiles.js';
+import { characterCount } from '../../../domain/text.js';
 
 /** Spec "Limits": a relay profile name has at most 100 characters; the relay takes sender names as long. */
 const NAME_MAX = 100;
@@ -372,22 +373,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * Names are measured as the broker (a provider's name) and the relay (`sender_name`) measure them, in
- * UTF-16 code units, where an emoji counts as two: a name they would refuse is refused here, before the
- * relay approves an installation whose profile the broker then could not save.
+ * characters (code points, an emoji is one): a name they would refuse is refused here, before the relay
+ * approves an installation whose profile the broker then could not save.
  */
 function checkName(name: string, flag: string): void {
   const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > NAME_MAX) {
+  if (trimmed === '' || characterCount(trimmed) > NAME_MAX) {
     throw new CliError(`${flag} must be 1-${NAME_MAX} characters.`);
   }
 }
 
-/** At most `max` UTF-16 code units (as checkName counts), never ending in half a character. */
+/** At most `max` characters (as checkName counts), never ending in half a character. */
 function cut(text: string, max: number): string {
-  let kept = '';
-  for (const char of text) {
-    if (kept.length + char.length > max) break;
-    kept += char;
-  }
-  return kept;
+  return [...text].slice(0, max).join('');
 }
