@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import type { HubMessage } from './hub.js';
 import type { PostgresDatabase } from './postgres-database.js';
+import type { RelayLog } from './relay-log.js';
 
 const CHANNEL = 'notify_relay';
 /** Longer payloads spill into relay_bus: NOTIFY takes at most 8000 bytes. */
@@ -31,11 +32,11 @@ export async function startPostgresBus(
   db: PostgresDatabase,
   listener: BusListener,
   clock: () => number,
+  log: RelayLog,
 ): Promise<PostgresBus> {
   let stopped = false;
   /** The connection this process listens on, and how to give it back to the pool once. */
   let listening: { connection: pg.PoolClient; release: (broken: boolean) => void } | undefined;
-  const log = (what: string): void => console.error(`${new Date().toISOString()} [ERROR] bus: ${what}`);
 
   const received = async (payload: string): Promise<void> => {
     let text = payload;
@@ -44,7 +45,8 @@ export async function startPostgresBus(
       const row = await db.get('SELECT payload FROM relay_bus WHERE id = ?', [id]);
       // Purged (an hour after it was written, by the writer's clock): lost, and said so, as a message
       // that was not sent is.
-      if (row === undefined) return log(`a long message was gone before it was heard (relay_bus row ${id})`);
+      if (row === undefined)
+        return log.error(`bus: a long message was gone before it was heard (relay_bus row ${id})`);
       text = row['payload'] as string;
     }
     listener.deliver(JSON.parse(text) as HubMessage);
@@ -59,7 +61,7 @@ export async function startPostgresBus(
     if (stopped) return;
     retry = setTimeout(() => {
       trying = listen().then(listener.missed, (error: Error) => {
-        log(`listening again failed (${error.message}); trying again`);
+        log.error(`bus: listening again failed (${error.message}); trying again`);
         listenAgain();
       });
     }, RECONNECT_MS);
@@ -77,13 +79,15 @@ export async function startPostgresBus(
     // Neither the channel nor the payload is checked: this connection LISTENs on the one channel, and
     // pg gives every notification its payload ('' when it had none, which is then logged as not JSON).
     connection.on('notification', ({ payload }) => {
-      hearing = hearing.then(() => received(payload!)).catch((error: Error) => log(error.message));
+      hearing = hearing
+        .then(() => received(payload!))
+        .catch((error: Error) => log.error(`bus: ${error.message}`));
     });
     connection.on('error', (error) => {
       release(true);
       // A failure before LISTEN succeeded is the failed LISTEN's own, handled where it was sent.
       if (listening?.connection !== connection) return;
-      log(`the LISTEN connection failed (${error.message}); listening again`);
+      log.error(`bus: the LISTEN connection failed (${error.message}); listening again`);
       listening = undefined;
       listenAgain();
     });
@@ -118,7 +122,7 @@ export async function startPostgresBus(
           }
           await db.run('SELECT pg_notify(?, ?)', [CHANNEL, payload]);
         })
-        .catch((error: Error) => log(`a message was not sent: ${error.message}`));
+        .catch((error: Error) => log.error(`bus: a message was not sent: ${error.message}`));
     },
     async stop() {
       stopped = true;

@@ -20,6 +20,7 @@ import type { Hub } from './hub.js';
 import type { PushJob, VapidKeys } from './push-store.js';
 import type { Relay } from './relay.js';
 import type { RelayStore } from './store.js';
+import type { RelayLog } from './relay-log.js';
 
 /** Pushes in flight at once: enough to fan one notification out to a thousand devices quickly. */
 const CONCURRENCY = 64;
@@ -38,6 +39,7 @@ export interface PushSenderOptions {
   allowLoopback?: boolean;
   /** The re-check's timer; tests give their own to fire it when they choose. */
   timers?: Timers;
+  log: RelayLog;
 }
 
 /** Seconds of a Retry-After header (a number or an HTTP date), at most a day. */
@@ -99,7 +101,7 @@ export class PushSender {
     this.pumpAgain = false;
     this.pumping = this.look()
       .catch((error: unknown) => {
-        console.error(`${new Date().toISOString()} [ERROR] push: ${(error as Error).message}`);
+        this.options.log.error(`push: ${(error as Error).message}`);
         // The database away for a moment: the queue may hold due pushes, and nothing else would wake
         // the sender for them but a new push. Look again at the usual re-check.
         if (this.stopped) return;
@@ -122,7 +124,7 @@ export class PushSender {
         this.inFlight.set(job.id, controller);
         void this.send(job, controller.signal)
           .catch((error: unknown) => {
-            console.error(`${new Date().toISOString()} [ERROR] push: ${(error as Error).message}`);
+            this.options.log.error(`push: ${(error as Error).message}`);
           })
           .finally(() => {
             if (this.stopped) return;
@@ -241,9 +243,7 @@ export class PushSender {
     } else if (status === 404 || status === 410) {
       // The browser unsubscribed or the subscription expired: the device is gone for good.
       await this.store.push.forgetDevice(job.device.id);
-      console.log(
-        `${new Date(now).toISOString()} [INFO] push: device ${job.device.id} removed (the push service answered ${status})`,
-      );
+      this.options.log.info(`push: device ${job.device.id} removed (the push service answered ${status})`);
     } else if (status === 413 && !job.shortened) {
       await this.store.push.shorten(job.id, now);
     } else if (status === 429 || status >= 500) {

@@ -1,5 +1,4 @@
 /** notify-relay's run, in any process: the bin (main.ts) calls it with its own argv, streams and signals. */
-import type { Writable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -27,14 +26,10 @@ import { PostgresDatabase } from './postgres-database.js';
 import { startPostgresBus, type PostgresBus } from './postgres-bus.js';
 import { SCHEMA_VERSION, schemaVersion } from './store-migrations.js';
 import { runExport, runImport } from './transfer-command.js';
+import { relayLog } from './relay-log.js';
 
 const MINUTE = 60_000;
 const PURGE_EVERY_MS = 10 * MINUTE;
-
-/** A purge that failed (the database away for a moment) is tried again at the next one. */
-function logPurgeFailure(stderr: Writable, error: unknown): void {
-  stderr.write(`${new Date().toISOString()} [ERROR] purge: ${(error as Error).message}\n`);
-}
 
 /** What stops a serving relay: the process itself, or an emitter a test sends the same names to. */
 export interface RelaySignals {
@@ -90,6 +85,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     signals.once('SIGINT', () => resolve());
   });
   const clock = clockFromEnvironment(env);
+  const log = relayLog(io, clock);
   let store: RelayStore;
   try {
     store = await RelayStore.open(openDatabase(target));
@@ -118,6 +114,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
         store.db,
         { deliver: (message) => hub.deliver(message), missed: endStreams },
         clock,
+        log,
       );
     } catch (error) {
       complain(`notify-relay cannot LISTEN on its database: ${(error as Error).message}`);
@@ -140,6 +137,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     contact: contact ?? 'mailto:operator@notify-relay.invalid',
     keys: vapid,
     allowLoopback: options.allowLoopbackPush,
+    log,
   });
   // Each process behind the balancer counts its share of every limit (docs/relay.md "Many people").
   const processes = options.processes;
@@ -167,6 +165,7 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     trustProxy: options.trustProxy,
     requestTimeoutMs: options.requestTimeoutSeconds * 1000,
     ...(tls && { tls }),
+    log,
   });
   try {
     await app.listen({ port: options.port, host: options.host });
@@ -196,7 +195,8 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
   const schedulePurge = (): void => {
     purging = timers.set(() => {
       schedulePurge();
-      void relay.purge().catch((error: unknown) => logPurgeFailure(io.stderr, error));
+      // A purge that failed (the database away for a moment) is tried again at the next one.
+      void relay.purge().catch((error: unknown) => log.error(`purge: ${(error as Error).message}`));
     }, PURGE_EVERY_MS);
   };
   schedulePurge();

@@ -5,11 +5,13 @@
  * streams held by every other, in order, and keeps doing so after the database went away for a moment.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { Hub, type HubMessage } from '../../src/relay-server/hub.js';
 import { startPostgresBus, type PostgresBus } from '../../src/relay-server/postgres-bus.js';
 import { PostgresDatabase } from '../../src/relay-server/postgres-database.js';
+import { relayLog } from '../../src/relay-server/relay-log.js';
 import { RelayStore } from '../../src/relay-server/store.js';
+import { lineSink } from '../support/caught-output.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startHoldingProxy, type HoldingProxy } from '../support/holding-proxy.js';
 import { waitFor, within } from '../support/wait-for.js';
@@ -30,6 +32,10 @@ interface RelayProcessParts {
   missed(): number;
 }
 
+/** What every process's bus logged, one line each, as the operator reads it. */
+const logged: string[] = [];
+const log = relayLog({ stdout: lineSink(logged), stderr: lineSink(logged) }, Date.now);
+
 /** A bus listener for a process that never gets that far. */
 const NOT_LISTENING = { deliver: () => undefined, missed: () => undefined };
 
@@ -43,6 +49,7 @@ async function relayProcess(url: string): Promise<RelayProcessParts> {
     store.db as PostgresDatabase,
     { deliver: (message) => hub.deliver(message), missed: () => counts.missed++ },
     Date.now,
+    log,
   );
   hub.useBus((message) => bus.publish(message));
   return { store, hub, bus, heard, missed: () => counts.missed };
@@ -91,12 +98,9 @@ async function restartedBehindProxy(): Promise<{ proxy: HoldingProxy; a: RelayPr
 }
 
 describe('the bus between relay processes on PostgreSQL', () => {
-  let logged: string[];
   beforeEach(() => {
-    logged = [];
-    mock.method(console, 'error', (line: string) => logged.push(line));
+    logged.length = 0;
   });
-  afterEach(() => mock.restoreAll());
 
   it('what one process sends, every process hears (itself too), in the order sent, a message over NOTIFY’s 8000 bytes included', async () => {
     const url = postgres.createDatabase();
@@ -295,7 +299,7 @@ describe('the bus between relay processes on PostgreSQL', () => {
   it('a process whose database refuses LISTEN (a read-only standby) says why and lets go of the connection, so it exits', async () => {
     const standby = new PostgresDatabase(await postgres.startStandby());
     await assert.rejects(
-      startPostgresBus(standby, NOT_LISTENING, Date.now),
+      startPostgresBus(standby, NOT_LISTENING, Date.now, log),
       /cannot execute LISTEN during recovery/,
     );
     await within(standby.close(), 'the process to close its connection to the standby');
@@ -308,7 +312,7 @@ describe('the bus between relay processes on PostgreSQL', () => {
     try {
       proxy.cutOn('LISTEN');
       await assert.rejects(
-        startPostgresBus(db, NOT_LISTENING, Date.now),
+        startPostgresBus(db, NOT_LISTENING, Date.now, log),
         /^Error: Connection terminated unexpectedly$/,
       );
       await within(db.close(), 'the process to close its connections');

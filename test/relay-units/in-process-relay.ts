@@ -18,11 +18,13 @@ import { People } from '../../src/relay-server/people.js';
 import { Push } from '../../src/relay-server/push.js';
 import { PushSender } from '../../src/relay-server/push-sender.js';
 import { RateLimiter } from '../../src/relay-server/rate-limiter.js';
+import { relayLog, type RelayLog } from '../../src/relay-server/relay-log.js';
 import { Relay } from '../../src/relay-server/relay.js';
 import { hashSecret, newSecret } from '../../src/relay-server/secrets.js';
 import { SignInGuard } from '../../src/relay-server/sign-in-guard.js';
 import { RelayStore } from '../../src/relay-server/store.js';
 import { vapidKeysOf } from '../../src/relay-server/vapid-keys.js';
+import { lineSink } from '../support/caught-output.js';
 import type { RelayProcess } from '../support/relay-process.js';
 
 const MINUTE = 60_000;
@@ -38,6 +40,9 @@ export interface InProcessRelay extends RelayProcess {
   clock: () => number;
   /** The push sender running since the start (when push is on): a test may stop it as the relay would. */
   pushSender: PushSender | undefined;
+  /** The relay's log, and every line written to it (info and errors, in order). */
+  log: RelayLog;
+  logged: string[];
 }
 
 export async function startInProcessRelay(
@@ -65,6 +70,8 @@ export async function startInProcessRelay(
   const hub = new Hub();
   const relay = new Relay(store, hub, clock, 'Test relay');
   const setupToken = newSecret('nru_');
+  const logged: string[] = [];
+  const log = relayLog({ stdout: lineSink(logged), stderr: lineSink(logged) }, clock);
   const vapid = await vapidKeysOf(store, clock());
   const context: RouteContext = {
     relay,
@@ -89,6 +96,7 @@ export async function startInProcessRelay(
   const app = buildServer(context, {
     trustProxy: options.trustProxy ?? false,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    log,
     ...(options.tls && { tls: options.tls }),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -99,6 +107,7 @@ export async function startInProcessRelay(
           contact: options.pushContact,
           keys: vapid,
           allowLoopback: true,
+          log,
         });
   pushSender?.start();
   const address = app.server.address();
@@ -125,6 +134,8 @@ export async function startInProcessRelay(
     setupUrl: `${url}/setup?token=${setupToken}`,
     clock,
     pushSender,
+    log,
+    logged,
     dataDir,
     output: () => '',
     advance(ms) {

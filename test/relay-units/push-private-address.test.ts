@@ -32,6 +32,7 @@ before(async () => {
   strict = new PushSender(relay.store, relay.context.relay, relay.context.hub, relay.clock, {
     contact: CONTACT,
     keys: (await relay.store.push.vapidKeys())!,
+    log: relay.log,
   });
   strict.start();
 });

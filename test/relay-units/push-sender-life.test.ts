@@ -86,6 +86,7 @@ describe('phone push: the sender keeps going, and stops', () => {
       contact: CONTACT,
       keys,
       allowLoopback: true,
+      log: relay.log,
     });
     restarted.start();
     await waitForPush(async () => (await queued(deviceId)).length === 0, 'the push sent after the start');

@@ -93,6 +93,13 @@ describe('phone push: sending', () => {
       await waitForPush(async () => !(await device(ada, gone.id)), `the device removed after ${status}`);
       assert.deepEqual(await queued(gone.id), []);
       assert.ok(await device(ada, kept.id), 'the other device stays');
+      assert.match(
+        relay.logged.at(-1) ?? '',
+        new RegExp(
+          `^\\S+Z \\[INFO\\] push: device ${gone.id} removed \\(the push service answered ${status}\\)$`,
+        ),
+        'the operator reads why the device is gone',
+      );
       await removeAll();
     }
   });

@@ -345,28 +345,23 @@ describe('relay server: what every answer carries', () => {
 describe('relay server: a failure of its own', () => {
   it('answers 500 with the shared error shape and logs the error without the request', async () => {
     const broken = await startInProcessRelay();
-    const logged: string[] = [];
-    const consoleError = console.error;
     try {
       await broken.store.close();
-      console.error = (...parts: unknown[]) => void logged.push(parts.join(' '));
       const response = await api(broken, 'GET', '/v1/installation', {
         bearer: 'nrc_secret-that-must-not-be-logged',
       });
-      console.error = consoleError;
       assert.equal(response.status, 500);
       assert.deepEqual(response.body, {
         error: 'server_error',
         error_description: 'The relay failed; its log says why. Nothing was changed.',
       });
-      assert.equal(logged.length, 1);
+      assert.equal(broken.logged.length, 1);
       assert.match(
-        logged[0] ?? '',
+        broken.logged[0] ?? '',
         /^\d{4}-\d\d-\d\dT[\d:.]+Z \[ERROR\] error: The database connection is not open$/,
       );
-      assert.ok(!logged[0]?.includes('nrc_secret'), 'the credential is not logged');
+      assert.ok(!broken.logged[0]?.includes('nrc_secret'), 'the credential is not logged');
     } finally {
-      console.error = consoleError;
       await broken.cleanup();
     }
   });

@@ -14,6 +14,7 @@ import { registerPageRoutes } from './page-routes.js';
 import { PUSH_PATHS, registerPushRoutes } from './push-routes.js';
 import { malformedRequests, type MalformedStatus } from '../../http/malformed-requests.js';
 import { securityHeaders, securityHeadersOver } from './security.js';
+import type { RelayLog } from '../relay-log.js';
 
 export const MAX_BODY_BYTES = 65_536;
 const MAX_FORM_BYTES = 8_192;
@@ -36,6 +37,7 @@ export interface ServerOptions {
   tls?: { cert: Buffer; key: Buffer };
   /** How long a client has to send a request's headers and body, in total. */
   requestTimeoutMs: number;
+  log: RelayLog;
 }
 
 /** What a request Node's parser refused (bad framing, huge headers, too slow) is told, by status. */
@@ -143,7 +145,7 @@ export function buildServer(context: RouteContext, options: ServerOptions): Fast
       );
     }
     // The error's text only: request bodies and headers (secrets) never reach the log.
-    console.error(`${new Date().toISOString()} [ERROR] ${error.code ?? 'error'}: ${error.message}`);
+    options.log.error(`${error.code ?? 'error'}: ${error.message}`);
     return sendError(reply, 'server_error', 'The relay failed; its log says why. Nothing was changed.');
   });
 
