@@ -24,6 +24,7 @@ describe('parseRelayArgs', () => {
         trustProxy: true,
         deliveryRate: 600,
         requestTimeoutSeconds: 30,
+        drainSeconds: 0,
         contact: undefined,
         allowLoopbackPush: false,
         processes: 1,
@@ -114,6 +115,7 @@ describe('parseRelayArgs', () => {
         trustProxy: false,
         deliveryRate: 600,
         requestTimeoutSeconds: 30,
+        drainSeconds: 0,
         contact: undefined,
         allowLoopbackPush: false,
         processes: 1,
@@ -157,6 +159,7 @@ describe('parseRelayArgs', () => {
         trustProxy: false,
         deliveryRate: 1,
         requestTimeoutSeconds: 3600,
+        drainSeconds: 0,
         contact: 'https://example.org/contact',
         allowLoopbackPush: false,
         processes: 64,
@@ -198,6 +201,7 @@ describe('parseRelayArgs', () => {
         trustProxy: false,
         deliveryRate: 600,
         requestTimeoutSeconds: 30,
+        drainSeconds: 0,
         contact: undefined,
         allowLoopbackPush: false,
         processes: 1,
@@ -236,6 +240,11 @@ describe('parseRelayArgs', () => {
     [['--delivery-rate', '1.5'], '--delivery-rate must be a positive integer.'],
     [['--request-timeout', '3601'], '--request-timeout must be an integer 1-3600 (seconds).'],
     [['--request-timeout', '2.5'], '--request-timeout must be an integer 1-3600 (seconds).'],
+    [['--drain', '301'], '--drain must be an integer 0-300 (seconds).'],
+    [['--drain', '-1'], '--drain must be an integer 0-300 (seconds).'],
+    [['--drain', '2.5'], '--drain must be an integer 0-300 (seconds).'],
+    [['--drain', ' 5'], '--drain must be an integer 0-300 (seconds).'],
+    [['--drain='], '--drain needs a value.'],
     [['--processes', '0'], '--processes must be an integer 1-64.'],
     [['--processes', '65'], '--processes must be an integer 1-64.'],
     [['--processes', '1.5'], '--processes must be an integer 1-64.'],
@@ -267,6 +276,8 @@ describe('parseRelayArgs', () => {
     };
     assert.equal(run(['--request-timeout', '1']).requestTimeoutSeconds, 1);
     assert.equal(run(['--processes', '1']).processes, 1);
+    assert.equal(run(['--drain', '0']).drainSeconds, 0);
+    assert.equal(run(['--drain', '300']).drainSeconds, 300);
     assert.equal(run(['--name', 'x'.repeat(100)]).name, 'x'.repeat(100));
     assert.equal(run(['--name', '🛰'.repeat(100)]).name, '🛰'.repeat(100), 'an emoji is one character');
     assert.equal(run(['--name', 'R']).name, 'R');

@@ -25,13 +25,17 @@ Usage: notify-relay --data FOLDER [options]
   --processes N          relay processes sharing the database behind one balancer: each process
                          enforces 1/N of every rate limit (docs/relay.md "Many people")   default 1
   --request-timeout N    seconds to send a request's headers and body          default 30
+  --drain N              on SIGTERM, seconds /readyz answers 503 while the relay still serves, so a
+                         balancer's health check takes it out first (0-300; a second signal skips it)
+                                                                               default 0
   --contact URI          how push services reach the operator (mailto: or https:), sent with every phone push
                                                                                default --public-url when https
   --allow-loopback-push  accept phone push endpoints on this machine (http or https on a loopback
                          address): for tests and local trials only, never on a real relay
 
 Prints its URL once listening; on the first start also a one-time link to set up the operator account.
-Stops cleanly on SIGTERM or Ctrl+C: requests finish, live streams close with a hint to reconnect.
+Stops cleanly on SIGTERM or Ctrl+C (after --drain): requests finish, live streams close with a hint
+to reconnect.
 
 migrate applies the schema migrations the database lacks (the relay also does at start); --check
 applies none and exits 1 when some are missing. export writes every table as JSON lines; import loads
@@ -48,6 +52,8 @@ export interface RelayOptions {
   trustProxy: boolean;
   deliveryRate: number;
   requestTimeoutSeconds: number;
+  /** Seconds between SIGTERM and the stop, /readyz answering 503 meanwhile. */
+  drainSeconds: number;
   contact: string | undefined;
   allowLoopbackPush: boolean;
   /** How many processes share the rate limits (each enforces its share). */
@@ -78,6 +84,7 @@ const VALUED = [
   '--tls-key',
   '--delivery-rate',
   '--request-timeout',
+  '--drain',
   '--contact',
   '--database',
   '--processes',
@@ -165,6 +172,10 @@ export function parseRelayArgs(argv: string[], env: Record<string, string | unde
   const requestTimeoutSeconds = Number(values.get('--request-timeout') ?? '30');
   if (!Number.isInteger(requestTimeoutSeconds) || requestTimeoutSeconds < 1 || requestTimeoutSeconds > 3600)
     return { kind: 'error', message: '--request-timeout must be an integer 1-3600 (seconds).' };
+  const drain = values.get('--drain') ?? '0';
+  if (!/^\d{1,3}$/.test(drain) || Number(drain) > 300)
+    return { kind: 'error', message: '--drain must be an integer 0-300 (seconds).' };
+  const drainSeconds = Number(drain);
   const processes = Number(values.get('--processes') ?? '1');
   if (!Number.isInteger(processes) || processes < 1 || processes > 64)
     return { kind: 'error', message: '--processes must be an integer 1-64.' };
@@ -203,6 +214,7 @@ export function parseRelayArgs(argv: string[], env: Record<string, string | unde
       trustProxy,
       deliveryRate,
       requestTimeoutSeconds,
+      drainSeconds,
       contact,
       allowLoopbackPush,
       processes,

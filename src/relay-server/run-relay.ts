@@ -41,7 +41,7 @@ export interface RelayRun {
   env: NodeJS.ProcessEnv;
   io: RelayIo;
   signals: RelaySignals;
-  /** The purge timer's; a test gives its own to fire it when it chooses. */
+  /** The purge's and the drain's timers; a test gives its own to fire them when it chooses. */
   timers?: Timers;
 }
 
@@ -80,10 +80,18 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
     return 1;
   }
   // Listened for before the URL is printed: a stop sent the moment it appears is a clean stop too.
-  const stopRequested = new Promise<void>((resolve) => {
-    signals.once('SIGTERM', () => resolve());
-    signals.once('SIGINT', () => resolve());
-  });
+  const signalled = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      signals.once('SIGTERM', () => resolve());
+      signals.once('SIGINT', () => resolve());
+    });
+  const stopRequested = signalled();
+  /** The drain's time, or less when a second signal says not to wait. */
+  const drained = (ms: number): Promise<void> => {
+    let timer: unknown;
+    const done = new Promise<void>((resolve) => (timer = timers.set(resolve, ms)));
+    return Promise.race([done, signalled()]).finally(() => timers.clear(timer));
+  };
   const clock = clockFromEnvironment(env);
   const log = relayLog(io, clock);
   let store: RelayStore;
@@ -202,9 +210,11 @@ export async function runRelay({ argv, env, io, signals, timers = systemTimers }
   schedulePurge();
 
   await stopRequested;
-  // Out of the balancer first; live streams are told to come back (to another process); requests in
-  // flight finish before the server closes.
+  // Out of the balancer first: /readyz answers 503 for --drain while everything else still serves,
+  // so the balancer's health check moves people away before the port closes. Then live streams are
+  // told to come back (to another process), and requests in flight finish before the server closes.
   context.stopping = true;
+  if (options.drainSeconds > 0) await drained(options.drainSeconds * 1000);
   timers.clear(purging);
   endStreams();
   await pushSender.stop();

@@ -87,6 +87,39 @@ describe('notify-relay serving, in process', () => {
     });
   }
 
+  it('--drain: after SIGTERM /readyz answers 503 while everything else still serves, and the relay stops when the drain is over', async () => {
+    const timers = new ManualTimers();
+    const relay = run(['--data', newData(), '--port', '0', '--drain', '7', ...CONTACT], { timers });
+    const { url } = await served(relay);
+    assert.equal((await fetch(`${url}/readyz`)).status, 200);
+    const drainAsked = timers.delays.length;
+    const exited = relay.stop();
+    await waitFor(() => timers.delays.length > drainAsked, 'the drain timer');
+    assert.equal(timers.delays.at(-1), 7000);
+    const ready = await fetch(`${url}/readyz`);
+    assert.equal(ready.status, 503);
+    await ready.text();
+    const page = await fetch(`${url}/sign-in`);
+    assert.equal(page.status, 200, 'pages and the API still answer while the balancer moves people away');
+    await page.text();
+    assert.equal(await accepting(url), true);
+    timers.fire();
+    assert.equal(await exited, 0);
+    assert.equal(await accepting(url), false);
+  });
+
+  it('--drain: a second signal stops the relay without waiting for the drain', async () => {
+    const timers = new ManualTimers();
+    const relay = run(['--data', newData(), '--port', '0', '--drain', '300', ...CONTACT], { timers });
+    const { url } = await served(relay);
+    const drainAsked = timers.delays.length;
+    void relay.stop('SIGTERM');
+    await waitFor(() => timers.delays.length > drainAsked, 'the drain timer');
+    assert.equal(await relay.stop('SIGINT'), 0);
+    assert.equal(await accepting(url), false);
+    assert.equal(timers.waiting, 0, 'no timer left behind');
+  });
+
   it('SIGTERM with an inbox open: the page is told to come back in a second, and the relay still exits 0', async () => {
     const relay = run(['--data', newData(), '--port', '0', ...CONTACT]);
     const address = await served(relay);
