@@ -64,8 +64,9 @@ describe('the inbox a page opens while agents write', () => {
 
   it('shows a notification raised after the list was read but before the event stream opened', async () => {
     const page = await context.newPage();
+    const listed = page.waitForResponse(/\/v1\/notifications\?status=active/);
     await page.route(/\/v1\/stream/, async (route) => {
-      await page.waitForResponse(/\/v1\/notifications\?status=active/);
+      await listed;
       await raise('Raised before the stream opened');
       await route.continue();
     });

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { showControls as shown } from '../../../src/domain/display-controls.js';
 import { canFocus, describePlace } from '../../../src/domain/origin.js';
 import type { NotificationDto } from '../api-types.js';
@@ -19,6 +19,21 @@ export function NotificationPage({ id }: { id: string }) {
   const providerName = providerNamer(providers.data);
   const [changed, setChanged] = useState<NotificationDto | undefined>(undefined);
   const n = changed?.id === id ? changed : loaded.data;
+  // What happens elsewhere (the agent resolved it, the person answered from the phone) shows here at
+  // once, so nobody answers a request that has already ended.
+  useEffect(
+    () =>
+      api.follow((name, notification) => {
+        if (name === 'reset' || notification === undefined) {
+          setChanged(undefined);
+          return loaded.reload();
+        }
+        if (notification.id !== id) return;
+        setChanged(notification);
+        deliveries.reload();
+      }),
+    [api, id],
+  );
 
   return (
     <section aria-labelledby="notification-heading">
