@@ -16,6 +16,23 @@ import { enqueueSends, SEND_DRAFT } from '../support/outbox-sends.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { TEST_PROVIDER_KIND } from '../support/test-provider.js';
 
+// The test's own polling keeps real timers; the dispatcher's sleeps run on the driven ones.
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Waits for `probe` while the dispatcher runs on driven timers. A loaded machine (CI) makes it see a
+ * busy API and pause up to 250 ms between rounds, on a driven timer: each poll moves the driven time by
+ * that pause, a few times at most, far less than the minute a wrong sleep would take.
+ */
+async function until(probe: () => boolean, what: string): Promise<void> {
+  let pauses = 4;
+  for (const deadline = Date.now() + 10_000; !probe();) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => realSetTimeout(resolve, 10));
+    if (pauses-- > 0) mock.timers.tick(250);
+  }
+}
+
 describe('dispatcher', () => {
   let dir: string;
   let db: Db;
@@ -182,14 +199,6 @@ describe('dispatcher', () => {
     addProvider('p');
     enqueue(1, 'p');
     receiver.answer = () => ({ status: 503 });
-    // The test's own polling keeps real timers; the dispatcher's sleeps run on the driven ones.
-    const realSetTimeout = globalThis.setTimeout;
-    const until = async (probe: () => boolean, what: string) => {
-      for (const deadline = Date.now() + 5_000; !probe();) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => realSetTimeout(resolve, 10));
-      }
-    };
     mock.timers.enable({ apis: ['setTimeout'] });
     const run = dispatcher(noKey);
     try {
@@ -245,14 +254,6 @@ describe('dispatcher', () => {
     outbox.claim = (at, ...rest) => {
       rounds.push(at - start);
       return claim(at, ...rest);
-    };
-    // The test's own polling keeps real timers; the dispatcher's sleeps run on the driven ones.
-    const realSetTimeout = globalThis.setTimeout;
-    const until = async (probe: () => boolean, what: string) => {
-      for (const deadline = Date.now() + 5_000; !probe();) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => realSetTimeout(resolve, 10));
-      }
     };
     mock.timers.enable({ apis: ['setTimeout'] });
     const run = dispatcher(noKey);
