@@ -341,6 +341,9 @@ describeListedCommand({
   refused: { args: ['--port', '1', '--token', 'unused'], because: 'a usage error' },
 });
 
+/** A notification the hop answers 500 for, as a broker whose database failed would. */
+const FAILING_ID = 'f0000000-0000-7000-8000-000000000000';
+
 /**
  * An HTTP hop to the broker that answers everything but the event stream, which it holds unanswered:
  * a wait's deadline then passes before the wait could follow anything.
@@ -349,6 +352,10 @@ async function startStreamHoldingHop(brokerPort: number): Promise<{ port: number
   const held = new Set<ServerResponse>();
   const server = createServer((incoming, outgoing) => {
     if (incoming.url?.startsWith('/v1/stream')) return void held.add(outgoing);
+    if (incoming.url === `/v1/notifications/${FAILING_ID}`) {
+      outgoing.writeHead(500, { 'content-type': 'application/json' });
+      return void outgoing.end(JSON.stringify({ error: 'the database is locked' }));
+    }
     const forwarded = httpRequest(
       {
         host: '127.0.0.1',
@@ -389,7 +396,7 @@ describe('notifyctl wait whose --timeout passes before it follows anything (in p
       `notifyctl wait ${args.join(' ')}`,
     );
 
-  it('says what the broker holds at the deadline: not found, the outcome, or still active', async () => {
+  it('says what the broker holds at the deadline: not found, the outcome, still active, or its error', async () => {
     const answered = await create(broker.request, { actions: ACTIONS });
     await bring(broker.request, answered.id, 'later');
     const dismissed = await create(broker.request, { key: 'gone-gate' });
@@ -397,6 +404,10 @@ describe('notifyctl wait whose --timeout passes before it follows anything (in p
     const active = await create(broker.request, { key: 'open-gate', actions: ACTIONS });
     const table: [string[], { code: number; stdout: string; stderr: string }][] = [
       [['no-such-id'], { code: 3, stdout: '', stderr: 'notification not found\n' }],
+      [
+        [FAILING_ID],
+        { code: 1, stdout: '', stderr: 'Error 500 Internal Server Error: the database is locked\n' },
+      ],
       [['--key', 'never-used'], { code: 3, stdout: '', stderr: 'no notification has key "never-used"\n' }],
       [[answered.id], { code: 11, stdout: `${answered.id} answered later\n`, stderr: '' }],
       [['--key', 'gone-gate'], { code: 4, stdout: `${dismissed.id} dismissed\n`, stderr: '' }],
