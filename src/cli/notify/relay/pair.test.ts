@@ -443,6 +443,13 @@ describe('notify relay pair (in process)', () => {
     );
   });
 
+  it('takes a pairing the relay started with 200 OK as it takes one with 201 Created', async () => {
+    const test = await relay({ startedStatus: 200 });
+    const result = await pair(test);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(await profileOf(broker, test), 'the profile is saved');
+  });
+
   for (const [name, options] of [
     ['the complete one', { verificationOrigin: 'https://relay.example.net' }],
     ['the plain one', { plainVerificationOrigin: 'https://relay.example.net' }],
