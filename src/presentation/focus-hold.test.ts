@@ -19,18 +19,27 @@ const record = (message: string, extra: Partial<NotificationRecord> = {}): Notif
   ...extra,
 });
 
-function hold(focused: boolean, current: () => NotificationRecord | undefined, graceSeconds = 0) {
+function hold(
+  focused: boolean,
+  current: () => NotificationRecord | undefined,
+  graceSeconds = 0,
+  quietWhileFocused = true,
+) {
   const lines: string[] = [];
   const out: NotificationChange[] = [];
+  const asked: string[] = [];
   let answer: (value: boolean) => void = () => {};
   const gate = new FocusHold({
-    settings: () => ({ quietWhileFocused: true, focusGraceSeconds: graceSeconds }),
-    hasFocus: () => new Promise((resolve) => (answer = resolve)),
+    settings: () => ({ quietWhileFocused, focusGraceSeconds: graceSeconds }),
+    hasFocus: (asking) => {
+      asked.push(asking.id);
+      return new Promise((resolve) => (answer = resolve));
+    },
     current: () => current(),
     log: { info: (line) => lines.push(line) },
   });
   gate.out.subscribe((change) => out.push(change));
-  return { gate, out, lines, decide: () => answer(focused) };
+  return { gate, out, lines, asked, decide: () => answer(focused) };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -75,6 +84,16 @@ describe('FocusHold', () => {
       'notification n1: its place has focus; toast and sound wait 600 s (quietWhileFocused)',
       'notification n1: no toast or sound, it ended while its place had focus',
     ]);
+  });
+
+  it('with quietWhileFocused off, lets a notification with an origin through synchronously, never asking for the focus', () => {
+    const { gate, out, asked } = hold(true, () => record('first'), 600, false);
+    gate.onChange({ kind: 'created', record: record('first') });
+    assert.deepEqual(
+      out.map((change) => change.record.message),
+      ['first'],
+    );
+    assert.deepEqual(asked, []);
   });
 
   it('lets a notification without an origin through synchronously', () => {
