@@ -69,6 +69,14 @@ describe('FocusHold', () => {
     assert.equal(out[0]!.record.message, 'updated while waiting');
   });
 
+  it('after the grace time shows nothing when the request is no longer active then', async () => {
+    const { gate, out, decide } = hold(true, () => record('first', { status: 'resolved' }));
+    gate.onChange({ kind: 'created', record: record('first') });
+    decide();
+    await tick();
+    assert.deepEqual(out, []);
+  });
+
   it('drops a request that ended while its place had the focus, and passes the status change on', async () => {
     const { gate, out, lines, decide } = hold(true, () => record('first'), 600);
     gate.onChange({ kind: 'created', record: record('first') });
