@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { NotificationChange } from '../broker/change-feed.js';
 import type { NotificationRecord } from '../domain/notification.js';
 import { FocusHold } from './focus-hold.js';
@@ -75,6 +75,35 @@ describe('FocusHold', () => {
     decide();
     await tick();
     assert.deepEqual(out, []);
+  });
+
+  it('waits the whole grace time, in seconds, before it shows a request whose place has the focus', async (t: TestContext) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { gate, out, decide } = hold(true, () => record('first'), 2);
+    gate.onChange({ kind: 'created', record: record('first') });
+    decide();
+    await new Promise(setImmediate);
+    t.mock.timers.tick(1_999);
+    assert.equal(out.length, 0, 'nothing before the grace time is over');
+    t.mock.timers.tick(1);
+    assert.deepEqual(
+      out.map((change) => change.record.message),
+      ['first'],
+    );
+  });
+
+  it('an update of an update on hold keeps what the request was before the first one', async () => {
+    const { gate, out, decide } = hold(false, () => undefined);
+    const before = record('before', { priority: 'normal' });
+    const between = record('between', { revision: 2 });
+    gate.onChange({ kind: 'updated', record: between, previous: before });
+    gate.onChange({ kind: 'updated', record: record('after', { revision: 3 }), previous: between });
+    decide();
+    await tick();
+    assert.equal(out.length, 1);
+    const [shown] = out;
+    assert.ok(shown?.kind === 'updated', 'one update is shown');
+    assert.deepEqual([shown.record.message, shown.previous.message], ['after', 'before']);
   });
 
   it('drops a request that ended while its place had the focus, and passes the status change on', async () => {
