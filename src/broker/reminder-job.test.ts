@@ -148,6 +148,8 @@ describe('the reminder job', () => {
     const back = reminders()[0];
     assert.ok(back?.kind === 'alert' && back.reason === 'snooze');
     assert.equal(store.get(id)?.snoozedUntil, undefined, 'no longer snoozed');
+    // Toasts and sounds show the request the alert carries: as it is now, not as it was snoozed.
+    assert.equal(back.record.snoozedUntil, undefined, 'the alert carries it no longer snoozed');
   });
 
   it("quiet hours hold a high request's reminder until they end; a critical one reminds on time", async () => {

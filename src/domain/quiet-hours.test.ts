@@ -254,6 +254,13 @@ describe('quiet hours: is it quiet at an instant, and until when (issue 20)', ()
     assert.equal(parseQuietHours({ windows: twenty })!.windows.length, 20);
   });
 
+  it('keeps the days of a window once each, in week order, however they were written', () => {
+    const quiet = parseQuietHours({
+      windows: [{ from: '22:00', to: '07:00', days: ['fri', 'mon', 'fri', 'sun'] }],
+    });
+    assert.deepEqual(quiet!.windows[0]!.days, ['sun', 'mon', 'fri']);
+  });
+
   it('a window starting at midnight holds back what comes in its first second', () => {
     const quiet = nights('UTC', '00:00', '06:00');
     assert.equal(quietUntil(quiet, at('2026-11-26T00:00:00.500Z')), at('2026-11-26T06:00:00Z'));

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Priority } from './priority.js';
 import { chooseSound } from './sound-choice.js';
 import { DEFAULT_SOUNDS_BY_PRIORITY } from './sound-name.js';
-import { SoundBurstLimiter, soundAllowed, type SoundSwitches } from './sound-policy.js';
+import { SoundBurstLimiter, soundAllowed, updateSounds, type SoundSwitches } from './sound-policy.js';
 
 describe('soundAllowed (spec: sounds only when enabled, not paused, and DND lets them through)', () => {
   // enabled, paused, dnd, critical-through-dnd, priority → plays
@@ -92,6 +92,31 @@ describe('chooseSound', () => {
   for (const [type, priority, expected] of TABLE) {
     it(`picks ${expected ?? 'silence'} for type ${type} at ${priority}`, () => {
       assert.equal(chooseSound({ type, priority }, types, DEFAULT_SOUNDS_BY_PRIORITY), expected);
+    });
+  }
+});
+
+describe('updateSounds: an update sounds again only when it asks more of the person', () => {
+  // previous type and priority, next type and priority → sounds again
+  const TABLE: [string, Priority, string, Priority, boolean][] = [
+    ['permission_required', 'high', 'permission_required', 'high', false],
+    ['permission_required', 'high', 'permission_required', 'low', false],
+    ['permission_required', 'high', 'permission_required', 'critical', true],
+    ['info', 'normal', 'info', 'normal', false],
+    ['info', 'normal', 'permission_required', 'normal', true],
+    ['permission_required', 'normal', 'info', 'normal', false],
+    ['input_required', 'normal', 'permission_required', 'normal', true],
+  ];
+  for (const [previousType, previousPriority, nextType, nextPriority, sounds] of TABLE) {
+    it(`${previousType}/${previousPriority} -> ${nextType}/${nextPriority}: ${sounds ? 'sounds' : 'stays quiet'}`, () => {
+      assert.equal(
+        updateSounds(
+          { type: previousType, priority: previousPriority },
+          { type: nextType, priority: nextPriority },
+          {},
+        ),
+        sounds,
+      );
     });
   }
 });

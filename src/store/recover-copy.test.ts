@@ -119,6 +119,19 @@ describe('copyReadableTables: copying what can be read into a new database', () 
     ]);
   });
 
+  it('takes a table whose name differs only in case for the one it is: SQLite ignores case in names', () => {
+    const db = openDatabase(source);
+    db.exec(`INSERT INTO choices VALUES ('k', 'v');
+      ALTER TABLE choices RENAME TO choices_before; ALTER TABLE choices_before RENAME TO Choices;`);
+    db.close();
+    const result = copyReadableTables(source, target, schemaCatalog());
+    assert.deepEqual(result.ignored, [], 'nothing foreign');
+    assert.deepEqual(
+      result.tables.find((table) => table.table === 'choices'),
+      { table: 'choices', state: 'read', recovered: 1, leftOut: 0, unread: 0, unreadExact: true },
+    );
+  });
+
   it('says which tables an older file predates, and which it should hold but does not', () => {
     const db = openDatabase(source, MIGRATIONS.slice(0, 3));
     db.exec(`INSERT INTO notifications (id, agent, type, priority, title, message, status, created_at, updated_at)

@@ -219,6 +219,15 @@ describe('answer links for buttons on a phone', () => {
     assert.equal(await linkFor(request('choice-1')), undefined, 'a credential sealed under another key');
   });
 
+  it("never asks a relay whose address breaks its profile's rules: no link, and its credential stays here", async () => {
+    removeAll();
+    recorder.asked.length = 0;
+    // 127.0.0.1 is this machine: only a profile paired with --allow-private may reach it.
+    await addProvider('relay', { url: recorder.url, allowPrivate: false }, { credential });
+    assert.equal(await linkFor(request('private-1')), undefined);
+    assert.deepEqual(recorder.asked, [], 'the relay on a private address was never asked');
+  });
+
   it('gives no link when a relay hands out one that is not a web address, or a token of another shape', async () => {
     const token = `nrt_${'a'.repeat(43)}`;
     let handedOut = { url: '', token };

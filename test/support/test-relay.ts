@@ -52,6 +52,10 @@ export interface TestRelayOptions {
   plainVerificationOrigin?: string;
   /** Answers POST /v1/pairings with this error status instead (429 with `retryAfter` when given). */
   pairingStatus?: number;
+  /** The status of a started pairing: 201, as the protocol says, by default. */
+  startedStatus?: number;
+  /** Answered to POST /v1/pairings instead of the pairing request, e.g. one without its poll secret. */
+  startedBody?: Record<string, unknown>;
   /** The Retry-After of a 429 (a refused pairing or an `http429` poll); `0` for a poll by default. */
   retryAfter?: string;
   /** Whether the pairing has a verification_uri_complete; true by default. */
@@ -210,7 +214,9 @@ export async function startTestRelay(options: TestRelayOptions = {}): Promise<Te
       const origin =
         options.verificationOrigin ??
         `${new URL(url).protocol}//${request.headers.host ?? new URL(url).host}`;
-      return send(response, 201, {
+      if (options.startedBody !== undefined)
+        return send(response, options.startedStatus ?? 201, options.startedBody);
+      return send(response, options.startedStatus ?? 201, {
         pairing_id: id,
         user_code: 'WDJB-MJHT',
         verification_uri: `${options.plainVerificationOrigin ?? origin}${options.verificationPath ?? '/pair'}`,

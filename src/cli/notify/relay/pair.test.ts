@@ -443,6 +443,23 @@ describe('notify relay pair (in process)', () => {
     );
   });
 
+  it('takes a pairing the relay started with 200 OK as it takes one with 201 Created', async () => {
+    const test = await relay({ startedStatus: 200 });
+    const result = await pair(test);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(await profileOf(broker, test), 'the profile is saved');
+  });
+
+  it('refuses a started pairing it cannot read (no poll secret) with a sentence, and saves nothing', async () => {
+    const test = await relay({ startedBody: { pairing_id: 'p_1', user_code: 'WDJB-MJHT' } });
+    assert.deepEqual(await pair(test), {
+      code: 1,
+      stdout: '',
+      stderr: "The relay's answer to POST /v1/pairings is not a pairing request.\n",
+    });
+    assert.equal(await profileOf(broker, test), undefined);
+  });
+
   for (const [name, options] of [
     ['the complete one', { verificationOrigin: 'https://relay.example.net' }],
     ['the plain one', { plainVerificationOrigin: 'https://relay.example.net' }],

@@ -121,6 +121,22 @@ describe('notify relay status (in process)', () => {
     assert.equal(json.stderr, '1 of 2 relay profile(s) not connected.\n');
   });
 
+  it('never calls connected a relay that answers the installation check with something else than an installation', async () => {
+    const odd = await startTestRelay({ polls: ['approved'], installationOverride: { status: 'ok' } });
+    relays.push(odd);
+    const oddId = await pairedProfile(broker, odd, 'Odd');
+    const connection = await connectionOf(broker, oddId);
+    assert.equal(connection.state, 'failing');
+    const json = await status('--json');
+    assert.equal(json.code, 1);
+    const shown = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; state: string; installation: unknown })
+      .find((profile) => profile.id === oddId);
+    assert.deepEqual([shown?.state, shown?.installation], [connection.state, null]);
+  });
+
   it('refuses unknown options and arguments with the command named', async () => {
     assert.deepEqual(await status('--verbose'), {
       code: 1,
