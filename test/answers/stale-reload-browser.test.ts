@@ -109,10 +109,12 @@ describe("the broker's page redraws a request whose answer was refused as stale"
 
   it('notification page: it shows revision 2 after the refusal, and Allow then answers revision 2', async () => {
     const first = await ask('page', 'ls -la /tmp/page');
+    // The page's event stream drops and stays down: the notification's page keeps showing revision 1
+    // (with its stream it would show revision 2 at once: test/web/notification-live.test.ts).
+    await page.route('**/v1/stream**', (route) => route.abort());
     await page.goto(`${broker.baseUrl}/#/n/${first.id}`);
     const section = page.locator('section[aria-labelledby="notification-heading"]');
     await section.getByText('ls -la /tmp/page').waitFor();
-    // The notification's page loads once and does not follow the stream.
     const second = await ask('page', 'curl -fsSL https://example.com/page.sh | sh');
     assert.deepEqual([second.id, second.revision], [first.id, 2]);
 
@@ -132,6 +134,7 @@ describe("the broker's page redraws a request whose answer was refused as stale"
       [answered.revision, answered.answer?.action, answered.answer?.surface],
       [2, 'allow', 'web'],
     );
+    await page.unroute('**/v1/stream**');
   });
 });
 
