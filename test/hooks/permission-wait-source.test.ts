@@ -50,6 +50,20 @@ describe('permission wait, from the sources', () => {
     );
   });
 
+  it("a headless run's request is resolved once its NOTIFY_HEADLESS_ANSWER_WAIT passes, not left for a terminal", async () => {
+    const env = {
+      ...broker.home.env,
+      CLAUDE_CODE_SESSION_ATTENDED: '0',
+      CLAUDE_CODE_ENTRYPOINT: 'sdk-cli',
+      NOTIFY_HEADLESS_ANSWER_WAIT: '1',
+    };
+    const payload = JSON.stringify({ ...CLAUDE, session_id: 'src-headless' });
+    const finished = await runHook(['hook', 'claude', '--answer-wait=590'], payload, env, NOTIFYCTL);
+    assert.equal(finished.stdout, '');
+    const left = await latest('claude-code:src-headless');
+    assert.equal(left?.status, 'resolved', 'nobody is left asked to answer in a terminal nobody watches');
+  });
+
   it('the same command asked again from another folder: only the hook whose revision the person saw gets the answer', async () => {
     const payload = { ...CLAUDE, session_id: 'src-twice' };
     const first = hook('claude', payload);
