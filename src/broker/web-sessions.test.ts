@@ -151,6 +151,15 @@ describe('web sessions', () => {
     assert.ok(sessions.authenticate(used.secret), 'a moment before its idle end');
   });
 
+  it('a use a minute or more after the last one counts at once in the session it returns', async () => {
+    const { secret } = await signIn();
+    now += 60_000;
+    const session = sessions.authenticate(secret)!;
+    // GET /v1/web-session shows this view: its idle end counts from this use, not the sign-in.
+    assert.equal(Date.parse(sessions.view(session).idleExpiresAt), now + SESSION_IDLE_MS);
+    await writes.run(() => undefined);
+  });
+
   it('ends 7 days after sign-in however much it is used', async () => {
     const { secret } = await signIn();
     for (let hours = 11; hours < 7 * 24; hours += 11) {

@@ -261,6 +261,17 @@ describe('quiet hours: is it quiet at an instant, and until when (issue 20)', ()
     assert.deepEqual(quiet!.windows[0]!.days, ['sun', 'mon', 'fri']);
   });
 
+  it('windows that overlap, however many, keep it quiet until the last of them ends', () => {
+    // Ten windows from midnight, ending at 01:00 ... 10:00: more than the walk's steps, so the
+    // latest end must be taken at once, not one window at a time.
+    const windows = Array.from({ length: 10 }, (_, index) => ({
+      from: '00:00',
+      to: `${String(index + 1).padStart(2, '0')}:00`,
+    }));
+    const quiet = parseQuietHours({ windows, timeZone: 'UTC' })!;
+    assert.equal(quietUntil(quiet, at('2026-11-26T00:30:00Z')), at('2026-11-26T10:00:00Z'));
+  });
+
   it('a window starting at midnight holds back what comes in its first second', () => {
     const quiet = nights('UTC', '00:00', '06:00');
     assert.equal(quietUntil(quiet, at('2026-11-26T00:00:00.500Z')), at('2026-11-26T06:00:00Z'));

@@ -28,7 +28,13 @@ function within<T>(promise: Promise<T>, what: string, ms = 5_000): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-type Dto = { id: string; status: string; answer?: { action: string; surface: string } };
+type Dto = {
+  id: string;
+  status: string;
+  revision: number;
+  title: string;
+  answer?: { action: string; surface: string };
+};
 
 /**
  * Answering a request and waiting for its outcome (POST and GET /v1/notifications/{id}/answer), served
@@ -185,10 +191,22 @@ describe('answers and waiting for them', () => {
     );
   });
 
-  it('at its deadline, the waiter gets the request as it is then', async () => {
-    const id = await ask();
-    const response = await within(wait(id, '?waitSeconds=1'), 'the answer at the 1 s deadline');
-    assert.equal((await read(response)).status, 'active');
+  it('at its deadline, the waiter gets the request as it is then, not as it was when the wait began', async () => {
+    const id = await ask('deploy-8');
+    const waiting = wait(id, '?waitSeconds=1');
+    await waiters(1);
+    await service.create({
+      title: 'Deploy 8, now with the migration?',
+      message: 'm',
+      type: 'permission_required',
+      actions: ACTIONS,
+      key: 'deploy-8',
+    });
+    const atDeadline = await read(await within(waiting, 'the answer at the 1 s deadline'));
+    assert.deepEqual(
+      [atDeadline.status, atDeadline.revision, atDeadline.title],
+      ['active', 2, 'Deploy 8, now with the migration?'],
+    );
     assert.equal(changes.subscriberCount, 0);
   });
 

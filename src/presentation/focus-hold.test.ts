@@ -123,6 +123,39 @@ describe('FocusHold', () => {
     ]);
   });
 
+  it('a request that ends while its focus is still being asked about shows nothing afterwards', async () => {
+    const { gate, out, decide } = hold(false, () => undefined);
+    gate.onChange({ kind: 'created', record: record('first') });
+    gate.onChange({ kind: 'status', record: record('first', { status: 'resolved' }), previous: 'active' });
+    decide();
+    await tick();
+    assert.deepEqual(
+      out.map((change) => change.kind),
+      ['status'],
+    );
+  });
+
+  it('an update while the focus is asked about is what shows when the place turns out not to have it', async () => {
+    const { gate, out, decide } = hold(false, () => undefined);
+    gate.onChange({ kind: 'created', record: record('first') });
+    gate.onChange({ kind: 'updated', record: record('second', { revision: 2 }), previous: record('first') });
+    decide();
+    await tick();
+    assert.deepEqual(
+      out.map((change) => [change.kind, change.record.message]),
+      [['created', 'second']],
+    );
+  });
+
+  it('shows nothing after it stopped, even when the focus answer comes later', async () => {
+    const { gate, out, decide } = hold(false, () => undefined);
+    gate.onChange({ kind: 'created', record: record('first') });
+    gate.stop();
+    decide();
+    await tick();
+    assert.deepEqual(out, []);
+  });
+
   it('with quietWhileFocused off, lets a notification with an origin through synchronously, never asking for the focus', () => {
     const { gate, out, asked } = hold(true, () => record('first'), 600, false);
     gate.onChange({ kind: 'created', record: record('first') });

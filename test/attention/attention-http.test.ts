@@ -167,6 +167,21 @@ describe('snooze, reminders and quiet hours through the real broker (issue 20)',
     await callJson(broker, 'PATCH', `/v1/notifications/${id}`, { status: 'resolved' });
   });
 
+  it('a reminder while notifications are paused shows no toast', async () => {
+    await nextStep();
+    const { id } = await create({ title: 'Reminded while paused', type: 'permission_required' });
+    await server.until(() => toastsOf('Reminded while paused').length === 1);
+    await callJson(broker, 'PATCH', '/v1/settings', { pauseNotifications: true });
+    await clock.advance(broker, 5 * MINUTE);
+    await waitForLog(home, `notification ${id} alerts again: reminder 1 of 3`);
+    await callJson(broker, 'PATCH', '/v1/settings', { pauseNotifications: false });
+    // Toasts are shown in order: once a later one is up, a toast of the reminder would be too.
+    await create({ title: 'After the pause' });
+    await server.until(() => toastsOf('After the pause').length === 1);
+    assert.equal(toastsOf('Reminded while paused').length, 1, 'only the first toast, none for the reminder');
+    await callJson(broker, 'PATCH', `/v1/notifications/${id}`, { status: 'resolved' });
+  });
+
   it('a snooze pauses reminders; the due times survive kill -9 and a restart', async () => {
     await nextStep();
     const { id } = await create({ title: 'Paused', type: 'input_required' });
@@ -213,6 +228,8 @@ describe('snooze, reminders and quiet hours through the real broker (issue 20)',
       (await callJson(broker, 'GET', `/v1/routes/${urgent.routeId}`)).body!['sendDuringQuietHours'],
       true,
     );
+    const sendsOf = (id: string) =>
+      receiver.received.filter((request) => JSON.stringify(request.body).includes(id)).length;
     const quietHours = { windows: [{ from: '22:00', to: '07:00' }], timeZone: 'UTC' };
     const set = await callJson(broker, 'PATCH', '/v1/settings', { quietHours });
     assert.equal(set.status, 200);
@@ -234,8 +251,9 @@ describe('snooze, reminders and quiet hours through the real broker (issue 20)',
     // Only the route that sends during quiet hours has sent; the other waits for 07:00.
     await waitFor(() => receiver.received.length === 1, 'the pager send');
     await nextStep();
-    await create({ title: 'Server down', type: 'error', priority: 'critical' });
+    const down = await create({ title: 'Server down', type: 'error', priority: 'critical' });
     await server.until(() => toastsOf('Server down').length === 1);
+    await waitFor(() => sendsOf(down.id) === 2, 'the critical one sent by both routes at once');
     await players.waitForCalls(soundsBefore + 1);
     assert.equal(toastsOf('Night question').length, 0, 'no toast below critical');
     assert.equal(sounds(), soundsBefore + 1, 'only the critical sound');
@@ -258,8 +276,6 @@ describe('snooze, reminders and quiet hours through the real broker (issue 20)',
     await clock.set(broker, tomorrowSeven + 1000);
     await waitForLog(home, `notification ${night.id} alerts again: reminder 1 of 3`);
     await server.until(() => toastsOf('Night question').length === 1);
-    const sendsOf = (id: string) =>
-      receiver.received.filter((request) => JSON.stringify(request.body).includes(id)).length;
     await waitFor(() => sendsOf(night.id) === 2, 'the held send');
     await callJson(broker, 'PATCH', '/v1/settings', { quietHours: null });
   });

@@ -64,6 +64,29 @@ describe('a permission request says what will run', () => {
     assert.ok(Array.from(message).length <= 4000 - '\n\nAnswer in the terminal.'.length);
   });
 
+  it('keeps a command of exactly the longest length whole', () => {
+    const command = 'x'.repeat(3800);
+    const { message } = readPermissionQuestion('codex', request('Bash', { command }));
+    assert.equal(message, `Codex wants to run this command:\n${command}`);
+  });
+
+  it("leaves 'Always allow' to the terminal when its rule cannot be said beside a long command", () => {
+    const command = 'x'.repeat(3800);
+    const rule = { toolName: 'Bash', ruleContent: `make ${'y'.repeat(200)}` };
+    const question = readPermissionQuestion('claude', {
+      ...request('Bash', { command }),
+      permission_suggestions: [
+        { type: 'addRules', rules: [rule], behavior: 'allow', destination: 'session' },
+      ],
+    });
+    assert.deepEqual(
+      question.actions.map((action) => action.id),
+      ['allow', 'deny'],
+    );
+    assert.equal(question.message, question.subject);
+    assert.equal(question.suggestions, undefined);
+  });
+
   it("offers 'Always allow' only for Claude Code suggestions that are a list of objects", () => {
     const suggestions = [
       { type: 'addRules', rules: [{ toolName: 'Bash' }], behavior: 'allow', destination: 'session' },
