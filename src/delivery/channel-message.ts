@@ -1,6 +1,7 @@
 import { answeredLine } from '../domain/channel-answer.js';
 import { answersWithheld, TERMINAL_ONLY } from '../domain/display-controls.js';
 import type { OutboundNotification } from './provider.js';
+import { isHighSurrogate } from '../domain/text.js';
 
 /**
  * What a chat channel's message says beyond the notification's own text (Slack, Discord): whether it
@@ -47,8 +48,4 @@ export function fitText(text: string, max: number): string {
   if (text.length <= max) return text;
   const end = isHighSurrogate(text.charCodeAt(max - 2)) ? max - 2 : max - 1;
   return `${text.slice(0, end)}…`;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -4,7 +4,7 @@ export function characterCount(text: string): number {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     // A high surrogate followed by a low one is a single astral code point.
-    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+    if (isHighSurrogate(code) && index + 1 < text.length) {
       const next = text.charCodeAt(index + 1);
       if (next >= 0xdc00 && next <= 0xdfff) index++;
     }
@@ -15,4 +15,9 @@ export function characterCount(text: string): number {
 
 export function utf8ByteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
+}
+
+/** The first half of a UTF-16 surrogate pair: text cut right after it ends in half a character. */
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

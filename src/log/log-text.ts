@@ -1,5 +1,7 @@
 /** How a message becomes exactly one bounded log line, whatever a client managed to put into it. */
 
+import { isHighSurrogate } from '../domain/text.js';
+
 /** Characters of one message; a 15,000-character URL is cut here, not written out in full. */
 export const MAX_MESSAGE_CHARACTERS = 2000;
 
@@ -9,7 +11,6 @@ export { neutralize } from '../domain/neutralize.js';
 export function truncate(message: string, max = MAX_MESSAGE_CHARACTERS): string {
   if (message.length <= max) return message;
   let end = max;
-  const last = message.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
+  if (isHighSurrogate(message.charCodeAt(end - 1))) end--;
   return `${message.slice(0, end)}... [${message.length - end} more characters not logged]`;
 }
